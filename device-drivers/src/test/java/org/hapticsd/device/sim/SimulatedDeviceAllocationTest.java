@@ -1,0 +1,60 @@
+package org.hapticsd.device.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import org.hapticsd.device.DeviceHealth;
+import org.hapticsd.device.DeviceState;
+import org.junit.jupiter.api.Test;
+
+/** The per-tick calls of the device contract must not allocate, with a scripted hand moving the stylus. */
+class SimulatedDeviceAllocationTest {
+
+    private static final long TICK_NS = 1_000_000L;
+
+    @Test
+    void shouldNotAllocateInReadStateCommandForceAndHealth() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "JVM cannot count per-thread allocation");
+        threads.setThreadAllocatedMemoryEnabled(true);
+
+        WaypointHandTarget path = new WaypointHandTarget(List.of(
+                new WaypointHandTarget.Waypoint(0.0, 0.0, 0.0, 0.0),
+                new WaypointHandTarget.Waypoint(0.5, 0.04, 0.0, 0.01),
+                new WaypointHandTarget.Waypoint(1.0, 0.04, 0.03, 0.0),
+                new WaypointHandTarget.Waypoint(2.0, 0.0, 0.0, 0.0)), true);
+        SimulatedDevice device = new SimulatedDevice(SimulatedDeviceConfig.defaults(), path);
+        device.open();
+        DeviceState state = new DeviceState();
+        DeviceHealth health = new DeviceHealth();
+
+        long nowNs = tick(device, state, health, 0L, 20_000);
+        long beforeBytes = threads.getCurrentThreadAllocatedBytes();
+        nowNs = tick(device, state, health, nowNs, 200_000);
+        long afterBytes = threads.getCurrentThreadAllocatedBytes();
+
+        // Exactly zero: the counter is per thread and in bytes, and nothing else runs on this thread between
+        // the two reads. Any boxing, lambda or iterator on the path shows up as >= 16 bytes per call.
+        assertEquals(0L, afterBytes - beforeBytes, "bytes allocated by 200 000 ticks");
+        assertEquals(220_000L, state.sequence, "every tick produced a sample");
+        assertEquals(nowNs - TICK_NS, state.deviceTimeNs);
+    }
+
+    /** Renders a wall at x = 20 mm from each sample, so the commanded force varies and sometimes clamps. */
+    private static long tick(SimulatedDevice device, DeviceState state, DeviceHealth health,
+                             long startNs, int ticks) {
+        long nowNs = startNs;
+        for (int i = 0; i < ticks; i++) {
+            device.readState(nowNs, state);
+            double penetrationM = state.positionXM - 0.02;
+            double fxN = penetrationM > 0.0 ? -3000.0 * penetrationM : 0.0;
+            device.commandForce(fxN, 0.0, (i & 1023) == 0 ? 50.0 : 0.0, 0.0, 0.0, 0.0);
+            device.health(nowNs, health);
+            nowNs += TICK_NS;
+        }
+        return nowNs;
+    }
+}

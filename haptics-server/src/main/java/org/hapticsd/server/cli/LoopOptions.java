@@ -1,0 +1,72 @@
+package org.hapticsd.server.cli;
+
+import java.nio.file.Path;
+import org.hapticsd.device.DeviceException;
+import org.hapticsd.device.HapticDevice;
+import org.hapticsd.server.loop.TickSchedule;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneException;
+import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.server.scene.SceneSpec;
+import picocli.CommandLine.Option;
+
+/** Options shared by the commands that run the loop: which scene, which device, what rate. */
+final class LoopOptions {
+    static final String SIM_DEVICE = "sim";
+
+    @Option(names = "--scene", paramLabel = "FILE",
+        description = "Scene file (YAML). Default: the embedded scenes/wall.yaml.")
+    Path scene;
+
+    @Option(names = "--device", paramLabel = "DEVICE", defaultValue = SIM_DEVICE,
+        description = "Device to drive: sim (the simulated stylus). Default: ${DEFAULT-VALUE}.")
+    String device;
+
+    @Option(names = "--rate", paramLabel = "HZ",
+        description = "Loop rate, " + TickSchedule.MIN_RATE_HZ + ".." + TickSchedule.MAX_RATE_HZ
+            + " Hz. Default: the scene's rateHz (1000).")
+    Integer rateHz;
+
+    /** Loads and builds the scene, or throws a {@link UsageException} naming file, line and field. */
+    BuiltScene loadScene() {
+        SceneLoader loader = new SceneLoader();
+        try {
+            SceneSpec spec = scene == null ? loader.loadEmbedded() : loader.load(scene);
+            return SceneBuilder.build(spec);
+        } catch (SceneException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    int rateHz(BuiltScene built) {
+        int rate = rateHz == null ? built.rateHz() : rateHz;
+        if (rate < TickSchedule.MIN_RATE_HZ || rate > TickSchedule.MAX_RATE_HZ) {
+            throw new UsageException("--rate must be " + TickSchedule.MIN_RATE_HZ + ".." + TickSchedule.MAX_RATE_HZ
+                + " Hz, got " + rate);
+        }
+        return rate;
+    }
+
+    /** Opens the device named by {@code --device}. */
+    HapticDevice openDevice(BuiltScene built) {
+        if (!SIM_DEVICE.equals(device)) {
+            throw new UsageException("--device: unknown device '" + device + "' (this build supports: sim)");
+        }
+        HapticDevice opened = built.newSimulatedDevice();
+        try {
+            opened.open();
+        } catch (DeviceException e) {
+            opened.close();
+            throw new UsageException("--device " + device + ": " + e.getMessage());
+        }
+        return opened;
+    }
+
+    static double positiveSeconds(String option, double seconds) {
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new UsageException(option + " must be a positive number of seconds, got " + seconds);
+        }
+        return seconds;
+    }
+}

@@ -1,0 +1,67 @@
+package org.hapticsd.server.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * Entry point of {@code ./hapticsd}. Exit codes: 0 success, 1 failure while running (an assertion of the run
+ * itself, an I/O error), 2 misuse (unknown flag, bad value, missing or invalid file), with one line on standard
+ * error that names the problem and no stack trace.
+ */
+public final class Main {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_USAGE = 2;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the CLI with the given streams; returns the exit code. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = commandLine(out, err);
+        return cli.execute(withDefaultSubcommand(args));
+    }
+
+    /** {@code hapticsd} and {@code hapticsd --scene x ...} mean {@code hapticsd run ...}. */
+    static String[] withDefaultSubcommand(String[] args) {
+        boolean startsWithRunOption = args.length > 0 && args[0].startsWith("--")
+            && !args[0].equals("--help") && !args[0].equals("--version");
+        if (args.length > 0 && !startsWithRunOption) {
+            return args;
+        }
+        String[] withRun = new String[args.length + 1];
+        withRun[0] = "run";
+        System.arraycopy(args, 0, withRun, 1, args.length);
+        return withRun;
+    }
+
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new HapticsdCommand(out, err));
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExitCodeExceptionMapper(exception -> exception instanceof UsageException ? EXIT_USAGE : EXIT_FAILURE);
+        cli.setParameterExceptionHandler((exception, arguments) -> {
+            err.println("hapticsd: " + exception.getMessage().replace('\n', ' ').trim());
+            err.flush();
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
+            if (exception instanceof UsageException) {
+                err.println("hapticsd: " + exception.getMessage());
+                err.flush();
+                return EXIT_USAGE;
+            }
+            err.println("hapticsd: failed: " + exception);
+            for (StackTraceElement frame : exception.getStackTrace()) {
+                err.println("    at " + frame);
+            }
+            err.flush();
+            return EXIT_FAILURE;
+        });
+        return cli;
+    }
+}

@@ -1,0 +1,133 @@
+package org.hapticsd.server.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.SystemNanoClock;
+import org.HdrHistogram.Histogram;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.loop.WaitStrategy;
+import org.hapticsd.server.scene.BuiltScene;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code hapticsd run}: the loop in real time until Ctrl-C or {@code --duration}, with a status line a second. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run the haptic loop in real time until Ctrl-C (or --duration), printing a status line every second.")
+final class RunCommand implements java.util.concurrent.Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+    @ParentCommand
+    HapticsdCommand parent;
+
+    @Mixin
+    LoopOptions options = new LoopOptions();
+
+    @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
+    Double durationS;
+
+    @Option(names = "--wait", paramLabel = "STRATEGY", defaultValue = "hybrid",
+        description = "How the loop waits between ticks: hybrid, spin or sleep. Default: ${DEFAULT-VALUE}.")
+    String waitName;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = parent.out();
+        WaitStrategy wait = waitStrategy(waitName);
+        double limitS = durationS == null ? Double.POSITIVE_INFINITY : LoopOptions.positiveSeconds("--duration", durationS);
+        BuiltScene scene = options.loadScene();
+        int rateHz = options.rateHz(scene);
+        LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
+
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        CountDownLatch reported = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopRequested.countDown();
+            runner.close();
+            awaitQuietly(reported, 3);
+        }, "hapticsd-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        LOG.info("scene '{}' ({} bodies), device '{}', {} Hz, wait {}", scene.name(), scene.bodyNames().size(),
+            assembly.device().info().name(), rateHz, wait.name());
+        long startNs = System.nanoTime();
+        runner.start();
+        try {
+            statusLoop(out, assembly, runner, stopRequested, startNs, limitS);
+        } finally {
+            runner.close();
+            double elapsedS = (System.nanoTime() - startNs) * 1e-9;
+            StatsReport.print(out, assembly.stats().sample(), elapsedS, 0);
+            reported.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running and waits for the report above.
+            }
+        }
+        Throwable fatal = runner.fatalError();
+        if (fatal != null) {
+            LOG.error("loop stopped by an error", fatal);
+            return Main.EXIT_FAILURE;
+        }
+        return Main.EXIT_OK;
+    }
+
+    private static void statusLoop(PrintWriter out, LoopAssembly assembly, LoopRunner runner,
+                                   CountDownLatch stopRequested, long startNs, double limitS) {
+        LoopSnapshot snapshot = assembly.snapshots().newSnapshot();
+        long lastTicks = 0;
+        long lastNs = startNs;
+        long reportedErrors = 0;
+        while (runner.isRunning()) {
+            double elapsedS = (System.nanoTime() - startNs) * 1e-9;
+            double waitS = Math.min(1.0 - (elapsedS % 1.0), limitS - elapsedS);
+            if (waitS <= 0 || awaitQuietly(stopRequested, waitS)) {
+                return;
+            }
+            long nowNs = System.nanoTime();
+            long ticks = assembly.stats().ticks();
+            Histogram periodError = assembly.stats().sample().periodError().interval();
+            assembly.snapshots().read(snapshot);
+            double rateHz = (ticks - lastTicks) / ((nowNs - lastNs) * 1e-9);
+            out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%n",
+                (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),
+                snapshot.commandedForceMagnitudeN(), snapshot.safety,
+                snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault);
+            out.flush();
+            long errors = assembly.loop().errorCount();
+            if (errors > reportedErrors) {
+                LOG.error("{} tick(s) failed; last error:", errors - reportedErrors, assembly.loop().lastError());
+                reportedErrors = errors;
+            }
+            lastTicks = ticks;
+            lastNs = nowNs;
+        }
+    }
+
+    static WaitStrategy waitStrategy(String name) {
+        try {
+            return WaitStrategies.named(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--wait: " + e.getMessage());
+        }
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch, double seconds) {
+        try {
+            return latch.await((long) (seconds * 1e9), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+}

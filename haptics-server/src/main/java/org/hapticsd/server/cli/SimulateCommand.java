@@ -1,0 +1,90 @@
+package org.hapticsd.server.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.agrona.concurrent.SystemNanoClock;
+import org.HdrHistogram.Histogram;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.loop.HapticLoop;
+import org.hapticsd.server.loop.LoopStage;
+import org.hapticsd.server.scene.BuiltScene;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code hapticsd simulate}: the same loop, stages and safety layer on a simulated clock, headless and as fast as
+ * possible, one CSV row per tick. The column layout is a stable interface (docs/scenes.md).
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+    description = "Run the loop on a simulated clock as fast as possible and write one CSV row per tick.")
+final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
+
+    @ParentCommand
+    HapticsdCommand parent;
+
+    @Mixin
+    LoopOptions options = new LoopOptions();
+
+    @Option(names = "--duration", paramLabel = "S", required = true, description = "Simulated seconds to run.")
+    double durationS;
+
+    @Option(names = "--out", paramLabel = "FILE.csv", required = true, description = "CSV file to write.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        LoopOptions.positiveSeconds("--duration", durationS);
+        BuiltScene scene = options.loadScene();
+        int rateHz = options.rateHz(scene);
+        BufferedWriter csv = openOutput(out);
+        LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
+        HapticLoop loop = assembly.loop();
+        long ticks = Math.round(durationS * rateHz);
+        try (csv) {
+            CsvTickWriter writer = new CsvTickWriter(csv, scene);
+            writer.header();
+            for (long k = 0; k < ticks; k++) {
+                loop.tick(k * loop.periodNs());
+                loop.afterTick(false);
+                writer.row(loop.lastSnapshot());
+            }
+        } catch (IOException e) {
+            throw new UsageException("--out " + out + ": cannot write: " + e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw new UsageException("--out " + out + ": cannot write: " + e.getCause().getMessage());
+        } finally {
+            loop.shutdown();
+        }
+        PrintWriter err = parent.err();
+        if (loop.errorCount() > 0) {
+            err.println("hapticsd: " + loop.errorCount() + " tick(s) failed; last error: " + loop.lastError());
+        }
+        parent.out().printf(Locale.ROOT, "wrote %d ticks (%.3f s at %d Hz) to %s%n", ticks, ticks / (double) rateHz,
+            rateHz, out);
+        parent.out().flush();
+        Histogram step = assembly.stats().sample().stageTime(LoopStage.STEP_PHYSICS).total();
+        err.printf(Locale.ROOT, "step_us p50=%.3f p99=%.3f%n", StatsReport.us(step.getValueAtPercentile(50)),
+            StatsReport.us(step.getValueAtPercentile(99)));
+        err.flush();
+        return loop.errorCount() > 0 ? Main.EXIT_FAILURE : Main.EXIT_OK;
+    }
+
+    private static BufferedWriter openOutput(Path file) {
+        try {
+            Path parentDir = file.toAbsolutePath().getParent();
+            if (parentDir != null && !Files.isDirectory(parentDir)) {
+                throw new UsageException("--out " + file + ": directory " + parentDir + " does not exist");
+            }
+            return Files.newBufferedWriter(file);
+        } catch (IOException e) {
+            throw new UsageException("--out " + file + ": cannot create: " + e.getMessage());
+        }
+    }
+}

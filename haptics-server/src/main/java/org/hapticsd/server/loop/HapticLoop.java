@@ -1,0 +1,271 @@
+package org.hapticsd.server.loop;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.agrona.concurrent.NanoClock;
+import org.hapticsd.device.DeviceFault;
+import org.hapticsd.device.DeviceHealth;
+import org.hapticsd.device.DeviceState;
+import org.hapticsd.device.HapticDevice;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.server.render.DeviceMapping;
+import org.hapticsd.server.render.HapticScene;
+import org.hapticsd.server.safety.SafetyLayer;
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+
+/**
+ * The tick: read device → map into the scene → step physics → render force → safety → write device → publish.
+ *
+ * <p>An agent in the Agrona sense: it owns the scene, the device handle and the safety state, and does one
+ * tick's work per {@link #tick(long)} call with the time passed in. Who calls it decides real time
+ * ({@link LoopRunner}) or simulated time (the headless simulator and the tests, which drive it tick by tick on
+ * a fake clock). Nothing here allocates after construction, blocks, or logs: a stage that throws is caught,
+ * the device gets zero force, the safety layer latches an internal-error fault, and the error is left for
+ * another thread to report ({@link #lastError()}).
+ */
+public final class HapticLoop implements LoopControl {
+    private final PhysicsWorld world;
+    private final int toolBody;
+    private final DeviceMapping mapping;
+    private final HapticDevice device;
+    private final SafetyLayer safety;
+    private final LoopStats stats;
+    private final CommandQueue commands;
+    private final SnapshotExchange exchange;
+    private final NanoClock stageTimer;
+    private final long periodNs;
+    private final double dtS;
+
+    private final DeviceState deviceState = new DeviceState();
+    private final DeviceHealth deviceHealth = new DeviceHealth();
+    private final Vector3d toolPositionM = new Vector3d();
+    private final Vector3d toolVelocityMps = new Vector3d();
+    private final Vector3d sceneForceN = new Vector3d();
+    private final Vector3d deviceForceN = new Vector3d();
+    private final Vector3d bodyPositionM = new Vector3d();
+    private final Vector3d bodyVelocityMps = new Vector3d();
+    private final Quaterniond bodyOrientation = new Quaterniond();
+    private final LoopSnapshot snapshot;
+    private final Consumer<LoopCommand> applyCommand = this::apply;
+
+    private final AtomicReference<Throwable> lastError = new AtomicReference<>();
+    private final AtomicLong errorCount = new AtomicLong();
+
+    private long ticks;
+    private long firstTickNs;
+    private long previousTickNs;
+    private int consecutiveOverruns;
+    private boolean fresh;
+
+    /**
+     * @param stageTimer clock used only to time stages (wall time, even when the loop runs on simulated time)
+     */
+    public HapticLoop(HapticScene scene, HapticDevice device, SafetyLayer safety, LoopStats stats,
+                      CommandQueue commands, SnapshotExchange exchange, NanoClock stageTimer, long periodNs) {
+        if (periodNs <= 0) {
+            throw new IllegalArgumentException("periodNs must be > 0, got " + periodNs);
+        }
+        this.world = scene.world();
+        this.toolBody = scene.toolBody();
+        this.mapping = scene.mapping();
+        this.device = device;
+        this.safety = safety;
+        this.stats = stats;
+        this.commands = commands;
+        this.exchange = exchange;
+        this.stageTimer = stageTimer;
+        this.periodNs = periodNs;
+        this.dtS = periodNs * 1e-9;
+        this.snapshot = exchange.newSnapshot();
+        if (snapshot.bodyCount != world.bodyCount()) {
+            throw new IllegalArgumentException("snapshot exchange sized for " + snapshot.bodyCount
+                + " bodies, world has " + world.bodyCount());
+        }
+    }
+
+    /** Runs one tick at loop time {@code nowNs}. Loop thread only. */
+    public void tick(long nowNs) {
+        long startNs = stageTimer.nanoTime();
+        if (ticks == 0) {
+            firstTickNs = nowNs;
+        } else {
+            stats.recordPeriodError(Math.abs(nowNs - previousTickNs - periodNs));
+        }
+        previousTickNs = nowNs;
+        try {
+            commands.drain(applyCommand);
+            runStages(nowNs, startNs);
+        } catch (Throwable error) {
+            onStageError(error);
+        }
+        ticks++;
+        stats.recordTick(stageTimer.nanoTime() - startNs);
+    }
+
+    /** Told by the runner after each tick whether it ended past the next deadline. */
+    public void afterTick(boolean overran) {
+        if (overran) {
+            consecutiveOverruns++;
+            stats.recordOverrun();
+        } else {
+            consecutiveOverruns = 0;
+        }
+    }
+
+    private void runStages(long nowNs, long startNs) {
+        fresh = device.readState(nowNs, deviceState);
+        device.health(nowNs, deviceHealth);
+        long t = mark(LoopStage.READ_DEVICE, startNs);
+
+        mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
+        world.setToolState(toolBody, toolPositionM, toolVelocityMps);
+        t = mark(LoopStage.MAP_TO_SCENE, t);
+
+        world.step(dtS);
+        t = mark(LoopStage.STEP_PHYSICS, t);
+
+        world.contactForceOnBody(toolBody, sceneForceN);
+        mapping.sceneForceToDevice(sceneForceN, deviceForceN);
+        t = mark(LoopStage.RENDER_FORCE, t);
+
+        boolean healthy = deviceHealth.connected && deviceHealth.fault == DeviceFault.NONE;
+        safety.update(nowNs, deviceForceN.x, deviceForceN.y, deviceForceN.z, fresh, healthy, consecutiveOverruns);
+        t = mark(LoopStage.SAFETY, t);
+
+        device.commandForce(safety.outputX(), safety.outputY(), safety.outputZ(), 0.0, 0.0, 0.0);
+        t = mark(LoopStage.WRITE_DEVICE, t);
+
+        fillSnapshot(nowNs);
+        exchange.publish(snapshot);
+        long endNs = stageTimer.nanoTime();
+        stats.recordStage(LoopStage.PUBLISH, endNs - t);
+        snapshot.stageNs[LoopStage.PUBLISH.ordinal()] = endNs - t;
+    }
+
+    private long mark(LoopStage stage, long sinceNs) {
+        long nowNs = stageTimer.nanoTime();
+        stats.recordStage(stage, nowNs - sinceNs);
+        snapshot.stageNs[stage.ordinal()] = nowNs - sinceNs;
+        return nowNs;
+    }
+
+    private void fillSnapshot(long nowNs) {
+        LoopSnapshot s = snapshot;
+        s.tick = ticks;
+        s.timeNs = nowNs - firstTickNs;
+        s.devicePositionM[0] = deviceState.positionXM;
+        s.devicePositionM[1] = deviceState.positionYM;
+        s.devicePositionM[2] = deviceState.positionZM;
+        s.deviceVelocityMps[0] = deviceState.velocityXMps;
+        s.deviceVelocityMps[1] = deviceState.velocityYMps;
+        s.deviceVelocityMps[2] = deviceState.velocityZMps;
+        s.deviceSequence = deviceState.sequence;
+        s.deviceFresh = fresh;
+        s.toolPositionM[0] = toolPositionM.x;
+        s.toolPositionM[1] = toolPositionM.y;
+        s.toolPositionM[2] = toolPositionM.z;
+        s.renderedForceN[0] = deviceForceN.x;
+        s.renderedForceN[1] = deviceForceN.y;
+        s.renderedForceN[2] = deviceForceN.z;
+        s.commandedForceN[0] = safety.outputX();
+        s.commandedForceN[1] = safety.outputY();
+        s.commandedForceN[2] = safety.outputZ();
+        s.safety = safety.state();
+        s.fault = safety.fault();
+        int contacts = world.contactCount();
+        double deepestM = 0.0;
+        for (int i = 0; i < contacts; i++) {
+            deepestM = Math.max(deepestM, world.contact(i).depthM());
+        }
+        s.contactCount = contacts;
+        s.maxPenetrationM = deepestM;
+        for (int b = 0; b < s.bodyCount; b++) {
+            world.bodyPosition(b, bodyPositionM);
+            world.bodyOrientation(b, bodyOrientation);
+            world.bodyLinearVelocity(b, bodyVelocityMps);
+            int p = b * LoopSnapshot.POSE_STRIDE;
+            s.bodyPose[p] = bodyPositionM.x;
+            s.bodyPose[p + 1] = bodyPositionM.y;
+            s.bodyPose[p + 2] = bodyPositionM.z;
+            s.bodyPose[p + 3] = bodyOrientation.w;
+            s.bodyPose[p + 4] = bodyOrientation.x;
+            s.bodyPose[p + 5] = bodyOrientation.y;
+            s.bodyPose[p + 6] = bodyOrientation.z;
+            int v = b * LoopSnapshot.VELOCITY_STRIDE;
+            s.bodyVelocity[v] = bodyVelocityMps.x;
+            s.bodyVelocity[v + 1] = bodyVelocityMps.y;
+            s.bodyVelocity[v + 2] = bodyVelocityMps.z;
+        }
+        s.overruns = stats.overruns();
+    }
+
+    private void apply(LoopCommand command) {
+        command.applyTo(this);
+    }
+
+    /** A stage threw: zero force first, then latch the fault, then leave the error for a reporter thread. */
+    private void onStageError(Throwable error) {
+        try {
+            device.commandForce(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        } catch (Throwable ignored) {
+            // The device is already failing; the safety fault below keeps the output at zero.
+        }
+        safety.internalError();
+        snapshot.safety = safety.state();
+        snapshot.fault = safety.fault();
+        snapshot.commandedForceN[0] = 0.0;
+        snapshot.commandedForceN[1] = 0.0;
+        snapshot.commandedForceN[2] = 0.0;
+        exchange.publish(snapshot);
+        errorCount.lazySet(errorCount.get() + 1);
+        lastError.lazySet(error);
+    }
+
+    /** Commands zero force and closes the device. Called once when the loop stops, on the loop thread. */
+    public void shutdown() {
+        try {
+            device.commandForce(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        } finally {
+            device.close();
+        }
+    }
+
+    /** The loop's own snapshot of the last tick. Only for the thread that drives {@link #tick} (simulator). */
+    public LoopSnapshot lastSnapshot() {
+        return snapshot;
+    }
+
+    /** Any thread: the most recent error thrown by a stage, or null. */
+    public Throwable lastError() {
+        return lastError.get();
+    }
+
+    /** Any thread: how many ticks ended in a stage error. */
+    public long errorCount() {
+        return errorCount.get();
+    }
+
+    public long ticks() {
+        return ticks;
+    }
+
+    public long periodNs() {
+        return periodNs;
+    }
+
+    public PhysicsWorld world() {
+        return world;
+    }
+
+    @Override
+    public SafetyLayer safety() {
+        return safety;
+    }
+
+    @Override
+    public HapticDevice device() {
+        return device;
+    }
+}

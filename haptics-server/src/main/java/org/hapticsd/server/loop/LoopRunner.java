@@ -1,0 +1,81 @@
+package org.hapticsd.server.loop;
+
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * Owns the loop thread: waits for each absolute deadline with the chosen {@link WaitStrategy}, reads the clock
+ * once, runs the tick, and moves to the next deadline, skipping any that were missed ({@link TickSchedule}).
+ * On stop the loop commands zero force and closes the device on its own thread, so the device handle never
+ * changes threads.
+ */
+public final class LoopRunner implements AutoCloseable {
+    public static final String THREAD_NAME = "hapticsd-loop";
+
+    private final HapticLoop loop;
+    private final int rateHz;
+    private final WaitStrategy waitStrategy;
+    private final NanoClock clock;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile Throwable fatal;
+
+    public LoopRunner(HapticLoop loop, int rateHz, WaitStrategy waitStrategy, NanoClock clock) {
+        this.loop = loop;
+        this.rateHz = rateHz;
+        this.waitStrategy = waitStrategy;
+        this.clock = clock;
+        TickSchedule.periodNsFor(rateHz);
+        this.thread = new Thread(this::run, THREAD_NAME);
+        this.thread.setPriority(Thread.MAX_PRIORITY);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            TickSchedule schedule = new TickSchedule(rateHz, clock.nanoTime());
+            while (running) {
+                waitStrategy.waitUntil(schedule.deadlineNs(), clock);
+                loop.tick(clock.nanoTime());
+                loop.afterTick(schedule.advance(clock.nanoTime()));
+            }
+        } catch (Throwable t) {
+            fatal = t;
+        } finally {
+            loop.shutdown();
+        }
+    }
+
+    /** Id of the loop thread, for reading its allocation counter from another thread. */
+    public long threadId() {
+        return thread.getId();
+    }
+
+    public boolean isRunning() {
+        return thread.isAlive();
+    }
+
+    /** An error that escaped the tick's own handling and stopped the loop, or null. */
+    public Throwable fatalError() {
+        return fatal;
+    }
+
+    /** Stops after the current tick; the device is left at zero force and closed. Waits for the thread. */
+    @Override
+    public void close() {
+        running = false;
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

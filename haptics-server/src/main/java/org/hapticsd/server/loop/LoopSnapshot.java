@@ -1,0 +1,79 @@
+package org.hapticsd.server.loop;
+
+import org.hapticsd.server.safety.SafetyFault;
+import org.hapticsd.server.safety.SafetyState;
+
+/**
+ * Everything the loop publishes after a tick. Preallocated for a fixed number of bodies and overwritten in
+ * place; the loop fills its own copy during the tick and {@link SnapshotExchange} hands it to readers.
+ *
+ * <p>Frames: device quantities in the device frame, tool and bodies in the scene frame. SI units.
+ */
+public final class LoopSnapshot {
+    /** Values per body in {@link #bodyPose}: px, py, pz, qw, qx, qy, qz. */
+    public static final int POSE_STRIDE = 7;
+    /** Values per body in {@link #bodyVelocity}: vx, vy, vz. */
+    public static final int VELOCITY_STRIDE = 3;
+
+    public long tick;
+    /** Loop time since the first tick. */
+    public long timeNs;
+    public final double[] devicePositionM = new double[3];
+    public final double[] deviceVelocityMps = new double[3];
+    public long deviceSequence;
+    public boolean deviceFresh;
+    public final double[] toolPositionM = new double[3];
+    /** Force the scene pushes on the device's hand, before safety (device frame). */
+    public final double[] renderedForceN = new double[3];
+    /** Force actually commanded to the device, after safety (device frame). */
+    public final double[] commandedForceN = new double[3];
+    public SafetyState safety = SafetyState.GATED;
+    public SafetyFault fault = SafetyFault.NONE;
+    public int contactCount;
+    public double maxPenetrationM;
+    public final int bodyCount;
+    public final double[] bodyPose;
+    public final double[] bodyVelocity;
+    public long overruns;
+    public long lastTickNs;
+    public final long[] stageNs = new long[LoopStage.ALL.length];
+
+    public LoopSnapshot(int bodyCount) {
+        this.bodyCount = bodyCount;
+        this.bodyPose = new double[bodyCount * POSE_STRIDE];
+        this.bodyVelocity = new double[bodyCount * VELOCITY_STRIDE];
+    }
+
+    /** Copies every field; both snapshots must be sized for the same scene. */
+    public void copyFrom(LoopSnapshot other) {
+        if (other.bodyCount != bodyCount) {
+            throw new IllegalArgumentException(
+                "snapshot sized for " + bodyCount + " bodies, source has " + other.bodyCount);
+        }
+        tick = other.tick;
+        timeNs = other.timeNs;
+        System.arraycopy(other.devicePositionM, 0, devicePositionM, 0, 3);
+        System.arraycopy(other.deviceVelocityMps, 0, deviceVelocityMps, 0, 3);
+        deviceSequence = other.deviceSequence;
+        deviceFresh = other.deviceFresh;
+        System.arraycopy(other.toolPositionM, 0, toolPositionM, 0, 3);
+        System.arraycopy(other.renderedForceN, 0, renderedForceN, 0, 3);
+        System.arraycopy(other.commandedForceN, 0, commandedForceN, 0, 3);
+        safety = other.safety;
+        fault = other.fault;
+        contactCount = other.contactCount;
+        maxPenetrationM = other.maxPenetrationM;
+        System.arraycopy(other.bodyPose, 0, bodyPose, 0, bodyPose.length);
+        System.arraycopy(other.bodyVelocity, 0, bodyVelocity, 0, bodyVelocity.length);
+        overruns = other.overruns;
+        lastTickNs = other.lastTickNs;
+        System.arraycopy(other.stageNs, 0, stageNs, 0, stageNs.length);
+    }
+
+    public double commandedForceMagnitudeN() {
+        double x = commandedForceN[0];
+        double y = commandedForceN[1];
+        double z = commandedForceN[2];
+        return Math.sqrt(x * x + y * y + z * z);
+    }
+}

@@ -1,0 +1,57 @@
+package org.hapticsd.server.safety;
+
+/**
+ * Limits of the safety layer. They come only from local configuration (scene file, command line), never from
+ * a remote client.
+ *
+ * @param maxForceN           configured force ceiling; the effective ceiling is the smaller of this and the
+ *                            device's own maximum
+ * @param maxForceStepN       slew limit: the most the output force vector may change in one tick
+ * @param gateThresholdN      the rendered force must stay below this for {@code gateTicks} ticks before the
+ *                            output is enabled
+ * @param gateTicks           consecutive quiet ticks the start-up gate waits for
+ * @param rampNs              time over which output is scaled from 0 to 1 once the gate opens
+ * @param watchdogTicks       consecutive ticks without a fresh device state that trip the watchdog
+ * @param overrunLimit        consecutive loop overruns that trip SAFE
+ */
+public record SafetyConfig(double maxForceN, double maxForceStepN, double gateThresholdN, int gateTicks,
+                           long rampNs, int watchdogTicks, int overrunLimit) {
+
+    public static final double DEFAULT_MAX_FORCE_N = 8.0;
+    /** 0.5 N per tick = 500 N/s at 1 kHz: a 4 N contact onset becomes an 8 ms ramp, below what a hand notices. */
+    public static final double DEFAULT_MAX_FORCE_STEP_N = 0.5;
+    public static final double DEFAULT_GATE_THRESHOLD_N = 0.05;
+    public static final int DEFAULT_GATE_TICKS = 50;
+    public static final long DEFAULT_RAMP_NS = 1_000_000_000L;
+    public static final int DEFAULT_WATCHDOG_TICKS = 3;
+    public static final int DEFAULT_OVERRUN_LIMIT = 50;
+
+    public SafetyConfig {
+        requirePositiveFinite("maxForceN", maxForceN);
+        requirePositiveFinite("maxForceStepN", maxForceStepN);
+        requirePositiveFinite("gateThresholdN", gateThresholdN);
+        if (gateTicks < 1) {
+            throw new IllegalArgumentException("gateTicks must be >= 1, got " + gateTicks);
+        }
+        if (rampNs < 0) {
+            throw new IllegalArgumentException("rampNs must be >= 0, got " + rampNs);
+        }
+        if (watchdogTicks < 1) {
+            throw new IllegalArgumentException("watchdogTicks must be >= 1, got " + watchdogTicks);
+        }
+        if (overrunLimit < 1) {
+            throw new IllegalArgumentException("overrunLimit must be >= 1, got " + overrunLimit);
+        }
+    }
+
+    public static SafetyConfig defaults() {
+        return new SafetyConfig(DEFAULT_MAX_FORCE_N, DEFAULT_MAX_FORCE_STEP_N, DEFAULT_GATE_THRESHOLD_N,
+            DEFAULT_GATE_TICKS, DEFAULT_RAMP_NS, DEFAULT_WATCHDOG_TICKS, DEFAULT_OVERRUN_LIMIT);
+    }
+
+    private static void requirePositiveFinite(String field, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be > 0 and finite, got " + value);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package org.hapticsd.server.safety;
+
+/**
+ * The last stage between force rendering and the device; runs every tick on the loop thread.
+ *
+ * <p>Rules, in the order they apply:
+ * <ol>
+ *   <li>Emergency stop: zero from the tick after the command, latched until {@link #reset()}.</li>
+ *   <li>Faults (watchdog, device, non-finite force, overruns, internal error): zero at once, state SAFE.
+ *       Self-clearing faults go back through the start-up gate when their cause is gone; latched ones wait
+ *       for {@link #reset()} and then go through the gate.</li>
+ *   <li>Start-up gate: no output until the rendered force has stayed below the threshold for the configured
+ *       number of consecutive ticks; then a linear ramp from 0 to full scale over the ramp time.</li>
+ *   <li>Slew limit: the output vector moves by at most {@code maxForceStepN} per tick toward its target.</li>
+ *   <li>Final clamp to min(device max force, configured max force), keeping the direction.</li>
+ * </ol>
+ * Zeroing on a fault or stop bypasses the slew limit on purpose: the slew limit protects the user from
+ * sudden force, and a sudden drop to zero is the safe direction.
+ *
+ * <p>Not thread-safe: the loop owns it. Other threads reach it through loop commands.
+ */
+public final class SafetyLayer {
+    private final SafetyConfig config;
+    private final double limitN;
+
+    private SafetyState state = SafetyState.GATED;
+    private SafetyFault fault = SafetyFault.NONE;
+    private boolean estopRequested;
+    private boolean resetRequested;
+    private int quietTicks;
+    private int staleTicks;
+    private long rampStartNs;
+    private long faultCount;
+
+    private double outX;
+    private double outY;
+    private double outZ;
+
+    /**
+     * @param deviceMaxForceN the device's own peak force; the layer never outputs more than the smaller of
+     *                        this and {@link SafetyConfig#maxForceN()}
+     */
+    public SafetyLayer(SafetyConfig config, double deviceMaxForceN) {
+        if (!(deviceMaxForceN > 0) || Double.isInfinite(deviceMaxForceN)) {
+            throw new IllegalArgumentException("device max force must be > 0 and finite, got " + deviceMaxForceN);
+        }
+        this.config = config;
+        this.limitN = Math.min(config.maxForceN(), deviceMaxForceN);
+    }
+
+    /** Latches an emergency stop; output is zero from the next {@link #update} on. */
+    public void emergencyStop() {
+        estopRequested = true;
+    }
+
+    /** Clears an emergency stop and latched faults at the next {@link #update}; output then re-enters the gate. */
+    public void reset() {
+        resetRequested = true;
+    }
+
+    /**
+     * Runs the rules for one tick. Read the result with {@link #outputX()} etc.
+     *
+     * @param nowNs               the tick's time
+     * @param renderedX           rendered force, device frame, newtons
+     * @param freshState          whether the device produced a new state this tick
+     * @param deviceHealthy       whether the device reports itself connected and without fault
+     * @param consecutiveOverruns overruns in a row up to and including the previous tick
+     */
+    public void update(long nowNs, double renderedX, double renderedY, double renderedZ,
+                       boolean freshState, boolean deviceHealthy, int consecutiveOverruns) {
+        staleTicks = freshState ? 0 : staleTicks + 1;
+        if (estopRequested) {
+            estopRequested = false;
+            state = SafetyState.ESTOP;
+        }
+        if (resetRequested) {
+            resetRequested = false;
+            if (state == SafetyState.ESTOP || (state == SafetyState.SAFE && fault.latched())) {
+                enterGate();
+            }
+        }
+        if (state == SafetyState.ESTOP) {
+            zero();
+            return;
+        }
+
+        SafetyFault detected = detectFault(renderedX, renderedY, renderedZ, deviceHealthy, consecutiveOverruns);
+        if (detected != SafetyFault.NONE) {
+            trip(detected);
+            return;
+        }
+        if (state == SafetyState.SAFE) {
+            if (fault.latched()) {
+                zero();
+                return;
+            }
+            enterGate();
+        }
+
+        double scale = gateScale(nowNs, renderedX, renderedY, renderedZ);
+        slewAndClamp(scale * renderedX, scale * renderedY, scale * renderedZ);
+    }
+
+    /** Trips an internal-error fault; called by the loop when a stage threw. */
+    public void internalError() {
+        trip(SafetyFault.INTERNAL_ERROR);
+    }
+
+    private SafetyFault detectFault(double x, double y, double z, boolean deviceHealthy, int consecutiveOverruns) {
+        if (!Double.isFinite(x) || !Double.isFinite(y) || !Double.isFinite(z)) {
+            return SafetyFault.NON_FINITE_FORCE;
+        }
+        if (!deviceHealthy) {
+            return SafetyFault.DEVICE;
+        }
+        if (staleTicks >= config.watchdogTicks()) {
+            return SafetyFault.WATCHDOG;
+        }
+        if (consecutiveOverruns >= config.overrunLimit()) {
+            return SafetyFault.OVERRUNS;
+        }
+        return SafetyFault.NONE;
+    }
+
+    private void trip(SafetyFault detected) {
+        if (state != SafetyState.SAFE || fault != detected) {
+            faultCount++;
+        }
+        // A latched fault is never replaced by a self-clearing one: that would let it clear by itself.
+        if (state != SafetyState.SAFE || !fault.latched() || detected.latched()) {
+            fault = detected;
+        }
+        state = SafetyState.SAFE;
+        zero();
+    }
+
+    /** 0 while gated, the ramp fraction while ramping, 1 when active; advances the gate's state machine. */
+    private double gateScale(long nowNs, double x, double y, double z) {
+        if (state == SafetyState.GATED) {
+            boolean quiet = x * x + y * y + z * z < config.gateThresholdN() * config.gateThresholdN();
+            quietTicks = quiet ? quietTicks + 1 : 0;
+            if (quietTicks < config.gateTicks()) {
+                return 0.0;
+            }
+            state = SafetyState.RAMPING;
+            rampStartNs = nowNs;
+        }
+        if (state == SafetyState.RAMPING) {
+            long elapsedNs = nowNs - rampStartNs;
+            if (elapsedNs < config.rampNs()) {
+                return (double) elapsedNs / config.rampNs();
+            }
+            state = SafetyState.ACTIVE;
+        }
+        return 1.0;
+    }
+
+    private void slewAndClamp(double targetX, double targetY, double targetZ) {
+        double dx = targetX - outX;
+        double dy = targetY - outY;
+        double dz = targetZ - outZ;
+        double step = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (step > config.maxForceStepN()) {
+            double s = config.maxForceStepN() / step;
+            dx *= s;
+            dy *= s;
+            dz *= s;
+        }
+        double x = outX + dx;
+        double y = outY + dy;
+        double z = outZ + dz;
+        double magnitude = Math.sqrt(x * x + y * y + z * z);
+        if (magnitude > limitN) {
+            double s = limitN / magnitude;
+            x *= s;
+            y *= s;
+            z *= s;
+        }
+        outX = x;
+        outY = y;
+        outZ = z;
+    }
+
+    private void enterGate() {
+        state = SafetyState.GATED;
+        fault = SafetyFault.NONE;
+        quietTicks = 0;
+        zero();
+    }
+
+    private void zero() {
+        outX = 0.0;
+        outY = 0.0;
+        outZ = 0.0;
+    }
+
+    public double outputX() {
+        return outX;
+    }
+
+    public double outputY() {
+        return outY;
+    }
+
+    public double outputZ() {
+        return outZ;
+    }
+
+    public SafetyState state() {
+        return state;
+    }
+
+    public SafetyFault fault() {
+        return fault;
+    }
+
+    /** Number of times a fault was entered (a fault changing its cause counts again). */
+    public long faultCount() {
+        return faultCount;
+    }
+
+    /** The effective force ceiling: min(device max force, configured max force). */
+    public double limitN() {
+        return limitN;
+    }
+
+    public SafetyConfig config() {
+        return config;
+    }
+}

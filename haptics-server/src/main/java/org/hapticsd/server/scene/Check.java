@@ -1,0 +1,78 @@
+package org.hapticsd.server.scene;
+
+/**
+ * Field checks used by the scene model's setters. Jackson calls a setter with the parser on the value, so an
+ * exception thrown here is reported with the line, column and field path of the offending value.
+ */
+final class Check {
+    private Check() {
+    }
+
+    static double positive(String field, double value) {
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be > 0 and finite, got " + value);
+        }
+        return value;
+    }
+
+    static double nonNegative(String field, double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + " must be >= 0 and finite, got " + value);
+        }
+        return value;
+    }
+
+    static int atLeast(String field, int min, int value) {
+        if (value < min) {
+            throw new IllegalArgumentException(field + " must be >= " + min + ", got " + value);
+        }
+        return value;
+    }
+
+    static double finite(String field, double value) {
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException(field + " must be a finite number, got " + value);
+        }
+        return value;
+    }
+
+    /** A 3-vector of finite numbers; returns a copy. */
+    static double[] vector3(String field, double[] value) {
+        if (value == null || value.length != 3) {
+            throw new IllegalArgumentException(
+                field + " must be a list of 3 numbers [x, y, z], got " + (value == null ? "null" : value.length));
+        }
+        for (int i = 0; i < 3; i++) {
+            finite(field + "[" + i + "]", value[i]);
+        }
+        return value.clone();
+    }
+
+    /** A non-zero 3-vector, returned normalised. */
+    static double[] direction(String field, double[] value) {
+        double[] v = vector3(field, value);
+        double length = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (!(length > 1e-12)) {
+            throw new IllegalArgumentException(field + " must not be the zero vector");
+        }
+        return new double[] {v[0] / length, v[1] / length, v[2] / length};
+    }
+
+    /** A quaternion [w, x, y, z] of non-zero length, returned normalised. */
+    static double[] quaternion(String field, double[] value) {
+        if (value == null || value.length != 4) {
+            throw new IllegalArgumentException(field + " must be a list of 4 numbers [w, x, y, z], got "
+                + (value == null ? "null" : value.length));
+        }
+        double norm = 0;
+        for (int i = 0; i < 4; i++) {
+            finite(field + "[" + i + "]", value[i]);
+            norm += value[i] * value[i];
+        }
+        norm = Math.sqrt(norm);
+        if (!(norm > 1e-12)) {
+            throw new IllegalArgumentException(field + " must not be the zero quaternion");
+        }
+        return new double[] {value[0] / norm, value[1] / norm, value[2] / norm, value[3] / norm};
+    }
+}

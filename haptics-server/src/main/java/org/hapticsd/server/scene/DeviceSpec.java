@@ -1,0 +1,77 @@
+package org.hapticsd.server.scene;
+
+/** The simulated stylus used with {@code --device sim}: its mechanics, limits and virtual hand. */
+public final class DeviceSpec {
+    private double massKg = 0.1;
+    private double dampingNspm = 1.0;
+    private double maxForceN = 10.0;
+    private double maxContinuousForceN = 4.0;
+    private double maxStiffnessNpm = 3000.0;
+    private double workspaceHalfSizeM = 0.1;
+    private double[] initialPositionM = {0.0, 0.0, 0.0};
+    private HandSpec hand = new HandSpec();
+
+    public void setMassKg(double value) {
+        this.massKg = Check.positive("massKg", value);
+    }
+
+    public void setDampingNspm(double value) {
+        this.dampingNspm = Check.nonNegative("dampingNspm", value);
+    }
+
+    public void setMaxForceN(double value) {
+        this.maxForceN = Check.positive("maxForceN", value);
+    }
+
+    public void setMaxContinuousForceN(double value) {
+        this.maxContinuousForceN = Check.positive("maxContinuousForceN", value);
+    }
+
+    public void setMaxStiffnessNpm(double value) {
+        this.maxStiffnessNpm = Check.positive("maxStiffnessNpm", value);
+    }
+
+    public void setWorkspaceHalfSizeM(double value) {
+        this.workspaceHalfSizeM = Check.positive("workspaceHalfSizeM", value);
+    }
+
+    public void setInitialPosition(double[] value) {
+        this.initialPositionM = Check.vector3("initialPosition", value);
+    }
+
+    public void setHand(HandSpec value) {
+        this.hand = value == null ? new HandSpec() : value;
+    }
+
+    public double massKg() {
+        return massKg;
+    }
+
+    public double dampingNspm() {
+        return dampingNspm;
+    }
+
+    public double maxForceN() {
+        return maxForceN;
+    }
+
+    public double maxContinuousForceN() {
+        return maxContinuousForceN;
+    }
+
+    public double maxStiffnessNpm() {
+        return maxStiffnessNpm;
+    }
+
+    public double workspaceHalfSizeM() {
+        return workspaceHalfSizeM;
+    }
+
+    public double[] initialPositionM() {
+        return initialPositionM;
+    }
+
+    public HandSpec hand() {
+        return hand;
+    }
+}

@@ -1,0 +1,85 @@
+package org.hapticsd.server.scene;
+
+import java.util.List;
+
+/** The root of a scene file. Every section is optional; see docs/scenes.md for fields, units and defaults. */
+public final class SceneSpec {
+    private String name = "scene";
+    private int rateHz = 1000;
+    private DeviceSpec device = new DeviceSpec();
+    private MappingSpec mapping = new MappingSpec();
+    private ToolSpec tool = new ToolSpec();
+    private ContactSpec contact = new ContactSpec();
+    private SafetySpec safety = new SafetySpec();
+    private List<BodySpec> bodies = List.of();
+
+    public void setName(String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("name must not be blank");
+        }
+        this.name = value;
+    }
+
+    public void setRateHz(int value) {
+        if (value < 250 || value > 4000) {
+            throw new IllegalArgumentException("rateHz must be 250..4000, got " + value);
+        }
+        this.rateHz = value;
+    }
+
+    public void setDevice(DeviceSpec value) {
+        this.device = value == null ? new DeviceSpec() : value;
+    }
+
+    public void setMapping(MappingSpec value) {
+        this.mapping = value == null ? new MappingSpec() : value;
+    }
+
+    public void setTool(ToolSpec value) {
+        this.tool = value == null ? new ToolSpec() : value;
+    }
+
+    public void setContact(ContactSpec value) {
+        this.contact = value == null ? new ContactSpec() : value;
+    }
+
+    public void setSafety(SafetySpec value) {
+        this.safety = value == null ? new SafetySpec() : value;
+    }
+
+    public void setBodies(List<BodySpec> value) {
+        this.bodies = value == null ? List.of() : List.copyOf(value);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int rateHz() {
+        return rateHz;
+    }
+
+    public DeviceSpec device() {
+        return device;
+    }
+
+    public MappingSpec mapping() {
+        return mapping;
+    }
+
+    public ToolSpec tool() {
+        return tool;
+    }
+
+    public ContactSpec contact() {
+        return contact;
+    }
+
+    public SafetySpec safety() {
+        return safety;
+    }
+
+    public List<BodySpec> bodies() {
+        return bodies;
+    }
+}
