@@ -119,14 +119,17 @@ public final class PhysicsWorld {
         return bodyCount;
     }
 
+    /** The name the body was added with. */
     public String bodyName(int body) {
         return names[Objects.checkIndex(body, bodyCount)];
     }
 
+    /** {@link BodyType#KINEMATIC} for tools, {@link BodyType#STATIC} for everything else. */
     public BodyType bodyType(int body) {
         return types[Objects.checkIndex(body, bodyCount)];
     }
 
+    /** The body's shape, in its own frame; a tool's is a {@link SphereShape} of the radius it was added with. */
     public Shape shape(int body) {
         return shapes[Objects.checkIndex(body, bodyCount)];
     }
@@ -328,11 +331,12 @@ public final class PhysicsWorld {
         Objects.requireNonNull(positionM, "positionM");
         Objects.requireNonNull(orientation, "orientation");
         if (!positionM.isFinite()) {
-            throw new IllegalArgumentException("positionM must be finite, was " + positionM);
+            throw new IllegalArgumentException("positionM must be finite, was " + format(positionM));
         }
         double orientationLength = Math.sqrt(orientation.lengthSquared());
         if (!(orientationLength > 0.0) || !Double.isFinite(orientationLength)) {
-            throw new IllegalArgumentException("orientation must be finite and non-zero, was " + orientation);
+            throw new IllegalArgumentException("orientation must be finite and non-zero, was (" + orientation.x()
+                    + ", " + orientation.y() + ", " + orientation.z() + ", " + orientation.w() + ")");
         }
         int body = bodyCount;
         int capacity = body + 1;
@@ -379,8 +383,13 @@ public final class PhysicsWorld {
     }
 
     private static IllegalArgumentException nonFiniteToolState(Vector3dc positionM, Vector3dc velocityMps) {
-        return new IllegalArgumentException("tool state must be finite, was positionM=" + positionM
-                + ", velocityMps=" + velocityMps);
+        return new IllegalArgumentException("tool state must be finite, was positionM=" + format(positionM)
+                + ", velocityMps=" + format(velocityMps));
+    }
+
+    /** Plain {@code (x, y, z)}: JOML's toString rounds to four digits and writes infinity as "+Inf". */
+    private static String format(Vector3dc v) {
+        return "(" + v.x() + ", " + v.y() + ", " + v.z() + ")";
     }
 
     private static IllegalArgumentException invalidTimeStep(double dtS) {

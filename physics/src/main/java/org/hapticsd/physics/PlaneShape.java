@@ -23,6 +23,8 @@ public record PlaneShape(Vector3dc normal) implements Shape {
             throw new IllegalArgumentException("normal must be finite and non-zero, was ("
                     + normal.x() + ", " + normal.y() + ", " + normal.z() + ")");
         }
-        normal = new Vector3d(normal).div(length);
+        // Divide each component rather than multiply by 1/length: one rounding instead of two, so an axis-aligned
+        // or Pythagorean normal such as (0, 3, 4) comes out as the nearest doubles to (0, 0.6, 0.8).
+        normal = new Vector3d(normal.x() / length, normal.y() / length, normal.z() / length);
     }
 }

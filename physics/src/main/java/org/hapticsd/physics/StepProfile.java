@@ -31,8 +31,8 @@ public final class StepProfile {
     }
 
     void record(StepStage stage, long elapsedNs) {
-        // System.nanoTime() is monotonic on the platforms we run on, but its contract does not forbid equal
-        // reads; a clamp keeps the documented ">= 0" true even on a clock that steps back by a tick.
+        // System.nanoTime() is monotonic on HotSpot/Linux, but its contract only promises meaningful differences,
+        // not non-negative ones on every platform; the clamp keeps the documented ">= 0" true regardless.
         lastNsByStage[stage.ordinal()] = Math.max(0L, elapsedNs);
     }
 }

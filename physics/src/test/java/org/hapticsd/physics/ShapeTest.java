@@ -29,9 +29,10 @@ class ShapeTest {
         Vector3d given = new Vector3d(0.0, 3.0, 4.0);
         PlaneShape plane = new PlaneShape(given);
         given.set(1.0, 0.0, 0.0);
-        // 3/5 and 4/5 are each one correctly rounded quotient: within 1 ulp (1.1e-16) of the decimal value.
+        // |(0, 3, 4)| = 5 exactly and each component is one correctly rounded quotient, so the result is the
+        // double nearest 0.6 and 0.8: tolerance 0.
         assertEquals(0.0, plane.normal().x(), 0.0);
-        assertEquals(0.6, plane.normal().y(), 1e-16);
-        assertEquals(0.8, plane.normal().z(), 1e-16);
+        assertEquals(0.6, plane.normal().y(), 0.0);
+        assertEquals(0.8, plane.normal().z(), 0.0);
     }
 }

@@ -39,7 +39,9 @@ class SpherePlaneContactTest {
         double tilt = Math.toRadians(30.0);
         Vector3d planePositionM = new Vector3d(0.1, 0.2, 0.3);
         world.addStaticBody("ramp", new PlaneShape(new Vector3d(0, 0, 1)), planePositionM,
-                new Quaterniond().rotationX(tilt));
+                // rotationAxis, not rotationX: JOML 1.10.8's Quaterniond.rotationX writes cos into z instead of w
+                // (JOML-CI/JOML#355).
+                new Quaterniond().rotationAxis(tilt, 1.0, 0.0, 0.0));
         int tool = world.addTool("tool", TOOL_RADIUS_M);
         // +z turned 30° about x is (0, -sin 30°, cos 30°); (1, 0, 0) lies in the plane.
         Vector3d normal = new Vector3d(0.0, -Math.sin(tilt), Math.cos(tilt));

@@ -3,6 +3,7 @@ package org.hapticsd.device.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.hapticsd.device.DeviceState;
 import org.junit.jupiter.api.Test;
 
@@ -154,7 +155,7 @@ class SimulatedDeviceDynamicsTest {
         // time is measured from the first read, not from the loop clock's zero.
         double speedMps = 0.01;
         SimulatedDeviceConfig config = SimulatedDeviceConfig.defaults().withDampingNspm(0.0);
-        HandTarget ramp = new WaypointHandTarget(java.util.List.of(
+        HandTarget ramp = new WaypointHandTarget(List.of(
                 new WaypointHandTarget.Waypoint(0.0, 0.0, 0.0, 0.0),
                 new WaypointHandTarget.Waypoint(100.0, 100.0 * speedMps, 0.0, 0.0)), false);
         SimulatedDevice device = new SimulatedDevice(config, ramp);

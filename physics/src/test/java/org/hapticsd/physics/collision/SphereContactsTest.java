@@ -47,7 +47,7 @@ class SphereContactsTest {
 
     @Test
     void shouldGiveSamePlaneContactWhenDestinationAliasesTheCentre() {
-        Quaterniond orientation = new Quaterniond().rotationX(0.3);
+        Quaterniond orientation = new Quaterniond().rotationAxis(0.3, 1.0, 0.0, 0.0);
         Vector3d centreM = new Vector3d(0.01, 0.02, 0.004);
         Vector3d pointM = new Vector3d();
         Vector3d normal = new Vector3d();

@@ -1,0 +1,107 @@
+package org.hapticsd.physics;
+
+import static org.hapticsd.physics.PenaltyContactSettingsTest.assertMessage;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+import org.junit.jupiter.api.Test;
+
+class PhysicsWorldBuildingTest {
+
+    private final PhysicsWorld world = new PhysicsWorld(new PenaltyContactSettings(1000.0, 1.0));
+
+    @Test
+    void shouldNumberBodiesInOrderAddedAndKeepTheirDescription() {
+        PlaneShape floorShape = new PlaneShape(new Vector3d(0, 0, 1));
+        BoxShape boxShape = new BoxShape(0.1, 0.2, 0.3);
+        int floor = world.addStaticBody("floor", floorShape, new Vector3d(), new Quaterniond());
+        int tool = world.addTool("stylus", 0.005);
+        int box = world.addStaticBody("box", boxShape, new Vector3d(1, 2, 3), new Quaterniond());
+
+        assertEquals(0, floor);
+        assertEquals(1, tool);
+        assertEquals(2, box);
+        assertEquals(3, world.bodyCount());
+        assertEquals("stylus", world.bodyName(tool));
+        assertEquals(BodyType.STATIC, world.bodyType(floor));
+        assertEquals(BodyType.KINEMATIC, world.bodyType(tool));
+        assertSame(boxShape, world.shape(box));
+        assertEquals(new SphereShape(0.005), world.shape(tool));
+        assertEquals(new Vector3d(1, 2, 3), world.bodyPosition(box, new Vector3d()));
+    }
+
+    @Test
+    void shouldStoreNormalisedOrientation() {
+        int box = world.addStaticBody("box", new BoxShape(0.1, 0.1, 0.1), new Vector3d(),
+                new Quaterniond(0.0, 0.0, 0.0, 2.0));
+        assertEquals(new Quaterniond(), world.bodyOrientation(box, new Quaterniond()));
+    }
+
+    @Test
+    void shouldReportToolStateAndZeroVelocityForStatics() {
+        int floor = world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(),
+                new Quaterniond());
+        int tool = world.addTool("tool", 0.01);
+        assertEquals(new Vector3d(), world.bodyPosition(tool, new Vector3d()), "a new tool starts at the origin");
+        world.setToolState(tool, new Vector3d(0.1, 0.2, 0.3), new Vector3d(-1, 0, 2));
+        assertEquals(new Vector3d(0.1, 0.2, 0.3), world.bodyPosition(tool, new Vector3d()));
+        assertEquals(new Vector3d(-1, 0, 2), world.bodyLinearVelocity(tool, new Vector3d()));
+        assertEquals(new Vector3d(), world.bodyLinearVelocity(floor, new Vector3d()));
+    }
+
+    @Test
+    void shouldNotTestToolsAgainstEachOther() {
+        int first = world.addTool("left", 0.01);
+        int second = world.addTool("right", 0.01);
+        world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(), new Quaterniond());
+        // Both tools at the same place, both 4 mm into the floor: two tool–floor contacts, none between tools.
+        world.setToolState(first, new Vector3d(0, 0, 0.006), new Vector3d());
+        world.setToolState(second, new Vector3d(0, 0, 0.006), new Vector3d());
+        world.step(0.001);
+        assertEquals(2, world.contactCount());
+        assertEquals(first, world.contact(0).bodyA());
+        assertEquals(second, world.contact(1).bodyA());
+    }
+
+    @Test
+    void shouldRejectToolStateForStaticBodyOrNonFiniteValues() {
+        int floor = world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(),
+                new Quaterniond());
+        int tool = world.addTool("tool", 0.01);
+        assertMessage("floor", "STATIC", () -> world.setToolState(floor, new Vector3d(), new Vector3d()));
+        assertMessage("positionM", "NaN",
+                () -> world.setToolState(tool, new Vector3d(Double.NaN, 0, 0), new Vector3d()));
+        assertMessage("velocityMps", "Infinity",
+                () -> world.setToolState(tool, new Vector3d(), new Vector3d(0, Double.POSITIVE_INFINITY, 0)));
+    }
+
+    @Test
+    void shouldRejectInvalidBuildingArguments() {
+        assertMessage("radiusM", "-1.0", () -> world.addTool("tool", -1.0));
+        assertMessage("orientation", "0", () -> world.addStaticBody("box", new BoxShape(1, 1, 1), new Vector3d(),
+                new Quaterniond(0, 0, 0, 0)));
+        assertMessage("positionM", "NaN", () -> world.addStaticBody("box", new BoxShape(1, 1, 1),
+                new Vector3d(Double.NaN, 0, 0), new Quaterniond()));
+        assertThrows(NullPointerException.class,
+                () -> world.addStaticBody("box", null, new Vector3d(), new Quaterniond()));
+        assertEquals(0, world.bodyCount(), "a rejected body must leave the world unchanged");
+    }
+
+    @Test
+    void shouldRejectNonPositiveOrNonFiniteTimeStep() {
+        assertMessage("dtS", "0.0", () -> world.step(0.0));
+        assertMessage("dtS", "NaN", () -> world.step(Double.NaN));
+        assertMessage("dtS", "Infinity", () -> world.step(Double.POSITIVE_INFINITY));
+    }
+
+    @Test
+    void shouldRejectIndicesOutsideTheScene() {
+        world.addTool("tool", 0.01);
+        assertThrows(IndexOutOfBoundsException.class, () -> world.bodyName(1));
+        assertThrows(IndexOutOfBoundsException.class, () -> world.contactForceOnBody(-1, new Vector3d()));
+        assertThrows(IndexOutOfBoundsException.class, () -> world.contact(0), "no contact before a step");
+    }
+}
