@@ -43,11 +43,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         LoopOptions.positiveSeconds("--duration", durationS);
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
-        BufferedWriter csv = openOutput(out);
+        checkOutputDirectory(out);
+        // The output file is created last, after every argument has been checked, so misuse never truncates
+        // an existing file.
         LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         long ticks = Math.round(durationS * rateHz);
-        try (csv) {
+        try (BufferedWriter csv = Files.newBufferedWriter(out)) {
             CsvTickWriter writer = new CsvTickWriter(csv, scene);
             writer.header();
             for (long k = 0; k < ticks; k++) {
@@ -76,15 +78,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         return loop.errorCount() > 0 ? Main.EXIT_FAILURE : Main.EXIT_OK;
     }
 
-    private static BufferedWriter openOutput(Path file) {
-        try {
-            Path parentDir = file.toAbsolutePath().getParent();
-            if (parentDir != null && !Files.isDirectory(parentDir)) {
-                throw new UsageException("--out " + file + ": directory " + parentDir + " does not exist");
-            }
-            return Files.newBufferedWriter(file);
-        } catch (IOException e) {
-            throw new UsageException("--out " + file + ": cannot create: " + e.getMessage());
+    private static void checkOutputDirectory(Path file) {
+        Path parentDir = file.toAbsolutePath().getParent();
+        if (parentDir != null && !Files.isDirectory(parentDir)) {
+            throw new UsageException("--out " + file + ": directory " + parentDir + " does not exist");
+        }
+        if (Files.isDirectory(file)) {
+            throw new UsageException("--out " + file + ": is a directory");
         }
     }
 }

@@ -25,8 +25,6 @@ public final class SafetyLayer {
 
     private SafetyState state = SafetyState.GATED;
     private SafetyFault fault = SafetyFault.NONE;
-    private boolean estopRequested;
-    private boolean resetRequested;
     private int quietTicks;
     private int staleTicks;
     private long rampStartNs;
@@ -48,14 +46,23 @@ public final class SafetyLayer {
         this.limitN = Math.min(config.maxForceN(), deviceMaxForceN);
     }
 
-    /** Latches an emergency stop; output is zero from the next {@link #update} on. */
+    /**
+     * Latches an emergency stop at once; the output of this layer is zero from now on, so the force written to
+     * the device is zero from the next {@link #update} on.
+     *
+     * <p>Stop and reset act immediately rather than at the next update, so that a burst of commands drained in
+     * one tick keeps its order: a stop that arrives after a reset stays latched.
+     */
     public void emergencyStop() {
-        estopRequested = true;
+        state = SafetyState.ESTOP;
+        zero();
     }
 
-    /** Clears an emergency stop and latched faults at the next {@link #update}; output then re-enters the gate. */
+    /** Clears an emergency stop or a latched fault; output then re-enters the start-up gate. */
     public void reset() {
-        resetRequested = true;
+        if (state == SafetyState.ESTOP || (state == SafetyState.SAFE && fault.latched())) {
+            enterGate();
+        }
     }
 
     /**
@@ -70,16 +77,6 @@ public final class SafetyLayer {
     public void update(long nowNs, double renderedX, double renderedY, double renderedZ,
                        boolean freshState, boolean deviceHealthy, int consecutiveOverruns) {
         staleTicks = freshState ? 0 : staleTicks + 1;
-        if (estopRequested) {
-            estopRequested = false;
-            state = SafetyState.ESTOP;
-        }
-        if (resetRequested) {
-            resetRequested = false;
-            if (state == SafetyState.ESTOP || (state == SafetyState.SAFE && fault.latched())) {
-                enterGate();
-            }
-        }
         if (state == SafetyState.ESTOP) {
             zero();
             return;
@@ -124,6 +121,11 @@ public final class SafetyLayer {
     }
 
     private void trip(SafetyFault detected) {
+        if (state == SafetyState.ESTOP) {
+            // Already at zero and latched harder than any fault; the stop must stay what is reported.
+            zero();
+            return;
+        }
         if (state != SafetyState.SAFE || fault != detected) {
             faultCount++;
         }
@@ -138,7 +140,7 @@ public final class SafetyLayer {
     /** 0 while gated, the ramp fraction while ramping, 1 when active; advances the gate's state machine. */
     private double gateScale(long nowNs, double x, double y, double z) {
         if (state == SafetyState.GATED) {
-            boolean quiet = x * x + y * y + z * z < config.gateThresholdN() * config.gateThresholdN();
+            boolean quiet = magnitude(x, y, z) < config.gateThresholdN();
             quietTicks = quiet ? quietTicks + 1 : 0;
             if (quietTicks < config.gateTicks()) {
                 return 0.0;
@@ -160,7 +162,7 @@ public final class SafetyLayer {
         double dx = targetX - outX;
         double dy = targetY - outY;
         double dz = targetZ - outZ;
-        double step = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        double step = magnitude(dx, dy, dz);
         if (step > config.maxForceStepN()) {
             double s = config.maxForceStepN() / step;
             dx *= s;
@@ -170,7 +172,7 @@ public final class SafetyLayer {
         double x = outX + dx;
         double y = outY + dy;
         double z = outZ + dz;
-        double magnitude = Math.sqrt(x * x + y * y + z * z);
+        double magnitude = magnitude(x, y, z);
         if (magnitude > limitN) {
             double s = limitN / magnitude;
             x *= s;
@@ -180,6 +182,22 @@ public final class SafetyLayer {
         outX = x;
         outY = y;
         outZ = z;
+    }
+
+    /**
+     * |(x, y, z)| without overflow: a finite but huge rendered force (1e200 N) squared is infinite, which would
+     * turn the slew scale into 0 and freeze the output at its previous value. Scaling by the largest component
+     * first keeps every finite input finite. Allocation-free.
+     */
+    static double magnitude(double x, double y, double z) {
+        double m = Math.max(Math.abs(x), Math.max(Math.abs(y), Math.abs(z)));
+        if (m == 0.0 || m < 1e150) {
+            return Math.sqrt(x * x + y * y + z * z);
+        }
+        double sx = x / m;
+        double sy = y / m;
+        double sz = z / m;
+        return m * Math.sqrt(sx * sx + sy * sy + sz * sz);
     }
 
     private void enterGate() {

@@ -3,6 +3,7 @@ package org.hapticsd.server.scene;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -13,6 +14,8 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
+import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
+import com.fasterxml.jackson.databind.type.ArrayType;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -30,6 +33,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads a YAML scene file into a {@link SceneSpec}, or fails with one line that names the file, the line and
@@ -41,6 +46,8 @@ public final class SceneLoader {
     private static final String EMBEDDED_RESOURCE = "/scenes/wall.yaml";
 
     private final ObjectMapper mapper;
+    /** Where the list most recently read started and ended; see {@link #describe}. Parsing is single-threaded. */
+    private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
 
     public SceneLoader() {
         SimpleModule locating = new SimpleModule("scene-locations");
@@ -53,11 +60,19 @@ public final class SceneLoader {
                 }
                 return deserializer;
             }
+
+            @Override
+            public JsonDeserializer<?> modifyArrayDeserializer(DeserializationConfig config, ArrayType type,
+                                                               BeanDescription description,
+                                                               JsonDeserializer<?> deserializer) {
+                return new ListTrackingDeserializer(deserializer, lastList);
+            }
         });
         this.mapper = JsonMapper.builder(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .addModule(locating)
@@ -93,10 +108,20 @@ public final class SceneLoader {
     /** Parses scene text; {@code source} names it in error messages. */
     public SceneSpec parse(String source, Reader text) throws SceneException {
         SceneSpec spec;
+        String content;
         try {
-            spec = mapper.readValue(text, SceneSpec.class);
+            content = readAll(text);
+        } catch (IOException e) {
+            throw new SceneException(source + ": cannot read scene: " + e.getMessage(), e);
+        }
+        if (content.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
+            throw new SceneException(source + ": scene file is empty");
+        }
+        lastList.get()[0] = null;
+        try {
+            spec = mapper.readValue(content, SceneSpec.class);
         } catch (JsonProcessingException e) {
-            throw new SceneException(describe(source, e), e);
+            throw new SceneException(describe(source, e, lastList.get()), e);
         } catch (IOException e) {
             throw new SceneException(source + ": cannot read scene: " + e.getMessage(), e);
         }
@@ -163,10 +188,34 @@ public final class SceneLoader {
         return new SceneException(source + ":" + where.line() + ":" + where.column() + ": " + field + ": " + problem);
     }
 
-    /** One line from a Jackson failure: location, field path and the most useful part of the reason. */
-    static String describe(String source, JsonProcessingException e) {
+    private static String readAll(Reader text) throws IOException {
+        StringBuilder out = new StringBuilder();
+        char[] buffer = new char[8192];
+        for (int n; (n = text.read(buffer)) > 0; ) {
+            out.append(buffer, 0, n);
+        }
+        return out.toString();
+    }
+
+    /**
+     * One line from a Jackson failure: location, field path and the most useful part of the reason.
+     *
+     * <p>A setter rejects a list after the parser has consumed it, so Jackson reports the list's end token, which
+     * for a block-style YAML list is the start of the next line: that would name the wrong field's line. When
+     * the error sits on the end of the list just read, the list's start is reported instead.
+     */
+    static String describe(String source, JsonProcessingException e, JsonLocation[] lastList) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof MarkedYAMLException yaml) {
+                return describeSyntax(source, yaml);
+            }
+        }
         StringBuilder out = new StringBuilder(source);
         JsonLocation location = e.getLocation();
+        if (location != null && lastList[0] != null && e.getCause() instanceof IllegalArgumentException
+            && location.getLineNr() == lastList[1].getLineNr() && location.getColumnNr() == lastList[1].getColumnNr()) {
+            location = lastList[0];
+        }
         if (location != null && location.getLineNr() > 0) {
             out.append(':').append(location.getLineNr()).append(':').append(location.getColumnNr());
         }
@@ -176,6 +225,15 @@ public final class SceneLoader {
         }
         out.append(reason(e));
         return out.toString();
+    }
+
+    /** A YAML syntax error: SnakeYAML's problem and its position (its first line is only the context). */
+    private static String describeSyntax(String source, MarkedYAMLException yaml) {
+        Mark mark = yaml.getProblemMark() != null ? yaml.getProblemMark() : yaml.getContextMark();
+        String where = mark == null ? "" : ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1);
+        String problem = yaml.getProblem() != null ? yaml.getProblem() : yaml.getContext();
+        String context = yaml.getProblem() != null && yaml.getContext() != null ? " (" + yaml.getContext() + ")" : "";
+        return (source + where + ": YAML syntax: " + problem + context).replaceAll("\\s*\\n\\s*", " ");
     }
 
     private static String path(List<JsonMappingException.Reference> references) {
@@ -264,10 +322,49 @@ public final class SceneLoader {
         @Override
         public Object deserialize(JsonParser p, DeserializationContext context) throws IOException {
             JsonLocation start = p.currentTokenLocation();
-            Object value = super.deserialize(p, context);
+            return located(super.deserialize(p, context), start);
+        }
+
+        /**
+         * A polymorphic value (a shape) arrives here before its type id is read; once the id is read the parser
+         * has moved on, possibly past the whole mapping, so the start is taken now and wins over the later one.
+         */
+        @Override
+        public Object deserializeWithType(JsonParser p, DeserializationContext context, TypeDeserializer types)
+            throws IOException {
+            JsonLocation start = p.currentTokenLocation();
+            return located(super.deserializeWithType(p, context, types), start);
+        }
+
+        private static Object located(Object value, JsonLocation start) {
             if (value instanceof Located located) {
                 located.locate(start.getLineNr(), start.getColumnNr());
             }
+            return value;
+        }
+    }
+
+    /** Remembers where the list just read started and ended, for {@link #describe}. */
+    private static final class ListTrackingDeserializer extends DelegatingDeserializer {
+        private final ThreadLocal<JsonLocation[]> lastList;
+
+        ListTrackingDeserializer(JsonDeserializer<?> delegate, ThreadLocal<JsonLocation[]> lastList) {
+            super(delegate);
+            this.lastList = lastList;
+        }
+
+        @Override
+        protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> newDelegatee) {
+            return new ListTrackingDeserializer(newDelegatee, lastList);
+        }
+
+        @Override
+        public Object deserialize(JsonParser p, DeserializationContext context) throws IOException {
+            JsonLocation start = p.currentTokenLocation();
+            Object value = super.deserialize(p, context);
+            JsonLocation[] list = lastList.get();
+            list[0] = start;
+            list[1] = p.currentTokenLocation();
             return value;
         }
     }

@@ -1,0 +1,232 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Misuse of the command line: exit code 2, exactly one non-empty line on standard error naming the problem, no
+ * stack trace. Every case must be rejected before a real-time loop starts; where an argument could otherwise let
+ * a loop start, the case also bounds it ({@code --duration}, {@code --seconds}, {@code --warmup}) so that a
+ * regression fails the test instead of hanging the build, and the class timeout is a last backstop.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CliMisuseTest {
+
+    /** A stack trace line as the JVM or Main's failure handler prints it, or an exception's class name. */
+    private static final Pattern STACK_TRACE = Pattern.compile("(?m)^(\\tat |\\s+at )|Exception|\\.java:\\d+\\)");
+
+    @TempDir
+    Path dir;
+
+    private record Result(int exitCode, String out, String err) {
+        List<String> errLines() {
+            return err.lines().toList();
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout ---\n" + out + "--- stderr ---\n" + err;
+        }
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** Exit 2, one non-empty stderr line containing every fragment, nothing on stdout, no stack trace. */
+    private static String assertMisuse(Result r, String... fragments) {
+        assertEquals(Main.EXIT_USAGE, r.exitCode(), r.toString());
+        List<String> lines = r.errLines();
+        assertEquals(1, lines.size(), "exactly one stderr line: " + r);
+        String line = lines.get(0);
+        assertFalse(line.isBlank(), r.toString());
+        for (String fragment : fragments) {
+            assertTrue(line.contains(fragment), "'" + fragment + "' in: " + line);
+        }
+        assertEquals("", r.out(), "nothing on stdout: " + r);
+        assertFalse(STACK_TRACE.matcher(r.err()).find(), "no stack trace: " + r);
+        return line;
+    }
+
+    @Test
+    void shouldRejectUnknownFlagOnRun() {
+        assertMisuse(run("run", "--bogus"), "--bogus");
+    }
+
+    @Test
+    void shouldRejectUnknownFlagGivenWithoutSubcommand() {
+        assertMisuse(run("--bogus"), "--bogus");
+    }
+
+    @Test
+    void shouldRejectUnknownSubcommand() {
+        assertMisuse(run("bogus"), "'bogus'");
+    }
+
+    @Test
+    void shouldRejectRateOutOfRange() {
+        assertMisuse(run("run", "--rate", "100", "--duration", "0.5"), "--rate", "250..4000", "100");
+    }
+
+    @Test
+    void shouldRejectNonNumericRate() {
+        assertMisuse(run("run", "--rate", "abc", "--duration", "0.5"), "--rate", "'abc'");
+    }
+
+    @Test
+    void shouldRejectNegativeDuration() {
+        assertMisuse(run("run", "--duration", "-1"), "--duration", "-1");
+    }
+
+    @Test
+    void shouldRejectZeroDuration() {
+        assertMisuse(run("run", "--duration", "0"), "--duration", "positive");
+    }
+
+    @Test
+    void shouldRejectUnknownDevice() {
+        assertMisuse(run("run", "--device", "bogus", "--duration", "0.5"), "--device", "'bogus'");
+    }
+
+    @Test
+    void shouldRejectUnknownWaitStrategy() {
+        assertMisuse(run("run", "--wait", "bogus", "--duration", "0.5"), "--wait", "'bogus'");
+    }
+
+    @Test
+    void shouldRejectMissingSceneFile() {
+        String line = assertMisuse(run("run", "--scene", "missing.yaml", "--duration", "0.5"), "missing.yaml");
+        assertTrue(line.contains("not found"), line);
+    }
+
+    @Test
+    void shouldRejectMissingSceneFileGivenWithoutSubcommand() {
+        assertMisuse(run("--scene", "missing.yaml", "--duration", "0.5"), "missing.yaml", "not found");
+    }
+
+    @Test
+    void shouldNameFileLineAndFieldOfInvalidScene() throws IOException {
+        Path scene = dir.resolve("invalid.yaml");
+        Files.writeString(scene, """
+            name: invalid
+            contact:
+              stiffnessNpm: -5.0
+            """);
+
+        assertMisuse(run("run", "--scene", scene.toString(), "--duration", "0.5"),
+            scene + ":3:", "contact.stiffnessNpm");
+    }
+
+    @Test
+    void shouldRejectSimulateWithoutOut() {
+        assertMisuse(run("simulate", "--duration", "0.05"), "--out");
+    }
+
+    @Test
+    void shouldRejectSimulateWithoutDuration() {
+        Path csv = dir.resolve("ticks.csv");
+
+        assertMisuse(run("simulate", "--out", csv.toString()), "--duration");
+        assertFalse(Files.exists(csv), "no output file on misuse");
+    }
+
+    @Test
+    void shouldRejectSimulateIntoMissingDirectory() {
+        Path csv = dir.resolve("no-such-dir").resolve("ticks.csv");
+
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", csv.toString()), "--out", "no-such-dir",
+            "does not exist");
+        assertFalse(Files.exists(csv.getParent()), "the directory is not created");
+    }
+
+    @Test
+    void shouldRejectSimulateIntoDirectory() {
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", dir.toString()), "--out", dir.toString());
+    }
+
+    @Test
+    void shouldRejectSimulateWithNegativeDuration() {
+        assertMisuse(run("simulate", "--duration", "-1", "--out", dir.resolve("ticks.csv").toString()),
+            "--duration", "-1");
+    }
+
+    /** Misuse must not destroy the result of an earlier run: the file is checked before it is opened. */
+    @Test
+    void shouldLeaveExistingOutputFileUntouchedWhenDeviceIsUnknown() throws IOException {
+        Path csv = dir.resolve("previous.csv");
+        Files.writeString(csv, "t,force.x\n0.0,1.0\n");
+
+        assertMisuse(run("simulate", "--device", "bogus", "--duration", "0.05", "--out", csv.toString()),
+            "--device", "'bogus'");
+        assertEquals("t,force.x\n0.0,1.0\n", Files.readString(csv));
+    }
+
+    @Test
+    void shouldRejectBenchWithoutName() {
+        assertMisuse(run("bench"), "bench", "loop");
+    }
+
+    @Test
+    void shouldRejectUnknownBenchName() {
+        assertMisuse(run("bench", "bogus"), "'bogus'");
+    }
+
+    @Test
+    void shouldRejectBenchLoopWithZeroSeconds() {
+        assertMisuse(run("bench", "loop", "--seconds", "0", "--warmup", "0"), "--seconds");
+    }
+
+    @Test
+    void shouldRejectBenchLoopWithUnknownWaitStrategy() {
+        assertMisuse(run("bench", "loop", "--wait", "bogus", "--seconds", "0.2", "--warmup", "0"),
+            "--wait", "'bogus'");
+    }
+
+    @Test
+    void shouldRejectBenchLoopWithNegativeWarmup() {
+        assertMisuse(run("bench", "loop", "--warmup", "-1", "--seconds", "0.2"), "--warmup");
+    }
+
+    @Test
+    void shouldSimulateEmbeddedSceneIntoCsv() throws IOException {
+        Path csv = dir.resolve("ticks.csv");
+
+        Result r = run("simulate", "--duration", "0.05", "--out", csv.toString());
+
+        assertEquals(Main.EXIT_OK, r.exitCode(), r.toString());
+        List<String> lines = Files.readAllLines(csv);
+        String header = lines.get(0);
+        assertTrue(header.startsWith("t,device.x,device.y,device.z,tool.x,tool.y,tool.z,force.x,force.y,force.z,"
+            + "safety,wall.px,"), header);
+        // 0.05 s at the embedded scene's 1000 Hz: round(0.05 * 1000) = 50 ticks, one row each.
+        assertEquals(1 + 50, lines.size(), "header and 50 rows");
+        int columns = header.split(",", -1).length;
+        for (int i = 1; i < lines.size(); i++) {
+            assertEquals(columns, lines.get(i).split(",", -1).length, "columns of row " + i);
+        }
+        // Tick k is at k ms; the time column is k * 1e6 ns * 1e-9 computed in double, so allow 1e-12 s.
+        assertEquals(0.0, Double.parseDouble(lines.get(1).split(",")[0]), 1e-12);
+        assertEquals(0.049, Double.parseDouble(lines.get(50).split(",")[0]), 1e-12);
+        assertTrue(r.out().contains("wrote 50 ticks"), r.toString());
+        List<String> errLines = r.errLines();
+        assertFalse(errLines.isEmpty(), r.toString());
+        String last = errLines.get(errLines.size() - 1);
+        assertTrue(last.matches("^step_us p50=[0-9.]+ p99=[0-9.]+$"), last);
+    }
+}

@@ -1,0 +1,96 @@
+package org.hapticsd.server.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tick allocates nothing after warm-up. Measured with the JVM's per-thread allocation counter on the thread
+ * that runs the ticks, over 100,000 ticks of the default scene with the simulated stylus following the scene's
+ * hand path (free space, wall contact, box contact, the safety gate and ramp all exercised).
+ *
+ * <p>Warm-up: JIT compilation charges a few hundred bytes, once, to the thread whose code is being compiled
+ * (C2 resolving the string constants of a class on its first compile of one of its methods, deoptimisation
+ * re-materialising scalar-replaced objects). That is not per-tick allocation, but on two cores shared with a
+ * spinning reader the compiler can land inside any fixed window. So warm-up runs windows of
+ * {@value #WARM_UP_WINDOW_TICKS} ticks until one allocates nothing (at most {@value #MAX_WARM_UP_WINDOWS}:
+ * a tick that allocates never gets there and fails the test), and then the measured {@value #MEASURED_TICKS}
+ * ticks must allocate exactly 0 bytes. The measured loop lives in {@link TickDriver}, a class without string
+ * literals, for the first of those reasons.
+ */
+class LoopAllocationTest {
+    private static final int WARM_UP_WINDOW_TICKS = 20_000;
+    private static final int MAX_WARM_UP_WINDOWS = 20;
+    private static final int MEASURED_TICKS = 100_000;
+
+    @Test
+    void shouldAllocateZeroBytesPerTickAfterWarmUp() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus();
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks");
+        assertEquals((long) warmUpWindows * WARM_UP_WINDOW_TICKS + MEASURED_TICKS, f.loop.ticks());
+        assertTrue(f.assembly.stats().sample().tickTime().total().getTotalCount() > 0);
+    }
+
+    @Test
+    void shouldAllocateZeroBytesWhileAnotherThreadReadsSnapshotsAndStats() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus();
+        TickDriver driver = new TickDriver(f.loop);
+        Thread reader = new Thread(() -> {
+            LoopSnapshot copy = f.assembly.snapshots().newSnapshot();
+            while (!Thread.currentThread().isInterrupted()) {
+                f.assembly.snapshots().read(copy);
+                f.assembly.stats().sample();
+            }
+        }, "snapshot-reader");
+        reader.start();
+        try {
+            int warmUpWindows = driver.warmUp();
+            long allocated = driver.run(MEASURED_TICKS);
+            assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+            assertEquals(0, allocated, "bytes allocated by the ticking thread with a concurrent reader");
+        } finally {
+            reader.interrupt();
+            reader.join();
+        }
+    }
+
+    /** Runs ticks on simulated time and returns the bytes the current thread allocated meanwhile. No literals. */
+    static final class TickDriver {
+        private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        private final HapticLoop loop;
+        private long nowNs;
+
+        TickDriver(HapticLoop loop) {
+            this.loop = loop;
+        }
+
+        /** Runs warm-up windows until one allocates nothing; returns how many ran (MAX + 1 if none did). */
+        int warmUp() {
+            for (int window = 1; window <= MAX_WARM_UP_WINDOWS; window++) {
+                if (run(WARM_UP_WINDOW_TICKS) == 0) {
+                    return window;
+                }
+            }
+            return MAX_WARM_UP_WINDOWS + 1;
+        }
+
+        long run(int ticks) {
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < ticks; i++) {
+                loop.tick(nowNs);
+                loop.afterTick(false);
+                nowNs += LoopFixture.PERIOD_NS;
+            }
+            return THREADS.getCurrentThreadAllocatedBytes() - before;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package org.hapticsd.server.loop;
+
+import org.hapticsd.device.DeviceFault;
+import org.hapticsd.device.DeviceHealth;
+import org.hapticsd.device.DeviceInfo;
+import org.hapticsd.device.DeviceState;
+import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.Workspace;
+
+/** A device whose position, freshness and failures a test sets directly. Records what was commanded. */
+final class ScriptedDevice implements HapticDevice {
+    static final DeviceInfo INFO = new DeviceInfo("scripted", 3, Workspace.cube(0.2), 10.0, 4.0, 3000.0, 1.0);
+
+    double xM;
+    double yM;
+    double zM;
+    boolean producesStates = true;
+    RuntimeException throwOnRead;
+    boolean open;
+    boolean closed;
+    long reads;
+    double lastForceXN = Double.NaN;
+    double lastForceYN = Double.NaN;
+    double lastForceZN = Double.NaN;
+    long forceCommands;
+    private long sequence;
+
+    @Override
+    public void open() {
+        open = true;
+    }
+
+    @Override
+    public DeviceInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public boolean readState(long nowNs, DeviceState dest) {
+        reads++;
+        if (throwOnRead != null) {
+            throw throwOnRead;
+        }
+        if (!producesStates) {
+            return false;
+        }
+        dest.positionXM = xM;
+        dest.positionYM = yM;
+        dest.positionZM = zM;
+        dest.deviceTimeNs = nowNs;
+        dest.sequence = ++sequence;
+        return true;
+    }
+
+    @Override
+    public void commandForce(double forceXN, double forceYN, double forceZN,
+                             double torqueXNm, double torqueYNm, double torqueZNm) {
+        lastForceXN = forceXN;
+        lastForceYN = forceYN;
+        lastForceZN = forceZN;
+        forceCommands++;
+    }
+
+    @Override
+    public void health(long nowNs, DeviceHealth dest) {
+        dest.connected = open && !closed;
+        dest.fault = DeviceFault.NONE;
+        dest.lastStateAgeNs = 0;
+    }
+
+    @Override
+    public void close() {
+        lastForceXN = 0;
+        lastForceYN = 0;
+        lastForceZN = 0;
+        closed = true;
+    }
+
+    double lastForceMagnitudeN() {
+        return Math.sqrt(lastForceXN * lastForceXN + lastForceYN * lastForceYN + lastForceZN * lastForceZN);
+    }
+}

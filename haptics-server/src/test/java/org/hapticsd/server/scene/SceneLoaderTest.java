@@ -1,0 +1,449 @@
+package org.hapticsd.server.scene;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hapticsd.physics.BoxShape;
+import org.hapticsd.physics.PlaneShape;
+import org.hapticsd.server.safety.SafetyConfig;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Scene files in, {@link SceneSpec} or one-line {@link SceneException} out. Line numbers in the expectations are
+ * counted by hand from the text blocks (line 1 is the first line after the opening quotes).
+ */
+class SceneLoaderTest {
+
+    private static final String SOURCE = "test.yaml";
+    /** Surefire runs in the module directory; the scenes directory is its sibling. */
+    private static final Path WALL_YAML = Path.of("..", "scenes", "wall.yaml");
+
+    private final SceneLoader loader = new SceneLoader();
+
+    private SceneSpec parse(String yaml) throws SceneException {
+        return loader.parse(SOURCE, new StringReader(yaml));
+    }
+
+    private SceneException parseFails(String yaml) {
+        return assertThrows(SceneException.class, () -> parse(yaml));
+    }
+
+    /**
+     * Asserts the message is one line of the form {@code SOURCE:LINE:COLUMN: FIELD.PATH: problem} with this
+     * line, this field path and a problem containing {@code problem}; returns the column.
+     */
+    private static int assertLocated(SceneException e, String source, int line, String fieldPath, String problem) {
+        String message = e.getMessage();
+        assertFalse(message.contains("\n"), "one line: " + message);
+        Matcher m = Pattern.compile(Pattern.quote(source) + ":(\\d+):(\\d+): " + Pattern.quote(fieldPath) + ": (.+)")
+            .matcher(message);
+        assertTrue(m.matches(), "expected '" + source + ":" + line + ":COLUMN: " + fieldPath + ": ...', got: "
+            + message);
+        assertEquals(line, Integer.parseInt(m.group(1)), "line in: " + message);
+        int column = Integer.parseInt(m.group(2));
+        assertTrue(column >= 1, "column in: " + message);
+        assertTrue(m.group(3).contains(problem), "problem '" + problem + "' in: " + message);
+        return column;
+    }
+
+    private static int reportedLine(SceneException e) {
+        Matcher m = Pattern.compile(Pattern.quote(SOURCE) + ":(\\d+):\\d+: .*").matcher(e.getMessage());
+        assertTrue(m.matches(), "expected a location in: " + e.getMessage());
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Nested
+    class DefaultScene {
+
+        @Test
+        void shouldLoadAndBuildEmbeddedDefaultScene() throws SceneException {
+            SceneSpec spec = loader.loadEmbedded();
+
+            assertWallScene(spec, SceneBuilder.build(spec));
+        }
+
+        @Test
+        void shouldLoadAndBuildScenesWallYaml() throws SceneException {
+            SceneSpec spec = loader.load(WALL_YAML);
+
+            assertWallScene(spec, SceneBuilder.build(spec));
+        }
+
+        @Test
+        void shouldEmbedByteForByteCopyOfScenesWallYaml() throws IOException {
+            byte[] embedded;
+            try (InputStream in = SceneLoader.class.getResourceAsStream("/scenes/wall.yaml")) {
+                assertTrue(in != null, "/scenes/wall.yaml on the classpath");
+                embedded = in.readAllBytes();
+            }
+
+            assertArrayEquals(Files.readAllBytes(WALL_YAML), embedded);
+        }
+
+        /** Values copied from scenes/wall.yaml; all are exact in binary or parsed from the same decimal text. */
+        private void assertWallScene(SceneSpec spec, BuiltScene built) {
+            assertEquals("wall", spec.name());
+            assertEquals(1000.0, spec.contact().stiffnessNpm(), 0.0);
+            assertEquals(0.5, spec.contact().dampingNspm(), 0.0);
+            assertEquals(10, spec.device().hand().path().size());
+            assertTrue(spec.device().hand().loop());
+
+            assertEquals("wall", built.name());
+            assertEquals(1000, built.rateHz());
+            assertEquals(List.of("wall", "box"), built.bodyNames());
+            assertEquals(2, built.bodyIndices().length);
+            assertEquals(3, built.haptic().world().bodyCount(), "wall, box and the tool");
+            assertEquals("wall", built.haptic().world().bodyName(built.bodyIndices()[0]));
+            assertEquals("box", built.haptic().world().bodyName(built.bodyIndices()[1]));
+            assertInstanceOf(PlaneShape.class, built.haptic().world().shape(built.bodyIndices()[0]));
+            assertInstanceOf(BoxShape.class, built.haptic().world().shape(built.bodyIndices()[1]));
+            assertEquals(SafetyConfig.defaults(), built.safety(), "wall.yaml states the default limits");
+            assertEquals(10.0, built.simDevice().info().maxForceN(), 0.0);
+            assertEquals(4.0, built.simDevice().info().maxContinuousForceN(), 0.0);
+            assertEquals(200.0, built.simDevice().handStiffnessNpm(), 0.0);
+        }
+    }
+
+    @Nested
+    class FieldErrors {
+
+        @Test
+        void shouldNameUnknownFieldAndListExpectedOnes() {
+            SceneException e = parseFails("""
+                name: typo
+                contact:
+                  stiffnessNpm: 1000.0
+                  stifnessNpm: 500.0
+                """);
+
+            assertLocated(e, SOURCE, 4, "contact.stifnessNpm", "unknown field 'stifnessNpm'");
+            assertTrue(e.getMessage().contains("expected one of: dampingNspm, stiffnessNpm"), e.getMessage());
+        }
+
+        @Test
+        void shouldRejectNegativeStiffness() {
+            SceneException e = parseFails("""
+                name: negative
+                rateHz: 1000
+                contact:
+                  dampingNspm: 0.5
+                  stiffnessNpm: -1000.0
+                """);
+
+            assertLocated(e, SOURCE, 5, "contact.stiffnessNpm", "must be > 0");
+        }
+
+        @Test
+        void shouldRejectTextWhereNumberIsExpected() {
+            SceneException e = parseFails("""
+                name: text
+                device:
+                  massKg: heavy
+                """);
+
+            assertLocated(e, SOURCE, 3, "device.massKg", "expected a number");
+        }
+
+        @Test
+        void shouldRejectVectorWithTwoComponents() {
+            SceneException e = parseFails("""
+                name: short-vector
+                bodies:
+                  - name: ball
+                    shape: {type: sphere, radiusM: 0.01}
+                    position: [0.0, 0.04]
+                """);
+
+            assertLocated(e, SOURCE, 5, "bodies[0].position", "must be a list of 3 numbers");
+        }
+
+        /** The same mistake in block style: the message must point into the list, not below it. */
+        @Test
+        void shouldPointIntoBlockStyleVectorWithTwoComponents() {
+            SceneException e = parseFails("""
+                bodies:
+                  - name: ball
+                    shape: {type: sphere, radiusM: 0.01}
+                    position:
+                      - 0.0
+                      - 0.04
+                name: short-vector
+                """);
+
+            assertTrue(e.getMessage().contains(": bodies[0].position: must be a list of 3 numbers"), e.getMessage());
+            int line = reportedLine(e);
+            // Lines 4-6 hold the field and its value; line 7 is the next, unrelated field.
+            assertTrue(line >= 4 && line <= 6, "line " + line + " should be within 4..6: " + e.getMessage());
+        }
+
+        @Test
+        void shouldRejectUnknownShapeType() {
+            SceneException e = parseFails("""
+                name: cylinder
+                bodies:
+                  - name: wall
+                    shape: {type: plane, normal: [-1.0, 0.0, 0.0]}
+                  - name: can
+                    shape: {type: cylinder, radiusM: 0.01}
+                """);
+
+            assertLocated(e, SOURCE, 6, "bodies[1].shape", "unknown type 'cylinder' (expected sphere, plane or box)");
+        }
+
+        @Test
+        void shouldRejectRateOutOfRange() {
+            SceneException high = parseFails("""
+                name: fast
+                rateHz: 5000
+                """);
+            SceneException low = parseFails("""
+                name: slow
+
+                rateHz: 100
+                """);
+
+            assertLocated(high, SOURCE, 2, "rateHz", "must be 250..4000, got 5000");
+            assertLocated(low, SOURCE, 3, "rateHz", "must be 250..4000, got 100");
+        }
+
+        @Test
+        void shouldRejectFractionalGateTicksInsteadOfTruncating() {
+            SceneException e = parseFails("""
+                name: fractional
+                safety:
+                  maxForceN: 8.0
+                  gateTicks: 2.5
+                """);
+
+            assertLocated(e, SOURCE, 4, "safety.gateTicks", "expected a whole number");
+        }
+
+        /** Two values for one key is a YAML error; silently keeping the last would hide a raised force limit. */
+        @Test
+        void shouldRejectDuplicateKey() {
+            SceneException e = parseFails("""
+                name: twice
+                safety:
+                  maxForceN: 8.0
+                  maxForceN: 80.0
+                """);
+
+            int line = reportedLine(e);
+            assertEquals(4, line, e.getMessage());
+            assertTrue(e.getMessage().contains("maxForceN"), e.getMessage());
+        }
+    }
+
+    @Nested
+    class WholeSceneErrors {
+
+        @Test
+        void shouldNameLineOfBoxWithoutHalfExtents() {
+            SceneException e = parseFails("""
+                name: no-extents
+                bodies:
+                  - name: wall
+                    shape: {type: plane}
+                  - name: crate
+                    shape: {type: box}
+                    position: [0.0, 0.04, -0.03]
+                """);
+
+            assertLocated(e, SOURCE, 6, "bodies[1].shape.halfExtents", "missing");
+        }
+
+        /** Block style: the shape is lines 6-7; line 8 is the body's next field. */
+        @Test
+        void shouldNameLineOfBlockStyleBoxWithoutHalfExtents() {
+            SceneException e = parseFails("""
+                name: no-extents
+                bodies:
+                  - name: wall
+                    shape: {type: plane}
+                  - name: crate
+                    shape:
+                      type: box
+                    position: [0.0, 0.04, -0.03]
+                """);
+
+            assertTrue(e.getMessage().contains(": bodies[1].shape.halfExtents: missing"), e.getMessage());
+            int line = reportedLine(e);
+            assertTrue(line >= 6 && line <= 7, "line " + line + " should be within 6..7: " + e.getMessage());
+        }
+
+        @Test
+        void shouldNameLineOfBodyWithoutName() {
+            SceneException e = parseFails("""
+                name: anonymous
+                bodies:
+                  - name: wall
+                    shape: {type: plane}
+                  - shape: {type: sphere, radiusM: 0.01}
+                    position: [0.0, 0.0, 0.0]
+                """);
+
+            assertLocated(e, SOURCE, 5, "bodies[1].name", "missing");
+        }
+
+        @Test
+        void shouldNameLineOfSecondBodyWithDuplicateName() {
+            SceneException e = parseFails("""
+                name: twins
+                bodies:
+                  - name: wall
+                    shape: {type: plane}
+                  - name: box
+                    shape: {type: box, halfExtents: [0.01, 0.01, 0.01]}
+                  - name: wall
+                    shape: {type: sphere, radiusM: 0.01}
+                """);
+
+            assertLocated(e, SOURCE, 7, "bodies[2].name", "'wall' is already used");
+        }
+
+        @Test
+        void shouldRejectBodyNamedLikeTool() {
+            SceneException e = parseFails("""
+                name: tool-clash
+                bodies:
+                  - name: tool
+                    shape: {type: plane}
+                """);
+
+            assertLocated(e, SOURCE, 3, "bodies[0].name", "'tool' is already used");
+        }
+
+        @Test
+        void shouldNameWaypointWhoseTimeDoesNotIncrease() {
+            SceneException e = parseFails("""
+                name: time-travel
+                device:
+                  hand:
+                    loop: true
+                    path:
+                      - {t: 0.0, position: [0.0, 0.0, 0.0]}
+                      - {t: 0.5, position: [0.05, 0.0, 0.0]}
+                      - {t: 0.5, position: [0.0, 0.0, 0.0]}
+                """);
+
+            assertLocated(e, SOURCE, 8, "device.hand.path[2].t", "times must increase along the path, got 0.5 after 0.5");
+        }
+    }
+
+    @Nested
+    class FileErrors {
+
+        @Test
+        void shouldGiveLineOfYamlSyntaxError() {
+            SceneException e = parseFails("""
+                name: bad-indent
+                contact:
+                    stiffnessNpm: 1000.0
+                  dampingNspm: 0.5
+                """);
+
+            assertTrue(e.getMessage().startsWith(SOURCE + ":4:"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+        }
+
+        @Test
+        void shouldGiveLineOfMisplacedColon() {
+            SceneException e = parseFails("""
+                name: colon
+                rateHz: : 1000
+                """);
+
+            assertTrue(e.getMessage().startsWith(SOURCE + ":2:"), e.getMessage());
+            assertTrue(e.getMessage().contains("mapping values are not allowed here"), e.getMessage());
+        }
+
+        /**
+         * SnakeYAML reports "while scanning for the next token" (the context) and then the problem: the tab. The
+         * message must keep the problem and point at the tab's line, not only at the context.
+         */
+        @Test
+        void shouldNameTabIndentationAndItsLine() {
+            SceneException e = parseFails("name: tab\ncontact:\n  stiffnessNpm: 1000.0\n\tdampingNspm: 0.5\n");
+
+            assertTrue(e.getMessage().startsWith(SOURCE + ":4:"), e.getMessage());
+            assertTrue(e.getMessage().contains("TAB"), e.getMessage());
+        }
+
+        @Test
+        void shouldSayEmptyFileIsEmpty() {
+            SceneException e = parseFails("");
+
+            assertTrue(e.getMessage().startsWith(SOURCE + ":"), e.getMessage());
+            assertTrue(e.getMessage().contains("empty"), e.getMessage());
+        }
+
+        @Test
+        void shouldSayNullDocumentIsEmpty() {
+            SceneException e = parseFails("~\n");
+
+            assertEquals(SOURCE + ": scene file is empty", e.getMessage());
+        }
+
+        @Test
+        void shouldNameMissingFile(@TempDir Path dir) {
+            Path missing = dir.resolve("missing.yaml");
+
+            SceneException e = assertThrows(SceneException.class, () -> loader.load(missing));
+
+            assertEquals(missing + ": scene file not found", e.getMessage());
+        }
+
+        @Test
+        void shouldNameFileAndLineOfBadValueInLoadedFile(@TempDir Path dir) throws IOException {
+            Path file = dir.resolve("bad.yaml");
+            Files.writeString(file, """
+                name: from-file
+                contact:
+                  stiffnessNpm: -5.0
+                """);
+
+            SceneException e = assertThrows(SceneException.class, () -> loader.load(file));
+
+            assertLocated(e, file.toString(), 3, "contact.stiffnessNpm", "must be > 0");
+        }
+
+        @Test
+        void shouldSayEmptyLoadedFileIsEmpty(@TempDir Path dir) throws IOException {
+            Path file = dir.resolve("blank.yaml");
+            Files.writeString(file, "");
+
+            SceneException e = assertThrows(SceneException.class, () -> loader.load(file));
+
+            assertTrue(e.getMessage().startsWith(file + ":"), e.getMessage());
+            // Only the text after the path: the temporary directory's name must not satisfy the check.
+            assertTrue(e.getMessage().substring(file.toString().length()).contains("empty"), e.getMessage());
+        }
+
+        @Test
+        void shouldLoadMinimalSceneWithDefaults(@TempDir Path dir) throws IOException, SceneException {
+            Path file = dir.resolve("minimal.yaml");
+            Files.writeString(file, "name: minimal\n");
+
+            BuiltScene built = SceneBuilder.build(loader.load(file));
+
+            assertEquals("minimal", built.name());
+            assertEquals(1000, built.rateHz());
+            assertEquals(List.of(), built.bodyNames());
+            assertEquals(SafetyConfig.defaults(), built.safety());
+        }
+    }
+}
