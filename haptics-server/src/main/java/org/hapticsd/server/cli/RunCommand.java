@@ -66,7 +66,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             runner.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
-            StatsReport.print(out, assembly.stats().sample(), elapsedS, 0);
+            StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
             reported.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -90,8 +90,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long reportedErrors = 0;
         while (runner.isRunning()) {
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
-            double waitS = Math.min(1.0 - (elapsedS % 1.0), limitS - elapsedS);
-            if (waitS <= 0 || awaitQuietly(stopRequested, waitS)) {
+            double nextStatusS = Math.floor(elapsedS) + 1.0;
+            if (nextStatusS > limitS) {
+                awaitQuietly(stopRequested, Math.max(0.0, limitS - elapsedS));
+                return;
+            }
+            if (awaitQuietly(stopRequested, nextStatusS - elapsedS)) {
                 return;
             }
             long nowNs = System.nanoTime();

@@ -18,6 +18,7 @@ public final class LoopRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable fatal;
+    private volatile long skippedDeadlines;
 
     public LoopRunner(HapticLoop loop, int rateHz, WaitStrategy waitStrategy, NanoClock clock) {
         this.loop = loop;
@@ -39,13 +40,23 @@ public final class LoopRunner implements AutoCloseable {
             while (running) {
                 waitStrategy.waitUntil(schedule.deadlineNs(), clock);
                 loop.tick(clock.nanoTime());
-                loop.afterTick(schedule.advance(clock.nanoTime()));
+                if (schedule.advance(clock.nanoTime())) {
+                    loop.afterTick(true);
+                    skippedDeadlines = schedule.skippedDeadlines();
+                } else {
+                    loop.afterTick(false);
+                }
             }
         } catch (Throwable t) {
             fatal = t;
         } finally {
             loop.shutdown();
         }
+    }
+
+    /** Deadlines skipped because ticks overran; any thread. */
+    public long skippedDeadlines() {
+        return skippedDeadlines;
     }
 
     /** Id of the loop thread, for reading its allocation counter from another thread. */

@@ -80,12 +80,14 @@ public final class WaitStrategies {
 
         @Override
         public void waitUntil(long deadlineNs, NanoClock clock) {
-            long remainingNs;
-            while ((remainingNs = deadlineNs - clock.nanoTime()) > spinWindowNs) {
+            long remainingNs = deadlineNs - clock.nanoTime();
+            while (remainingNs > spinWindowNs) {
                 LockSupport.parkNanos(remainingNs - spinWindowNs);
+                remainingNs = deadlineNs - clock.nanoTime();
             }
-            while (deadlineNs - clock.nanoTime() > 0) {
+            while (remainingNs > 0) {
                 Thread.onSpinWait();
+                remainingNs = deadlineNs - clock.nanoTime();
             }
         }
 

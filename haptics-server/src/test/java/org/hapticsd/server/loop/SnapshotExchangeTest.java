@@ -1,0 +1,85 @@
+package org.hapticsd.server.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class SnapshotExchangeTest {
+
+    @Test
+    void shouldHandTheNewestSnapshotToAReader() {
+        SnapshotExchange exchange = new SnapshotExchange(2);
+        LoopSnapshot written = exchange.newSnapshot();
+        LoopSnapshot read = exchange.newSnapshot();
+        assertEquals(0, exchange.read(read));
+        written.tick = 41;
+        exchange.publish(written);
+        written.tick = 42;
+        written.bodyPose[13] = 7.5;
+        exchange.publish(written);
+        assertEquals(4, exchange.read(read), "two publishes, version 2 each");
+        assertEquals(42, read.tick);
+        assertEquals(7.5, read.bodyPose[13], 0.0);
+    }
+
+    @Test
+    void shouldRefuseToCopyBetweenSnapshotsOfDifferentScenes() {
+        assertThrows(IllegalArgumentException.class, () -> new LoopSnapshot(2).copyFrom(new LoopSnapshot(3)));
+    }
+
+    /**
+     * The writer fills every field of each snapshot with its tick number; readers on other threads must never see
+     * a mix of two ticks (a torn read), and the ticks they see never go backwards.
+     */
+    @Test
+    void shouldNeverHandOutATornSnapshot() throws Exception {
+        int bodies = 16;
+        SnapshotExchange exchange = new SnapshotExchange(bodies);
+        AtomicReference<String> failure = new AtomicReference<>();
+        Thread[] readers = new Thread[2];
+        for (int r = 0; r < readers.length; r++) {
+            readers[r] = new Thread(() -> {
+                LoopSnapshot copy = exchange.newSnapshot();
+                long lastTick = -1;
+                while (!Thread.currentThread().isInterrupted() && failure.get() == null) {
+                    if (exchange.read(copy) == 0) {
+                        continue;
+                    }
+                    long tick = copy.tick;
+                    if (tick < lastTick) {
+                        failure.set("tick went backwards: " + lastTick + " -> " + tick);
+                    }
+                    lastTick = tick;
+                    for (double v : copy.bodyPose) {
+                        if (v != tick) {
+                            failure.set("torn read: tick " + tick + " with pose value " + v);
+                        }
+                    }
+                    if (copy.timeNs != tick || copy.toolPositionM[2] != tick) {
+                        failure.set("torn read in scalars at tick " + tick);
+                    }
+                }
+            });
+            readers[r].start();
+        }
+        LoopSnapshot source = exchange.newSnapshot();
+        for (long tick = 1; tick <= 300_000 && failure.get() == null; tick++) {
+            source.tick = tick;
+            source.timeNs = tick;
+            source.toolPositionM[2] = tick;
+            java.util.Arrays.fill(source.bodyPose, tick);
+            exchange.publish(source);
+        }
+        for (Thread reader : readers) {
+            reader.interrupt();
+            reader.join();
+        }
+        assertEquals(null, failure.get());
+        LoopSnapshot last = exchange.newSnapshot();
+        assertTrue(exchange.read(last) > 0);
+        assertEquals(300_000, last.tick);
+    }
+}

@@ -1,0 +1,62 @@
+package org.hapticsd.server.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class WaitStrategiesTest {
+
+    /** A clock that moves 10 µs forward every time it is read: waiting never depends on real time. */
+    private static final class SteppingClock implements NanoClock {
+        long nowNs;
+        int reads;
+
+        @Override
+        public long nanoTime() {
+            reads++;
+            return nowNs += 10_000;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hybrid", "spin", "sleep"})
+    void shouldReturnOnceTheClockReachesTheDeadline(String name) {
+        WaitStrategy strategy = WaitStrategies.named(name);
+        SteppingClock clock = new SteppingClock();
+        strategy.waitUntil(1_000_000, clock);
+        assertTrue(clock.nowNs >= 1_000_000, "returned before the deadline");
+        // A strategy reads the clock at most once per 10 µs step plus a constant: it never waits past the
+        // first read at or after the deadline by more than one extra read.
+        assertTrue(clock.nowNs <= 1_000_000 + 20_000, "kept waiting after the deadline: " + clock.nowNs);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hybrid", "spin", "sleep"})
+    void shouldNotWaitForADeadlineInThePast(String name) {
+        SteppingClock clock = new SteppingClock();
+        clock.nowNs = 5_000_000;
+        WaitStrategies.named(name).waitUntil(1_000_000, clock);
+        assertEquals(1, clock.reads);
+    }
+
+    @Test
+    void shouldSelectStrategiesByName() {
+        assertSame(WaitStrategies.HYBRID, WaitStrategies.named("hybrid"));
+        assertSame(WaitStrategies.SPIN, WaitStrategies.named("spin"));
+        assertSame(WaitStrategies.SLEEP, WaitStrategies.named("sleep"));
+        assertEquals(List.of("hybrid", "spin", "sleep"), WaitStrategies.names());
+    }
+
+    @Test
+    void shouldNameTheValidStrategiesWhenTheNameIsUnknown() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> WaitStrategies.named("yield"));
+        assertEquals("unknown wait strategy 'yield' (expected one of [hybrid, spin, sleep])", e.getMessage());
+    }
+}
