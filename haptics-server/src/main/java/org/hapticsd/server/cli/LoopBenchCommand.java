@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
+import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopStats;
@@ -58,6 +59,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         WaitStrategy wait = RunCommand.waitStrategy(waitName);
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
+        JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
         LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
         com.sun.management.ThreadMXBean threads =

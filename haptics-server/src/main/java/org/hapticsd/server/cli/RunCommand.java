@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
+import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
@@ -45,6 +46,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         double limitS = durationS == null ? Double.POSITIVE_INFINITY : LoopOptions.positiveSeconds("--duration", durationS);
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
+        JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
         LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
 

@@ -12,7 +12,12 @@ public final class LoopRunner implements AutoCloseable {
     public static final String THREAD_NAME = "hapticsd-loop";
 
     private final HapticLoop loop;
-    private final int rateHz;
+    /**
+     * A field, not a local of {@link #run()}: C2 would scalar-replace a local schedule, and the first overrun
+     * (a branch never taken before) would deoptimise the loop and re-materialise it on the heap, an
+     * allocation on the loop thread in the middle of a run.
+     */
+    private final TickSchedule schedule;
     private final WaitStrategy waitStrategy;
     private final NanoClock clock;
     private final Thread thread;
@@ -22,10 +27,9 @@ public final class LoopRunner implements AutoCloseable {
 
     public LoopRunner(HapticLoop loop, int rateHz, WaitStrategy waitStrategy, NanoClock clock) {
         this.loop = loop;
-        this.rateHz = rateHz;
+        this.schedule = new TickSchedule(rateHz, 0);
         this.waitStrategy = waitStrategy;
         this.clock = clock;
-        TickSchedule.periodNsFor(rateHz);
         this.thread = new Thread(this::run, THREAD_NAME);
         this.thread.setPriority(Thread.MAX_PRIORITY);
     }
@@ -36,7 +40,7 @@ public final class LoopRunner implements AutoCloseable {
 
     private void run() {
         try {
-            TickSchedule schedule = new TickSchedule(rateHz, clock.nanoTime());
+            schedule.restart(clock.nanoTime());
             while (running) {
                 waitStrategy.waitUntil(schedule.deadlineNs(), clock);
                 loop.tick(clock.nanoTime());

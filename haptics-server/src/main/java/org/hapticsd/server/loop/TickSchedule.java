@@ -22,6 +22,11 @@ public final class TickSchedule {
         this.deadlineNs = startNs;
     }
 
+    /** Starts over: the next deadline is {@code startNs}; the skipped count is kept. */
+    public void restart(long startNs) {
+        deadlineNs = startNs;
+    }
+
     /** Nanoseconds per tick; rejects a rate outside {@value #MIN_RATE_HZ}..{@value #MAX_RATE_HZ} Hz. */
     public static long periodNsFor(int rateHz) {
         if (rateHz < MIN_RATE_HZ || rateHz > MAX_RATE_HZ) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -39,12 +40,13 @@ class SnapshotExchangeTest {
         int bodies = 16;
         SnapshotExchange exchange = new SnapshotExchange(bodies);
         AtomicReference<String> failure = new AtomicReference<>();
+        AtomicBoolean stop = new AtomicBoolean();
         Thread[] readers = new Thread[2];
         for (int r = 0; r < readers.length; r++) {
             readers[r] = new Thread(() -> {
                 LoopSnapshot copy = exchange.newSnapshot();
                 long lastTick = -1;
-                while (!Thread.currentThread().isInterrupted() && failure.get() == null) {
+                while (!stop.get() && failure.get() == null) {
                     if (exchange.read(copy) == 0) {
                         continue;
                     }
@@ -73,8 +75,8 @@ class SnapshotExchangeTest {
             java.util.Arrays.fill(source.bodyPose, tick);
             exchange.publish(source);
         }
+        stop.set(true);
         for (Thread reader : readers) {
-            reader.interrupt();
             reader.join();
         }
         assertEquals(null, failure.get());

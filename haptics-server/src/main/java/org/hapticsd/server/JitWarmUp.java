@@ -1,0 +1,84 @@
+package org.hapticsd.server;
+
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.server.loop.HapticLoop;
+import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.scene.BuiltScene;
+
+/**
+ * Runs a throwaway copy of the scene before the real-time loop starts, so that the tick's code is compiled by
+ * C2, with every branch it will meet already profiled, before it has to meet deadlines.
+ *
+ * <p>Without it the first 10–20 s of a 1 kHz run execute partly interpreted or C1-compiled code (C2 compiles
+ * after roughly 10,000 invocations) while compiler threads compete for the cores. And a branch never taken
+ * while profiling (the first overrun, the first phase flip of a statistics recorder) costs a deoptimisation
+ * in the middle of the run, which on HotSpot also charges a few dozen bytes to the loop thread.
+ *
+ * <p>Two phases, both on a throwaway world and simulated stylus so nothing leaks into the real scene or device:
+ * ticks driven directly on simulated time (the scene's hand path with contacts, the safety gate and ramp), then
+ * a {@link LoopRunner} on a simulated clock that makes some ticks overrun while this thread samples the
+ * statistics, as the status printer does.
+ */
+public final class JitWarmUp {
+    /** Simulated ticks driven directly: enough for C2 (Tier4 thresholds are 5,000–15,000 invocations). */
+    public static final int DEFAULT_TICKS = 40_000;
+    /** Ticks run through a runner on a simulated clock. */
+    public static final int RUNNER_TICKS = 20_000;
+    private static final int TICKS_PER_SAMPLE = 500;
+
+    private JitWarmUp() {
+    }
+
+    /**
+     * @param throwawayScene a freshly built scene that nothing else uses (its world is consumed)
+     */
+    public static void run(BuiltScene throwawayScene, int rateHz, int ticks) {
+        LoopAssembly assembly = new LoopAssembly(throwawayScene, openedSimulatedDevice(throwawayScene), rateHz,
+            SystemNanoClock.INSTANCE);
+        HapticLoop loop = assembly.loop();
+        long periodNs = loop.periodNs();
+        for (int k = 0; k < ticks; k++) {
+            loop.tick(k * periodNs);
+            loop.afterTick(false);
+        }
+        LoopRunner runner = new LoopRunner(loop, rateHz, WaitStrategies.SPIN, new OverrunningClock(periodNs));
+        runner.start();
+        long target = assembly.stats().ticks() + RUNNER_TICKS;
+        long sampledAt = 0;
+        while (runner.isRunning() && assembly.stats().ticks() < target) {
+            long ticksNow = assembly.stats().ticks();
+            if (ticksNow - sampledAt >= TICKS_PER_SAMPLE) {
+                assembly.stats().sample();
+                sampledAt = ticksNow;
+            }
+            Thread.onSpinWait();
+        }
+        runner.close();
+    }
+
+    private static SimulatedDevice openedSimulatedDevice(BuiltScene scene) {
+        SimulatedDevice device = scene.newSimulatedDevice();
+        device.open();
+        return device;
+    }
+
+    /** Moves a third of a period per read, and every 97th read jumps three periods: ticks overrun now and then. */
+    private static final class OverrunningClock implements NanoClock {
+        private final long periodNs;
+        private long nowNs;
+        private long reads;
+
+        OverrunningClock(long periodNs) {
+            this.periodNs = periodNs;
+        }
+
+        @Override
+        public long nanoTime() {
+            nowNs += ++reads % 97 == 0 ? 3 * periodNs : periodNs / 3;
+            return nowNs;
+        }
+    }
+}
