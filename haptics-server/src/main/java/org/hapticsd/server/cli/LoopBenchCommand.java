@@ -50,11 +50,20 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
+    @Option(names = "--background-alloc-mbps", paramLabel = "MB/S", defaultValue = "0",
+        description = "Another thread allocates this many MB/s of short-lived garbage while the loop runs, as the "
+            + "network and recording threads do, so that the collector's pauses show in the loop's numbers. "
+            + "Default: ${DEFAULT-VALUE}.")
+    double backgroundAllocMbps;
+
     @Override
     public Integer call() throws Exception {
         LoopOptions.positiveSeconds("--seconds", seconds);
         if (!(warmupS >= 0) || Double.isInfinite(warmupS)) {
             throw new UsageException("--warmup must be >= 0 seconds, got " + warmupS);
+        }
+        if (!(backgroundAllocMbps >= 0) || Double.isInfinite(backgroundAllocMbps)) {
+            throw new UsageException("--background-alloc-mbps must be >= 0, got " + backgroundAllocMbps);
         }
         WaitStrategy wait = RunCommand.waitStrategy(waitName);
         BuiltScene scene = options.loadScene();
@@ -66,7 +75,9 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         LoopStats stats = assembly.stats();
 
+        GarbageMaker garbage = new GarbageMaker(backgroundAllocMbps);
         runner.start();
+        garbage.start();
         long ticksBefore;
         long overrunsBefore;
         long bytesBefore;
@@ -89,6 +100,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             endNs = System.nanoTime();
             stats.sample();
         } finally {
+            garbage.stop();
             runner.close();
         }
         long ticks = ticksAfter - ticksBefore;
@@ -115,8 +127,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(result));
         } else {
-            out.printf(Locale.ROOT, "loop benchmark: %d Hz target, wait %s, %.1f s measured after %.1f s warm-up%n",
-                rateHz, wait.name(), elapsedS, warmupS);
+            out.printf(Locale.ROOT, "loop benchmark: %d Hz target, wait %s, %.1f s measured after %.1f s warm-up, "
+                + "background allocation %.0f MB/s%n", rateHz, wait.name(), elapsedS, warmupS, backgroundAllocMbps);
             out.printf(Locale.ROOT, "  achieved rate     %.3f Hz (%d ticks)%n", result.get("rateHz"), ticks);
             out.printf(Locale.ROOT, "  period error      %s us%n", periodErrorUs);
             out.printf(Locale.ROOT, "  tick time         %s us%n", tickUs);
@@ -134,5 +146,54 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
 
     private static double round3(double value) {
         return Math.round(value * 1000.0) / 1000.0;
+    }
+
+    /**
+     * Allocates 1 KiB arrays at a steady rate on its own daemon thread, keeping the last 4 MiB reachable so the
+     * allocations cannot be optimised away and some survive a young collection, as buffers of a network server do.
+     */
+    private static final class GarbageMaker {
+        private static final int CHUNK_BYTES = 1024;
+        private final double bytesPerMs;
+        private final byte[][] live = new byte[4096][];
+        private volatile boolean running = true;
+        private Thread thread;
+
+        GarbageMaker(double mbps) {
+            this.bytesPerMs = mbps * 1_000_000.0 / 1000.0;
+        }
+
+        void start() {
+            if (bytesPerMs <= 0) {
+                return;
+            }
+            thread = new Thread(this::run, "background-allocator");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void run() {
+            int slot = 0;
+            double owed = 0;
+            long lastNs = System.nanoTime();
+            while (running) {
+                long nowNs = System.nanoTime();
+                owed += bytesPerMs * (nowNs - lastNs) / 1e6;
+                lastNs = nowNs;
+                while (owed >= CHUNK_BYTES) {
+                    live[slot] = new byte[CHUNK_BYTES];
+                    slot = (slot + 1) % live.length;
+                    owed -= CHUNK_BYTES;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            if (thread != null) {
+                thread.join();
+            }
+        }
     }
 }

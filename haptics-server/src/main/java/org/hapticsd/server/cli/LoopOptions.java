@@ -1,10 +1,13 @@
 package org.hapticsd.server.cli;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.DoubleConsumer;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
 import org.hapticsd.server.loop.TickSchedule;
 import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.DeviceSpec;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.SceneLoader;
@@ -23,6 +26,27 @@ final class LoopOptions {
         description = "Device to drive: sim (the simulated stylus). Default: ${DEFAULT-VALUE}.")
     String device;
 
+    @Option(names = "--sim-mass", paramLabel = "KG",
+        description = "Simulated stylus: moving mass (overrides device.massKg).")
+    Double simMassKg;
+
+    @Option(names = "--sim-damping", paramLabel = "NS/M",
+        description = "Simulated stylus: mechanism damping (overrides device.dampingNspm).")
+    Double simDampingNspm;
+
+    @Option(names = "--hand-stiffness", paramLabel = "N/M",
+        description = "Simulated stylus: virtual hand spring (overrides device.hand.stiffnessNpm).")
+    Double handStiffnessNpm;
+
+    @Option(names = "--hand-damping", paramLabel = "NS/M",
+        description = "Simulated stylus: virtual hand damping (overrides device.hand.dampingNspm).")
+    Double handDampingNspm;
+
+    @Option(names = "--hand-target", paramLabel = "X,Y,Z", split = ",",
+        description = "Simulated stylus: hold the virtual hand at this point in metres (device frame) instead of "
+            + "following the scene's path.")
+    double[] handTargetM;
+
     @Option(names = "--rate", paramLabel = "HZ",
         description = "Loop rate, " + TickSchedule.MIN_RATE_HZ + ".." + TickSchedule.MAX_RATE_HZ
             + " Hz. Default: the scene's rateHz (1000).")
@@ -33,9 +57,37 @@ final class LoopOptions {
         SceneLoader loader = new SceneLoader();
         try {
             SceneSpec spec = scene == null ? loader.loadEmbedded() : loader.load(scene);
+            applyDeviceOverrides(spec.device());
             return SceneBuilder.build(spec);
         } catch (SceneException e) {
             throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** Command-line values for the simulated stylus, checked by the same setters as the scene file's. */
+    private void applyDeviceOverrides(DeviceSpec device) {
+        override("--sim-mass", simMassKg, device::setMassKg);
+        override("--sim-damping", simDampingNspm, device::setDampingNspm);
+        override("--hand-stiffness", handStiffnessNpm, device.hand()::setStiffnessNpm);
+        override("--hand-damping", handDampingNspm, device.hand()::setDampingNspm);
+        if (handTargetM != null) {
+            try {
+                device.hand().setTarget(handTargetM);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--hand-target: expected X,Y,Z in metres: " + e.getMessage());
+            }
+            device.hand().setPath(List.of());
+        }
+    }
+
+    private static void override(String option, Double value, DoubleConsumer setter) {
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + ": " + e.getMessage());
         }
     }
 

@@ -17,7 +17,7 @@ import org.agrona.concurrent.NanoClock;
  */
 public final class WaitStrategies {
     /** Parking is stopped this long before the deadline: above the typical parkNanos overshoot on Linux. */
-    public static final long HYBRID_SPIN_WINDOW_NS = 150_000L;
+    public static final long HYBRID_SPIN_WINDOW_NS = 300_000L;
 
     public static final WaitStrategy SPIN = new Spin();
     public static final WaitStrategy SLEEP = new Sleep();

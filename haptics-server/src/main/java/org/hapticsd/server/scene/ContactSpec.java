@@ -3,7 +3,7 @@ package org.hapticsd.server.scene;
 /** Scene-wide penalty contact: {@code f = max(0, k·d + b·ḋ)} along the contact normal. */
 public final class ContactSpec {
     private double stiffnessNpm = 1000.0;
-    private double dampingNspm = 0.5;
+    private double dampingNspm = 0.2;
 
     public void setStiffnessNpm(double value) {
         this.stiffnessNpm = Check.positive("stiffnessNpm", value);

@@ -267,7 +267,9 @@ public final class SceneLoader {
         }
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             Class<?> target = mismatch.getTargetType();
-            return "expected " + describeType(target) + ": " + firstLine(e.getOriginalMessage());
+            String detail = firstLine(e.getOriginalMessage())
+                .replace(" (but could if coercion was enabled using `CoercionConfig`)", "");
+            return "expected " + describeType(target) + ": " + detail;
         }
         return firstLine(e.getOriginalMessage());
     }

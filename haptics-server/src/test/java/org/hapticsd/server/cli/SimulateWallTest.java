@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SimulateWallTest {
     private static final double STIFFNESS_NPM = 1000.0; // scenes/wall.yaml contact.stiffnessNpm
-    private static final double DAMPING_NSPM = 0.5;     // contact.dampingNspm
+    private static final double DAMPING_NSPM = 0.2;     // contact.dampingNspm
     private static final double WALL_X_M = 0.03;        // the wall's plane, solid toward +x
     private static final double TOOL_RADIUS_M = 0.005;
     private static final double DT_S = 0.001;

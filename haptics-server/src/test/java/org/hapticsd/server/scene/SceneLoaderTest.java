@@ -98,7 +98,7 @@ class SceneLoaderTest {
         private void assertWallScene(SceneSpec spec, BuiltScene built) {
             assertEquals("wall", spec.name());
             assertEquals(1000.0, spec.contact().stiffnessNpm(), 0.0);
-            assertEquals(0.5, spec.contact().dampingNspm(), 0.0);
+            assertEquals(0.2, spec.contact().dampingNspm(), 0.0);
             assertEquals(10, spec.device().hand().path().size());
             assertTrue(spec.device().hand().loop());
 
