@@ -52,6 +52,7 @@ public final class HapticLoop implements LoopControl {
 
     private final AtomicReference<Throwable> lastError = new AtomicReference<>();
     private final AtomicLong errorCount = new AtomicLong();
+    private final AtomicLong commandErrors = new AtomicLong();
 
     private long ticks;
     private long firstTickNs;
@@ -201,8 +202,17 @@ public final class HapticLoop implements LoopControl {
         s.overruns = stats.overruns();
     }
 
+    /**
+     * A command that throws is dropped and counted; it does not fault the loop. Commands come from clients,
+     * and a malformed one must not take force away from a user who did nothing wrong.
+     */
     private void apply(LoopCommand command) {
-        command.applyTo(this);
+        try {
+            command.applyTo(this);
+        } catch (RuntimeException rejected) {
+            commandErrors.lazySet(commandErrors.get() + 1);
+            lastError.lazySet(rejected);
+        }
     }
 
     /** A stage threw: zero force first, then latch the fault, then leave the error for a reporter thread. */
@@ -240,6 +250,11 @@ public final class HapticLoop implements LoopControl {
     /** Any thread: the most recent error thrown by a stage, or null. */
     public Throwable lastError() {
         return lastError.get();
+    }
+
+    /** Any thread: how many commands threw and were dropped. */
+    public long commandErrors() {
+        return commandErrors.get();
     }
 
     /** Any thread: how many ticks ended in a stage error. */

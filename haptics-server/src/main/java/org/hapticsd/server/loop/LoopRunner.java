@@ -34,7 +34,10 @@ public final class LoopRunner implements AutoCloseable {
         this.thread.setPriority(Thread.MAX_PRIORITY);
     }
 
+    private volatile boolean started;
+
     public void start() {
+        started = true;
         thread.start();
     }
 
@@ -81,6 +84,12 @@ public final class LoopRunner implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        if (!started) {
+            // No loop thread ever owned the device: release it here, once.
+            started = true;
+            loop.shutdown();
+            return;
+        }
         boolean interrupted = false;
         while (thread.isAlive()) {
             try {

@@ -112,6 +112,25 @@ class HapticLoopTest {
     }
 
     @Test
+    void shouldDropACommandThatThrowsWithoutFaultingTheLoop() {
+        ScriptedDevice device = new ScriptedDevice();
+        LoopFixture f = fixture(device);
+        f.ticks(1200);
+        device.xM = 0.028;
+        f.ticks(20);
+        IllegalArgumentException bad = new IllegalArgumentException("malformed client command");
+        f.assembly.commands().offer(loop -> {
+            throw bad;
+        });
+        f.assembly.commands().offer(LoopCommand.EMERGENCY_STOP);
+        f.tick();
+        assertEquals(1, f.loop.commandErrors());
+        assertSame(bad, f.loop.lastError());
+        assertEquals(0, f.loop.errorCount(), "no tick failed");
+        assertSame(SafetyState.ESTOP, f.snapshot().safety, "the command after the bad one still ran");
+    }
+
+    @Test
     void shouldGoSafeWhenTheDeviceStopsProducingStates() {
         ScriptedDevice device = new ScriptedDevice();
         LoopFixture f = fixture(device);

@@ -45,4 +45,14 @@ class LoopRunnerTest {
         assertNull(runner.fatalError());
         assertTrue(f.assembly.stats().ticks() >= 200);
     }
+
+    @Test
+    void shouldCloseTheDeviceWhenClosedWithoutEverStarting() throws Exception {
+        ScriptedDevice device = new ScriptedDevice();
+        LoopFixture f = new LoopFixture(device);
+        LoopRunner runner = new LoopRunner(f.loop, 1000, WaitStrategies.SPIN, new FastClock());
+        runner.close();
+        assertTrue(device.closed);
+        assertEquals(0.0, device.lastForceMagnitudeN(), 0.0);
+    }
 }
