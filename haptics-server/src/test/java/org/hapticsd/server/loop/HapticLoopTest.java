@@ -182,6 +182,27 @@ class HapticLoopTest {
     }
 
     @Test
+    void shouldMoveTheSimulatedHandWhereACommandSendsIt() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus();
+        f.ticks(100);
+        assertTrue(f.assembly.commands().offer(HandCommands.moveHandTo(-0.02, 0.01, 0.03)));
+        f.ticks(2000);
+        LoopSnapshot s = f.snapshot();
+        // Free space: the stylus settles on the commanded point instead of following the scene's path (which
+        // would be pressing into the box at t = 2.1 s). 2 s at damping ratio ~0.8 leaves far below 1 µm.
+        assertEquals(-0.02, s.devicePositionM[0], 1e-6);
+        assertEquals(0.01, s.devicePositionM[1], 1e-6);
+        assertEquals(0.03, s.devicePositionM[2], 1e-6);
+        assertEquals(0, s.contactCount);
+    }
+
+    @Test
+    void shouldRejectANonFiniteHandTargetOnTheSendersThread() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> HandCommands.moveHandTo(Double.NaN, 0, 0));
+    }
+
+    @Test
     void shouldCloseTheDeviceWithZeroForceOnShutdown() {
         ScriptedDevice device = new ScriptedDevice();
         LoopFixture f = fixture(device);
