@@ -8,5 +8,6 @@ package org.hapticsd.physics;
  * algorithm does not touch every shape. The interface is sealed so that the dispatch is complete: the next
  * issue adds capsules, convex hulls and meshes here and the compiler lists every place that must learn them.
  */
-public sealed interface Shape permits SphereShape, PlaneShape, BoxShape {
+public sealed interface Shape
+    permits SphereShape, PlaneShape, BoxShape, CapsuleShape, ConvexHullShape, TriangleMeshShape {
 }
