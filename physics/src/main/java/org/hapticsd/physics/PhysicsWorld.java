@@ -84,8 +84,6 @@ public final class PhysicsWorld {
     // Hot data, per body.
     private final RigidBodies bodies = new RigidBodies();
     private double[] boundsM = new double[0];
-    private Vector3d[] contactForcesN = new Vector3d[0];
-    private Vector3d[] contactTorquesNm = new Vector3d[0];
 
     private final ContactModeTable modes = new ContactModeTable();
     private final BodyBounds bodyBounds = new BodyBounds();
@@ -101,15 +99,13 @@ public final class PhysicsWorld {
     private final ContactManifold manifold = new ContactManifold();
     private final ContactPoints points = new ContactPoints();
     private final ContactMemory memory = new ContactMemory();
-    private Contact[] contacts = new Contact[0];
+    private final ContactReport report = new ContactReport();
 
     private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
     private final LcpContactSolver lcpSolver = new LcpContactSolver();
     /** Registered solvers, one per mode other than NONE; every stage calls each in this order. */
     private final ContactSolver[] solvers = {new PenaltyContactSolver(), lcpSolver};
 
-    private final Vector3d forceN = new Vector3d();
-    private final Vector3d torqueNm = new Vector3d();
     private final Matrix3d inertia = new Matrix3d();
 
     /** An empty world with the default {@link ContactSettings} and this penalty spring. */
@@ -127,7 +123,7 @@ public final class PhysicsWorld {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
         this.narrowphase = Objects.requireNonNull(narrowphase, "narrowphase");
-        growContactViews(16);
+        report.reserve(16);
     }
 
     // ---- Building --------------------------------------------------------------------------------------------
@@ -224,7 +220,7 @@ public final class PhysicsWorld {
         points.ensureCapacity(maxPoints);
         memory.reserve(maxPoints);
         lcpSolver.reserve(maxPoints);
-        growContactViews(points.capacity());
+        report.reserve(points.capacity());
     }
 
     // ---- Scene settings --------------------------------------------------------------------------------------
@@ -517,7 +513,7 @@ public final class PhysicsWorld {
      * is the contact impulse of the step over {@code Δt}. Zero before the first step. No allocation.
      */
     public Vector3d contactForceOnBody(int body, Vector3d destN) {
-        return destN.set(contactForcesN[Objects.checkIndex(body, bodyCount())]);
+        return destN.set(report.forceOnBody(Objects.checkIndex(body, bodyCount())));
     }
 
     /**
@@ -527,7 +523,7 @@ public final class PhysicsWorld {
      * exactly rather than evaluated as rounding noise: a frictionless tool always reports exactly zero.
      */
     public Vector3d contactTorqueOnBody(int body, Vector3d destNm) {
-        return destNm.set(contactTorquesNm[Objects.checkIndex(body, bodyCount())]);
+        return destNm.set(report.torqueOnBody(Objects.checkIndex(body, bodyCount())));
     }
 
     /**
@@ -537,13 +533,13 @@ public final class PhysicsWorld {
      */
     public void contactWrenchOnBody(int body, Vector3d destForceN, Vector3d destTorqueNm) {
         Objects.checkIndex(body, bodyCount());
-        destForceN.set(contactForcesN[body]);
-        destTorqueNm.set(contactTorquesNm[body]);
+        destForceN.set(report.forceOnBody(body));
+        destTorqueNm.set(report.torqueOnBody(body));
     }
 
     /** Number of contact points found by the last step. */
     public int contactCount() {
-        return points.count;
+        return report.count();
     }
 
     /**
@@ -552,7 +548,7 @@ public final class PhysicsWorld {
      * the narrowphase listed them.
      */
     public Contact contact(int i) {
-        return contacts[Objects.checkIndex(i, points.count)];
+        return report.view(Objects.checkIndex(i, report.count()));
     }
 
     /** Copies the body's position (its frame's origin, the centre of mass) into {@code destM}. */
@@ -691,43 +687,8 @@ public final class PhysicsWorld {
         for (ContactSolver solver : solvers) {
             solver.storeImpulses(context, points);
         }
-        int n = bodies.count;
-        for (int body = 0; body < n; body++) {
-            contactForcesN[body].zero();
-            contactTorquesNm[body].zero();
-        }
-        ContactPoints p = points;
-        if (contacts.length < p.count) {
-            growContactViews(p.capacity());
-        }
-        for (int i = 0; i < p.count; i++) {
-            int a = p.bodyA[i];
-            int b = p.bodyB[i];
-            Vector3d friction = p.frictionForceN[i];
-            boolean hasFriction = friction.x != 0.0 || friction.y != 0.0 || friction.z != 0.0;
-            forceN.set(p.normal[i]).mul(p.normalForceN[i]);
-            if (hasFriction) {
-                forceN.add(friction);
-            }
-            // Newton's third law: B receives −F at the same point.
-            contactForcesN[a].add(forceN);
-            contactForcesN[b].sub(forceN);
-            contactTorquesNm[a].add(p.leverArmAM[i].cross(spheres[a] ? friction : forceN, torqueNm));
-            contactTorquesNm[b].sub(p.leverArmBM[i].cross(spheres[b] ? friction : forceN, torqueNm));
-
-            Contact view = contacts[i];
-            view.bodyA = a;
-            view.bodyB = b;
-            view.pointM.set(p.pointM[i]);
-            view.normal.set(p.normal[i]);
-            view.depthM = p.depthM[i];
-            view.normalSpeedMps = p.normalSpeedMps[i];
-            view.forceN.set(forceN);
-            view.normalForceN = p.normalForceN[i];
-            view.mode = p.mode[i];
-            view.featureId = p.featureId[i];
-        }
-        memory.record(p);
+        report.collect(points, bodies.count, spheres);
+        memory.record(points);
     }
 
     private long endStage(StepStage stage, long stageStartNs) {
@@ -782,16 +743,13 @@ public final class PhysicsWorld {
         spheres = Arrays.copyOf(spheres, capacity);
         movable = Arrays.copyOf(movable, capacity);
         boundsM = Arrays.copyOf(boundsM, capacity * Aabb.STRIDE);
-        contactForcesN = Arrays.copyOf(contactForcesN, capacity);
-        contactTorquesNm = Arrays.copyOf(contactTorquesNm, capacity);
         names[body] = name;
         shapes[body] = shape;
         materials[body] = material;
         tools[body] = tool;
         spheres[body] = shape instanceof SphereShape;
         movable[body] = type != BodyType.STATIC;
-        contactForcesN[body] = new Vector3d();
-        contactTorquesNm[body] = new Vector3d();
+        report.bodyAdded(capacity);
         modes.bodyAdded(capacity);
         bodyBounds.bodyAdded(body, shape);
         // A static body never moves, so its bounds are computed once, here; moving ones every step.
@@ -830,17 +788,6 @@ public final class PhysicsWorld {
         pairBodyA = Arrays.copyOf(pairBodyA, newCapacity);
         pairBodyB = Arrays.copyOf(pairBodyB, newCapacity);
         pairModes = Arrays.copyOf(pairModes, newCapacity);
-    }
-
-    private void growContactViews(int capacity) {
-        int oldLength = contacts.length;
-        if (capacity <= oldLength) {
-            return;
-        }
-        contacts = Arrays.copyOf(contacts, capacity);
-        for (int i = oldLength; i < capacity; i++) {
-            contacts[i] = new Contact();
-        }
     }
 
     /**
