@@ -60,6 +60,11 @@ import org.joml.Vector3dc;
  *   <li>every other pair without a dynamic body (tool–tool, static or kinematic against static or kinematic) is
  *       never tested.</li>
  * </ul>
+ * An LCP tool is infinitely stiff: squeezing a dynamic body between a tool and a wall asks for an impossible
+ * velocity, and the impulses then grow with the iteration count instead of converging. Scenes where the hand can
+ * do that should resolve tool–dynamic pairs in PENALTY mode ({@link #setBodyContactMode} on the tool), whose
+ * spring also keeps the rendered force within the device's passivity bound. The penalty spring is scene-wide
+ * ({@link ContactSettings#penalty()}): walls felt through the tool and penalty contacts between bodies share it.
  */
 public final class PhysicsWorld {
 
