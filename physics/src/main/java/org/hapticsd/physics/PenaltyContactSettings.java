@@ -2,7 +2,8 @@ package org.hapticsd.physics;
 
 /**
  * The spring–damper that turns a penetration into a force: {@code f = max(0, k·d + b·ḋ)} along the contact
- * normal, with {@code d} the depth and {@code ḋ} its rate of increase. Immutable.
+ * normal, with {@code d} the depth and {@code ḋ} its rate of increase; the same {@code k} and {@code b} make the
+ * tangential stick spring of penalty friction. Scene-wide, part of {@link ContactSettings}. Immutable.
  *
  * <h2>How stiff is too stiff</h2>
  * A penalty wall is a spring of stiffness {@code k} that the loop samples every period {@code T}. Two limits
@@ -13,8 +14,9 @@ package org.hapticsd.physics;
  *       on the unit circle only while {@code ω·Δt < 2}, with {@code ω = √(k/m)}; beyond that the oscillation
  *       grows every step. Hence {@code k < 4·m/Δt²}: {@link #maxStableStiffnessNpm(double, double)}. This is
  *       the same bound Box2D's {@code b2MakeSoft} respects when it caps contact hertz against the step rate;
- *       it matters for the dynamic bodies of the next issue and for any virtual coupling to a simulated
- *       proxy.</li>
+ *       it bounds {@link ContactMode#PENALTY} contacts on dynamic bodies (see
+ *       {@code dynamics.PenaltyContactSolver} for the effective mass to use and the damped form
+ *       {@code k·Δt² + 2·b·Δt < 4·m}) and any virtual coupling to a simulated proxy.</li>
  *   <li><b>Passivity of the haptic display.</b> A device with intrinsic (mechanical) damping {@code b} that
  *       renders a virtual wall {@code K} with virtual damping {@code B}, sampled and held every {@code T},
  *       stays passive — it cannot inject energy into the user's hand and start to buzz — when

@@ -3,79 +3,139 @@ package org.hapticsd.physics;
 import java.util.Arrays;
 import java.util.Objects;
 
-import org.hapticsd.physics.collision.AllPairsBroadphase;
-import org.hapticsd.physics.collision.SphereContacts;
-import org.hapticsd.physics.dynamics.PenaltyContactLaw;
+import org.hapticsd.physics.collision.ContactManifold;
+import org.hapticsd.physics.collision.Narrowphase;
+import org.hapticsd.physics.dynamics.ContactMemory;
+import org.hapticsd.physics.dynamics.ContactPoints;
+import org.hapticsd.physics.dynamics.ContactSolver;
+import org.hapticsd.physics.dynamics.LcpContactSolver;
+import org.hapticsd.physics.dynamics.PenaltyContactSolver;
+import org.hapticsd.physics.dynamics.RigidBodies;
+import org.hapticsd.physics.dynamics.RigidBodyIntegrator;
 import org.hapticsd.physics.geometry.Aabb;
+import org.joml.Matrix3d;
+import org.joml.Matrix3dc;
 import org.joml.Quaterniond;
 import org.joml.Quaterniondc;
 import org.joml.Vector3d;
 import org.joml.Vector3dc;
 
 /**
- * Haptic tools (kinematic spheres driven by the device) touching static bodies through a penalty contact; the
- * force the walls push a tool with is the force to render.
+ * Rigid bodies — static, kinematic (scripted, or the haptic tools driven by the device) and dynamic — stepped
+ * once per tick of the real-time loop without allocating; the contact force on each tool is the force to render.
  *
  * <h2>Life cycle</h2>
- * Build the scene with {@link #addStaticBody} and {@link #addTool}: these allocate, sizing every per-step
- * buffer (bounds, candidate pairs, the contact pool for tools × statics pairs) for the scene. Then, once per
- * tick: {@link #setToolState} for each tool, {@link #step}, and read {@link #contactForceOnBody},
- * {@link #contact(int)} and {@link #profile()}. Nothing on that per-tick path allocates, iterates with an
- * iterator, boxes or concatenates strings; an invalid argument throws, building its message off the normal path.
+ * Build the scene with {@link #addStaticBody}, {@link #addKinematicBody}, {@link #addTool} and
+ * {@link #addDynamicBody}, set materials, contact modes and settings: these allocate. Then, once per tick:
+ * {@link #setToolState} for each tool (and {@link #setKinematicState} for scripted bodies), {@link #step}, and
+ * read {@link #contactForceOnBody}, {@link #contact(int)}, the body states and {@link #profile()}. Nothing on that
+ * per-tick path allocates, iterates with an iterator, boxes or concatenates strings, with one exception the first
+ * time a step meets more overlapping pairs or contact points than any step before: the buffers then double. Call
+ * {@link #reserveContacts} after building to take that off the real-time path too.
  *
  * <h2>Threading</h2>
  * Not thread-safe. One thread (the real-time loop) owns the world: other threads hand scene changes to that
  * thread rather than call in.
  *
  * <h2>Frames and units</h2>
- * One world frame, SI units (metres, m/s, newtons, newton-metres). Bodies are numbered 0, 1, 2, … in the order
- * they are added; tools are bodies too.
+ * One world frame, SI units (metres, kilograms, seconds, newtons, newton-metres). Bodies are numbered 0, 1, 2, …
+ * in the order they are added; tools are bodies too. A body's origin is its centre of mass in this version:
+ * position, velocity, the inertia given to {@link #addDynamicBody} and the torque queries all refer to it, and a
+ * shape is centred on it (the mass-properties calculator will supply offset centres later).
  *
  * <h2>Step</h2>
- * The stages of {@link StepStage} run in declaration order, each timed into {@link #profile()}:
- * {@link StepStage#BROADPHASE} (bounds and candidate pairs), {@link StepStage#NARROWPHASE} (exact tests into the
- * contact pool), {@link StepStage#CONTACT_FORCES} (penalty law and per-body sums). Layering follows dyn4j:
- * {@code geometry} → {@code collision} → {@code dynamics} → this world, which only owns the data and calls the
- * stages.
+ * The stages of {@link StepStage} run in declaration order, each timed into {@link #profile()}; see there for
+ * what each does. Layering follows dyn4j: {@code geometry} → {@code collision} → {@code dynamics} → this world,
+ * which owns the cold data (names, shapes, materials, modes), holds the stages' objects and calls them.
+ *
+ * <h2>Contact modes</h2>
+ * Each pair of bodies has a {@link ContactMode}, configured per pair, per body, per group or for the scene (see
+ * {@link #setPairContactMode}); the default is {@link ContactMode#LCP}. Then:
+ * <ul>
+ *   <li>a pair with a dynamic body uses its configured mode. A kinematic body (a tool included) acts on a dynamic
+ *       one as an infinite mass: in LCP mode the constraint impulse over {@code Δt} is the force on the tool; in
+ *       PENALTY mode the spring force acts on both, equal and opposite;</li>
+ *   <li>a haptic tool against a static or a non-tool kinematic body always uses PENALTY (unless configured
+ *       NONE): the spring force is what the device renders, and LCP has no mass to solve for;</li>
+ *   <li>every other pair without a dynamic body (tool–tool, static or kinematic against static or kinematic) is
+ *       never tested.</li>
+ * </ul>
+ * An LCP tool is infinitely stiff: squeezing a dynamic body between a tool and a wall asks for an impossible
+ * velocity, and the impulses then grow with the iteration count instead of converging. Scenes where the hand can
+ * do that should resolve tool–dynamic pairs in PENALTY mode ({@link #setBodyContactMode} on the tool), whose
+ * spring also keeps the rendered force within the device's passivity bound. The penalty spring is scene-wide
+ * ({@link ContactSettings#penalty()}): walls felt through the tool and penalty contacts between bodies share it.
  */
 public final class PhysicsWorld {
 
-    private final PenaltyContactSettings settings;
+    /** Standard gravity along −z, m/s². */
+    private static final double STANDARD_GRAVITY_MPS2 = 9.81;
+
+    private ContactSettings settings;
     private final StepProfile profile = new StepProfile();
+    private final StepContext context = new StepContext();
+    private final Vector3d gravityMps2 = new Vector3d(0.0, 0.0, -STANDARD_GRAVITY_MPS2);
 
-    // Cold data, per body: read when building, and by the narrowphase for a shape's dimensions.
+    // Cold data, per body: read when building, by the narrowphase for shapes, and when summing per-body results.
     private String[] names = new String[0];
-    private BodyType[] types = new BodyType[0];
     private Shape[] shapes = new Shape[0];
-    private int bodyCount;
-
-    // Hot data, per body: read or written every step.
-    private Vector3d[] positionsM = new Vector3d[0];
-    private Quaterniond[] orientations = new Quaterniond[0];
-    private Vector3d[] linearVelocitiesMps = new Vector3d[0];
-    private double[] boundsM = new double[0];
-    private Vector3d[] contactForcesN = new Vector3d[0];
-    private Vector3d[] contactTorquesNm = new Vector3d[0];
-
-    // Body indices by role, in the order added: the broadphase pairs every tool with every static.
-    private int[] toolBodies = new int[0];
+    private Material[] materials = new Material[0];
+    private boolean[] tools = new boolean[0];
+    private boolean[] spheres = new boolean[0];
+    private boolean[] movable = new boolean[0];
     private int toolCount;
-    private int[] staticBodies = new int[0];
     private int staticCount;
 
-    // Per-step buffers sized for toolCount × staticCount, the most pairs (and, one point per pair, contacts).
-    private int[] pairBodyA = new int[0];
-    private int[] pairBodyB = new int[0];
+    // Hot data, per body.
+    private final RigidBodies bodies = new RigidBodies();
+    private double[] boundsM = new double[0];
+
+    private final ContactModeTable modes = new ContactModeTable();
+    private final BodyBounds bodyBounds = new BodyBounds();
+    private final CandidatePairFinder pairFinder;
+    private final ShapePairTest narrowphase;
+
+    // Per-step buffers, grown on demand (see reserveContacts).
+    private final CandidatePairs candidates = new CandidatePairs();
+    private int[] pairBodyA = new int[16];
+    private int[] pairBodyB = new int[16];
+    private ContactMode[] pairModes = new ContactMode[16];
     private int pairCount;
-    private Contact[] contacts = new Contact[0];
-    private int contactCount;
+    private final ContactManifold manifold = new ContactManifold();
+    private final ContactPoints points = new ContactPoints();
+    private final ContactMemory memory = new ContactMemory();
+    private final ContactReport report = new ContactReport();
 
-    private final Vector3d leverArmM = new Vector3d();
-    private final Vector3d torqueNm = new Vector3d();
+    private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
+    private final LcpContactSolver lcpSolver = new LcpContactSolver();
+    /** Registered solvers, one per mode other than NONE; every stage calls each in this order. */
+    private final ContactSolver[] solvers = {new PenaltyContactSolver(), lcpSolver};
 
-    /** An empty world whose contacts all use {@code settings}. */
-    public PhysicsWorld(PenaltyContactSettings settings) {
+    private final Matrix3d inertia = new Matrix3d();
+
+    /** An empty world with the default {@link ContactSettings} and this penalty spring. */
+    public PhysicsWorld(PenaltyContactSettings penaltySettings) {
+        this(ContactSettings.defaults().withPenalty(Objects.requireNonNull(penaltySettings, "settings")));
+    }
+
+    /** An empty world with these contact settings. */
+    public PhysicsWorld(ContactSettings settings) {
+        this(settings, new AllPairsCandidatePairFinder(), new Narrowphase()::collide);
+    }
+
+    /** An empty world with its broadphase and narrowphase given: the seam for sweep-and-prune and for tests. */
+    PhysicsWorld(ContactSettings settings, CandidatePairFinder pairFinder, ShapePairTest narrowphase) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
+        this.narrowphase = Objects.requireNonNull(narrowphase, "narrowphase");
+        report.reserve(16);
+    }
+
+    // ---- Building --------------------------------------------------------------------------------------------
+
+    /** {@link #addStaticBody(String, Shape, Vector3dc, Quaterniondc, Material)} with {@link Material#DEFAULT}. */
+    public int addStaticBody(String name, Shape shape, Vector3dc positionM, Quaterniondc orientation) {
+        return addStaticBody(name, shape, positionM, orientation, Material.DEFAULT);
     }
 
     /**
@@ -87,15 +147,26 @@ public final class PhysicsWorld {
      * @param orientation the body frame's rotation into the world; normalised on the way in, must be non-zero
      * @return the new body's index
      */
-    public int addStaticBody(String name, Shape shape, Vector3dc positionM, Quaterniondc orientation) {
+    public int addStaticBody(String name, Shape shape, Vector3dc positionM, Quaterniondc orientation,
+                             Material material) {
         Objects.requireNonNull(shape, "shape");
-        int body = addBody(name, BodyType.STATIC, shape, positionM, orientation);
-        staticBodies = Arrays.copyOf(staticBodies, staticCount + 1);
-        staticBodies[staticCount++] = body;
-        // A static body never moves, so its bounds are computed once, here.
-        writeBounds(body);
-        growPairBuffers();
-        return body;
+        return addBody(name, BodyType.STATIC, false, shape, positionM, orientation, material, 0.0, null);
+    }
+
+    /**
+     * Adds a body whose pose and velocity are set from outside with {@link #setKinematicState} (a scripted
+     * platform, a pusher). It acts on dynamic bodies as an infinite mass and is never moved by the world.
+     * Allocates; call while building.
+     */
+    public int addKinematicBody(String name, Shape shape, Vector3dc positionM, Quaterniondc orientation,
+                                Material material) {
+        Objects.requireNonNull(shape, "shape");
+        return addBody(name, BodyType.KINEMATIC, false, shape, positionM, orientation, material, 0.0, null);
+    }
+
+    /** {@link #addTool(String, double, Material)} with {@link Material#DEFAULT} (a frictionless tool). */
+    public int addTool(String name, double radiusM) {
+        return addTool(name, radiusM, Material.DEFAULT);
     }
 
     /**
@@ -104,61 +175,273 @@ public final class PhysicsWorld {
      *
      * @return the new body's index, to pass to {@link #setToolState} and {@link #contactForceOnBody}
      */
-    public int addTool(String name, double radiusM) {
+    public int addTool(String name, double radiusM, Material material) {
         SphereShape shape = new SphereShape(radiusM);
-        int body = addBody(name, BodyType.KINEMATIC, shape, new Vector3d(), new Quaterniond());
-        toolBodies = Arrays.copyOf(toolBodies, toolCount + 1);
-        toolBodies[toolCount++] = body;
-        writeBounds(body);
-        growPairBuffers();
-        return body;
-    }
-
-    /** Number of bodies, tools included. */
-    public int bodyCount() {
-        return bodyCount;
-    }
-
-    /** The name the body was added with. */
-    public String bodyName(int body) {
-        return names[Objects.checkIndex(body, bodyCount)];
-    }
-
-    /** {@link BodyType#KINEMATIC} for tools, {@link BodyType#STATIC} for everything else. */
-    public BodyType bodyType(int body) {
-        return types[Objects.checkIndex(body, bodyCount)];
-    }
-
-    /** The body's shape, in its own frame; a tool's is a {@link SphereShape} of the radius it was added with. */
-    public Shape shape(int body) {
-        return shapes[Objects.checkIndex(body, bodyCount)];
+        return addBody(name, BodyType.KINEMATIC, true, shape, new Vector3d(), new Quaterniond(), material, 0.0,
+                null);
     }
 
     /**
-     * Sets a tool's pose and velocity for the next {@link #step}: the device's reading, already in the world
-     * frame. The velocity only feeds the damping term; the world does not integrate it. No allocation.
+     * Adds a body moved by gravity and contacts. Allocates; call while building.
      *
-     * @throws IllegalArgumentException if {@code tool} is not a tool, or a component is not finite (a NaN from a
+     * @param shape any shape with a volume: not a {@link PlaneShape} or a {@link TriangleMeshShape}
+     * @param positionM the centre of mass in the world, m: the body origin is the centre of mass in this version
+     * @param massKg finite and {@code > 0}
+     * @param inertiaKgM2 inertia tensor about the centre of mass in the body frame, kg·m²: symmetric and positive
+     *     definite (for uniform spheres and boxes see {@code dynamics.SolidInertia}; otherwise the mass-properties
+     *     calculator)
+     * @param material surface properties for contacts
+     */
+    public int addDynamicBody(String name, Shape shape, Vector3dc positionM, Quaterniondc orientation,
+                              double massKg, Matrix3dc inertiaKgM2, Material material) {
+        Objects.requireNonNull(shape, "shape");
+        Objects.requireNonNull(inertiaKgM2, "inertiaKgM2");
+        if (shape instanceof PlaneShape || shape instanceof TriangleMeshShape) {
+            throw new IllegalArgumentException("a dynamic body needs a shape with a volume, not "
+                    + shape.getClass().getSimpleName());
+        }
+        if (!(massKg > 0.0) || !Double.isFinite(massKg)) {
+            throw new IllegalArgumentException("massKg must be finite and > 0, was " + massKg);
+        }
+        requireInertia(inertiaKgM2);
+        return addBody(name, BodyType.DYNAMIC, false, shape, positionM, orientation, material, massKg, inertiaKgM2);
+    }
+
+    /**
+     * Preallocates every per-step buffer for up to {@code maxPairs} overlapping pairs and {@code maxPoints}
+     * contact points, so that no step allocates while the scene stays within them. Buffers also grow by
+     * themselves (doubling) on the first step that needs more.
+     */
+    public void reserveContacts(int maxPairs, int maxPoints) {
+        if (maxPairs < 0 || maxPoints < 0) {
+            throw new IllegalArgumentException("maxPairs and maxPoints must be >= 0, were " + maxPairs + ", "
+                    + maxPoints);
+        }
+        while (candidates.first.length < maxPairs) {
+            candidates.first = Arrays.copyOf(candidates.first, 2 * candidates.first.length);
+            candidates.second = Arrays.copyOf(candidates.second, 2 * candidates.second.length);
+        }
+        growPairs(maxPairs);
+        points.ensureCapacity(maxPoints);
+        memory.reserve(maxPoints);
+        lcpSolver.reserve(maxPoints);
+        report.reserve(points.capacity());
+    }
+
+    // ---- Scene settings --------------------------------------------------------------------------------------
+
+    /** The contact settings the next step uses. */
+    public ContactSettings contactSettings() {
+        return settings;
+    }
+
+    /** Replaces the contact settings from the next step on. No allocation. */
+    public void setContactSettings(ContactSettings contactSettings) {
+        this.settings = Objects.requireNonNull(contactSettings, "contactSettings");
+    }
+
+    /** Copies the gravitational acceleration into {@code destMps2}; {@code (0, 0, −9.81)} unless set. */
+    public Vector3d gravity(Vector3d destMps2) {
+        return destMps2.set(gravityMps2);
+    }
+
+    /** Sets the gravitational acceleration, m/s², for every dynamic body. No allocation. */
+    public void setGravity(Vector3dc accelerationMps2) {
+        if (!accelerationMps2.isFinite()) {
+            throw new IllegalArgumentException("gravity must be finite, was " + format(accelerationMps2));
+        }
+        gravityMps2.set(accelerationMps2);
+    }
+
+    /** The body's surface material. */
+    public Material material(int body) {
+        return materials[Objects.checkIndex(body, bodyCount())];
+    }
+
+    /** Replaces the body's material from the next step on. */
+    public void setMaterial(int body, Material material) {
+        materials[Objects.checkIndex(body, bodyCount())] = Objects.requireNonNull(material, "material");
+    }
+
+    /**
+     * Sets a dynamic body's velocity damping: each step {@code v ← v/(1 + c·Δt)}, likewise ω (implicit, so any
+     * rate is stable). Both 0 by default.
+     *
+     * @param linearPerS {@code c} for the linear velocity, 1/s, {@code >= 0}
+     * @param angularPerS {@code c} for the angular velocity, 1/s, {@code >= 0}
+     */
+    public void setDamping(int body, double linearPerS, double angularPerS) {
+        Objects.checkIndex(body, bodyCount());
+        if (!(linearPerS >= 0.0) || !(angularPerS >= 0.0) || !Double.isFinite(linearPerS)
+                || !Double.isFinite(angularPerS)) {
+            throw new IllegalArgumentException("damping must be finite and >= 0, was " + linearPerS + ", "
+                    + angularPerS);
+        }
+        bodies.linearDampingPerS[body] = linearPerS;
+        bodies.angularDampingPerS[body] = angularPerS;
+    }
+
+    // ---- Contact modes ---------------------------------------------------------------------------------------
+
+    /**
+     * Sets the mode of every pair that has no more specific setting (Springhead's
+     * {@code SetContactMode(mode)}). The default is {@link ContactMode#LCP}.
+     */
+    public void setSceneContactMode(ContactMode mode) {
+        modes.setScene(Objects.requireNonNull(mode, "mode"));
+    }
+
+    /**
+     * Sets the mode of {@code body} against every other body (Springhead's {@code SetContactMode(solid, mode)}).
+     * When both bodies of a pair carry a body setting, the later call wins.
+     */
+    public void setBodyContactMode(int body, ContactMode mode) {
+        modes.setBody(Objects.checkIndex(body, bodyCount()), Objects.requireNonNull(mode, "mode"));
+    }
+
+    /** Removes the body's own setting; its pairs fall back to group and scene settings. */
+    public void clearBodyContactMode(int body) {
+        modes.setBody(Objects.checkIndex(body, bodyCount()), null);
+    }
+
+    /**
+     * Puts {@code body} in group {@code group} ({@code >= 1}), or in none with 0. A body is in at most one group;
+     * {@link #setGroupContactMode} sets the mode of the pairs within a group.
+     */
+    public void setBodyGroup(int body, int group) {
+        Objects.checkIndex(body, bodyCount());
+        if (group < 0) {
+            throw new IllegalArgumentException("group must be >= 0 (0: no group), was " + group);
+        }
+        modes.setGroupOf(body, group);
+    }
+
+    /** The body's group, 0 for none. */
+    public int bodyGroup(int body) {
+        return modes.groupOf(Objects.checkIndex(body, bodyCount()));
+    }
+
+    /**
+     * Sets the mode of every pair of bodies that are both in {@code group} (Springhead's
+     * {@code SetContactMode(group, length, mode)}, with groups named by id).
+     */
+    public void setGroupContactMode(int group, ContactMode mode) {
+        modes.setGroup(requireGroup(group), Objects.requireNonNull(mode, "mode"));
+    }
+
+    /** Removes the group's setting. */
+    public void clearGroupContactMode(int group) {
+        modes.setGroup(requireGroup(group), null);
+    }
+
+    /**
+     * Sets the mode of one pair (Springhead's {@code SetContactMode(lhs, rhs, mode)}).
+     *
+     * <p><b>Precedence</b>, most specific first: <b>pair &gt; body &gt; group &gt; scene</b>. A pair setting beats
+     * either body's setting, which beats a shared group's, which beats the scene's, whatever order the calls came
+     * in; between the two bodies' own settings the later call wins. The rules of the class comment for pairs
+     * without a dynamic body apply on top ({@link #contactMode} reports the result).
+     */
+    public void setPairContactMode(int bodyA, int bodyB, ContactMode mode) {
+        requirePair(bodyA, bodyB);
+        modes.setPair(bodyA, bodyB, Objects.requireNonNull(mode, "mode"));
+    }
+
+    /** Removes the pair's own setting; it falls back to body, group and scene settings. */
+    public void clearPairContactMode(int bodyA, int bodyB) {
+        requirePair(bodyA, bodyB);
+        modes.setPair(bodyA, bodyB, null);
+    }
+
+    /**
+     * The mode the next step uses for this pair: the configured mode by precedence, then the rules for pairs
+     * without a dynamic body (a tool against a static or kinematic body: PENALTY; other such pairs: NONE).
+     */
+    public ContactMode contactMode(int bodyA, int bodyB) {
+        Objects.checkIndex(bodyA, bodyCount());
+        Objects.checkIndex(bodyB, bodyCount());
+        return bodyA == bodyB ? ContactMode.NONE : effectiveMode(bodyA, bodyB);
+    }
+
+    // ---- Per-tick input --------------------------------------------------------------------------------------
+
+    /**
+     * Sets a kinematic body's (typically a tool's) position and velocity for the next {@link #step}: the device's
+     * reading, already in the world frame. The orientation and angular velocity are left as they are. The world
+     * does not integrate the velocity; it feeds the contacts (the penalty damping, the LCP relative velocity).
+     * No allocation.
+     *
+     * @throws IllegalArgumentException if {@code tool} is not kinematic, or a component is not finite (a NaN from a
      *     device must stop here rather than turn into a NaN force command)
      */
     public void setToolState(int tool, Vector3dc positionM, Vector3dc velocityMps) {
-        Objects.checkIndex(tool, bodyCount);
-        if (types[tool] != BodyType.KINEMATIC) {
+        Objects.checkIndex(tool, bodyCount());
+        if (bodies.type[tool] != BodyType.KINEMATIC) {
             throw notATool(tool);
         }
         if (!positionM.isFinite() || !velocityMps.isFinite()) {
             throw nonFiniteToolState(positionM, velocityMps);
         }
-        positionsM[tool].set(positionM);
-        linearVelocitiesMps[tool].set(velocityMps);
+        bodies.positionM[tool].set(positionM);
+        bodies.linearVelocityMps[tool].set(velocityMps);
     }
 
     /**
-     * Runs the stages of {@link StepStage} in order and times each into {@link #profile()}. No allocation.
+     * Sets a kinematic body's full state for the next {@link #step}; the world holds it there (it does not
+     * integrate kinematic bodies). No allocation.
      *
-     * <p>The penalty contact is memoryless (the force is a function of the current poses and velocities), so
-     * no stage of this slice integrates over {@code dtS}; it is validated here so that callers pass the loop's
-     * real period from the start, which the integration stage of dynamic bodies consumes.
+     * @param orientation normalised on the way in; must be non-zero
+     * @param angularVelocityRadps world frame
+     */
+    public void setKinematicState(int body, Vector3dc positionM, Quaterniondc orientation,
+                                  Vector3dc linearVelocityMps, Vector3dc angularVelocityRadps) {
+        Objects.checkIndex(body, bodyCount());
+        if (bodies.type[body] != BodyType.KINEMATIC) {
+            throw wrongType(body, BodyType.KINEMATIC);
+        }
+        requireFinite(positionM);
+        requireFinite(linearVelocityMps);
+        requireFinite(angularVelocityRadps);
+        requireOrientation(orientation);
+        bodies.positionM[body].set(positionM);
+        bodies.orientation[body].set(orientation).normalize();
+        bodies.linearVelocityMps[body].set(linearVelocityMps);
+        bodies.angularVelocityRadps[body].set(angularVelocityRadps);
+    }
+
+    /**
+     * Sets a dynamic body's linear and angular (world frame) velocity, e.g. as an initial condition. No
+     * allocation.
+     */
+    public void setBodyVelocity(int body, Vector3dc linearVelocityMps, Vector3dc angularVelocityRadps) {
+        Objects.checkIndex(body, bodyCount());
+        if (bodies.type[body] != BodyType.DYNAMIC) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        requireFinite(linearVelocityMps);
+        requireFinite(angularVelocityRadps);
+        bodies.linearVelocityMps[body].set(linearVelocityMps);
+        bodies.angularVelocityRadps[body].set(angularVelocityRadps);
+    }
+
+    /** Moves a dynamic body (teleport: its velocity is kept). No allocation. */
+    public void setBodyPose(int body, Vector3dc positionM, Quaterniondc orientation) {
+        Objects.checkIndex(body, bodyCount());
+        if (bodies.type[body] != BodyType.DYNAMIC) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        requireFinite(positionM);
+        requireOrientation(orientation);
+        bodies.positionM[body].set(positionM);
+        bodies.orientation[body].set(orientation).normalize();
+        bodies.refreshPose(body);
+    }
+
+    // ---- Step ------------------------------------------------------------------------------------------------
+
+    /**
+     * Runs the stages of {@link StepStage} in order and times each into {@link #profile()}. No allocation (see
+     * the class comment for the one exception).
      *
      * @param dtS the time this step advances, seconds, finite and {@code > 0}
      */
@@ -166,123 +449,251 @@ public final class PhysicsWorld {
         if (!(dtS > 0.0) || !Double.isFinite(dtS)) {
             throw invalidTimeStep(dtS);
         }
+        context.refill(dtS, settings, gravityMps2);
         long stageStartNs = System.nanoTime();
         findCandidatePairs();
         stageStartNs = endStage(StepStage.BROADPHASE, stageStartNs);
         findContacts();
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
-        computeContactForces();
-        endStage(StepStage.CONTACT_FORCES, stageStartNs);
+        prepareContacts();
+        stageStartNs = endStage(StepStage.PREPARE_CONTACTS, stageStartNs);
+        for (ContactSolver solver : solvers) {
+            solver.warmStart(context, bodies);
+        }
+        stageStartNs = endStage(StepStage.WARM_START, stageStartNs);
+        for (ContactSolver solver : solvers) {
+            solver.solveVelocities(context, bodies);
+        }
+        stageStartNs = endStage(StepStage.SOLVE, stageStartNs);
+        integrator.integratePositions(context, bodies);
+        stageStartNs = endStage(StepStage.INTEGRATE, stageStartNs);
+        correctPositions();
+        stageStartNs = endStage(StepStage.CORRECT_POSITIONS, stageStartNs);
+        storeResults();
+        endStage(StepStage.STORE_IMPULSES, stageStartNs);
+        profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs());
+    }
+
+    // ---- Queries ---------------------------------------------------------------------------------------------
+
+    /** Number of bodies, tools included. */
+    public int bodyCount() {
+        return bodies.count;
+    }
+
+    /** The name the body was added with. */
+    public String bodyName(int body) {
+        return names[Objects.checkIndex(body, bodyCount())];
+    }
+
+    /** How the body moves; tools are {@link BodyType#KINEMATIC}. */
+    public BodyType bodyType(int body) {
+        return bodies.type[Objects.checkIndex(body, bodyCount())];
+    }
+
+    /** Whether the body was added with {@link #addTool}. */
+    public boolean isTool(int body) {
+        return tools[Objects.checkIndex(body, bodyCount())];
+    }
+
+    /** The body's shape, in its own frame; a tool's is a {@link SphereShape} of the radius it was added with. */
+    public Shape shape(int body) {
+        return shapes[Objects.checkIndex(body, bodyCount())];
+    }
+
+    /** Mass of a dynamic body, kg; 0 for static and kinematic bodies (infinite masses). */
+    public double bodyMassKg(int body) {
+        return bodies.massKg[Objects.checkIndex(body, bodyCount())];
+    }
+
+    /** Copies the inertia about the centre of mass in the body frame into {@code destKgM2}; zero if not dynamic. */
+    public Matrix3d bodyInertia(int body, Matrix3d destKgM2) {
+        return destKgM2.set(bodies.inertiaBody[Objects.checkIndex(body, bodyCount())]);
     }
 
     /**
-     * Copies into {@code destN} the sum of the contact forces on {@code body} from the last step: for a tool, the
-     * force the walls push it with, i.e. the force to render; for a static body, the opposite of what it pushes
-     * tools with. Zero before the first step. No allocation.
+     * Copies {@code Σ F} of the contacts on {@code body} from the last step into {@code destN}: for a tool, the
+     * force the scene pushes it with, i.e. the force to render, in every contact mode; for any body, what its
+     * contacts exert on it (a static body receives the opposite of what it pushes others with). In LCP mode this
+     * is the contact impulse of the step over {@code Δt}. Zero before the first step. No allocation.
      */
     public Vector3d contactForceOnBody(int body, Vector3d destN) {
-        return destN.set(contactForcesN[Objects.checkIndex(body, bodyCount)]);
+        return destN.set(report.forceOnBody(Objects.checkIndex(body, bodyCount())));
     }
 
     /**
-     * Copies into {@code destNm} the sum of the contact torques on {@code body} from the last step, about the
-     * body's position. Always zero for a tool: a normal force on a sphere acts along a line through its centre,
-     * so it has no moment about it, and the world stores the exact zero rather than the ~1e-17 N·m of rounding
-     * that evaluating {@code r × F} would give. For a static body, {@code Σ (pointᵢ − position) × (−Fᵢ)}.
+     * Copies {@code Σ r × F} of the contacts on {@code body} from the last step into {@code destNm}, about the
+     * body's centre of mass (its position), with {@code r} from the centre of mass at detection to the point
+     * where the force acts. A sphere's normal forces act along lines through its centre, so they are left out
+     * exactly rather than evaluated as rounding noise: a frictionless tool always reports exactly zero.
      */
     public Vector3d contactTorqueOnBody(int body, Vector3d destNm) {
-        return destNm.set(contactTorquesNm[Objects.checkIndex(body, bodyCount)]);
-    }
-
-    /** Number of contacts found by the last step; at most one per tool–static pair. */
-    public int contactCount() {
-        return contactCount;
+        return destNm.set(report.torqueOnBody(Objects.checkIndex(body, bodyCount())));
     }
 
     /**
-     * Contact {@code i} of the last step, {@code 0 <= i < contactCount()}: a view into the preallocated pool that
-     * the next step overwrites. Contacts are ordered by tool, then by static body, each in the order added.
+     * {@link #contactForceOnBody} and {@link #contactTorqueOnBody} in one call: the contact wrench on
+     * {@code body} from the last step, force into {@code destForceN}, torque about the centre of mass into
+     * {@code destTorqueNm}. No allocation.
      */
-    public Contact contact(int i) {
-        return contacts[Objects.checkIndex(i, contactCount)];
+    public void contactWrenchOnBody(int body, Vector3d destForceN, Vector3d destTorqueNm) {
+        Objects.checkIndex(body, bodyCount());
+        destForceN.set(report.forceOnBody(body));
+        destTorqueNm.set(report.torqueOnBody(body));
     }
 
-    /** Copies the body's position (its frame's origin) into {@code destM}. */
+    /** Number of contact points found by the last step. */
+    public int contactCount() {
+        return report.count();
+    }
+
+    /**
+     * Contact point {@code i} of the last step, {@code 0 <= i < contactCount()}: a view into the preallocated
+     * pool that the next step overwrites. Points are ordered by pair (by lower, then higher body index), then as
+     * the narrowphase listed them.
+     */
+    public Contact contact(int i) {
+        return report.view(Objects.checkIndex(i, report.count()));
+    }
+
+    /** Copies the body's position (its frame's origin, the centre of mass) into {@code destM}. */
     public Vector3d bodyPosition(int body, Vector3d destM) {
-        return destM.set(positionsM[Objects.checkIndex(body, bodyCount)]);
+        return destM.set(bodies.positionM[Objects.checkIndex(body, bodyCount())]);
     }
 
     /** Copies the body's unit orientation into {@code dest}; identity for a tool. */
     public Quaterniond bodyOrientation(int body, Quaterniond dest) {
-        return dest.set(orientations[Objects.checkIndex(body, bodyCount)]);
+        return dest.set(bodies.orientation[Objects.checkIndex(body, bodyCount())]);
     }
 
     /** Copies the body's linear velocity into {@code destMps}; zero for a static body. */
     public Vector3d bodyLinearVelocity(int body, Vector3d destMps) {
-        return destMps.set(linearVelocitiesMps[Objects.checkIndex(body, bodyCount)]);
+        return destMps.set(bodies.linearVelocityMps[Objects.checkIndex(body, bodyCount())]);
     }
 
-    /** Per-stage wall time of the last step; the same object for the life of the world. */
+    /** Copies the body's angular velocity, world frame, into {@code destRadps}. */
+    public Vector3d bodyAngularVelocity(int body, Vector3d destRadps) {
+        return destRadps.set(bodies.angularVelocityRadps[Objects.checkIndex(body, bodyCount())]);
+    }
+
+    /**
+     * Copies the angular momentum about the centre of mass, {@code L = R·I_body·Rᵀ·ω} (world frame, kg·m²/s),
+     * into {@code destKgM2ps}; zero for non-dynamic bodies. No allocation.
+     */
+    public Vector3d bodyAngularMomentum(int body, Vector3d destKgM2ps) {
+        Objects.checkIndex(body, bodyCount());
+        return bodies.inertiaWorld(body, inertia).transform(bodies.angularVelocityRadps[body], destKgM2ps);
+    }
+
+    /** Per-stage wall time and solver residuals of the last step; the same object for the life of the world. */
     public StepProfile profile() {
         return profile;
     }
 
     // ---- Stages ----------------------------------------------------------------------------------------------
 
+    /** BROADPHASE: pose-derived data of moving bodies, candidate pairs, then the mode filter and A/B roles. */
     private void findCandidatePairs() {
-        for (int i = 0; i < toolCount; i++) {
-            writeBounds(toolBodies[i]);
+        int n = bodies.count;
+        for (int body = 0; body < n; body++) {
+            if (movable[body]) {
+                bodies.refreshPose(body);
+                bodyBounds.write(shapes[body], bodies.positionM[body], bodies.orientation[body], boundsM, body);
+            }
         }
-        pairCount = AllPairsBroadphase.findPairs(
-                toolBodies, toolCount, staticBodies, staticCount, boundsM, pairBodyA, pairBodyB);
+        pairFinder.findPairs(boundsM, movable, n, candidates);
+        growPairs(candidates.count);
+        int kept = 0;
+        for (int k = 0; k < candidates.count; k++) {
+            int a = candidates.first[k];
+            int b = candidates.second[k];
+            ContactMode mode = effectiveMode(a, b);
+            if (mode == ContactMode.NONE) {
+                continue;
+            }
+            boolean swap = mobilityRank(b) < mobilityRank(a);
+            pairBodyA[kept] = swap ? b : a;
+            pairBodyB[kept] = swap ? a : b;
+            pairModes[kept] = mode;
+            kept++;
+        }
+        pairCount = kept;
     }
 
+    /** NARROWPHASE: exact tests into the point pool, materials combined, last step's impulses matched. */
     private void findContacts() {
-        int count = 0;
+        ContactPoints p = points;
+        p.count = 0;
+        memory.beginLookup();
         for (int k = 0; k < pairCount; k++) {
             int a = pairBodyA[k];
             int b = pairBodyB[k];
-            // The test writes straight into the next free pool slot; the slot is only kept when the pair touches.
-            // The pool holds one slot per possible pair, so contacts[count] exists whenever a pair remains.
-            Contact contact = contacts[count];
-            double depthM = toolDepthM(a, b, contact.pointM, contact.normal);
-            // Touching at exactly zero depth is not a contact: k·0 is no force, and with damping a zero-depth
-            // contact would push on an approaching tool before it reaches the surface.
-            if (depthM > 0.0) {
-                contact.bodyA = a;
-                contact.bodyB = b;
-                contact.depthM = depthM;
-                count++;
+            if (!narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
+                continue;
+            }
+            int pointCount = manifold.pointCount();
+            if (p.count + pointCount > p.capacity()) {
+                p.ensureCapacity(p.count + pointCount);
+            }
+            Material materialA = materials[a];
+            Material materialB = materials[b];
+            // Springhead (seed 002): each coefficient of a contact is the mean of the two shapes' values.
+            double elasticity = 0.5 * (materialA.elasticity() + materialB.elasticity());
+            double staticFriction = 0.5 * (materialA.staticFriction() + materialB.staticFriction());
+            double dynamicFriction = 0.5 * (materialA.dynamicFriction() + materialB.dynamicFriction());
+            int low = Math.min(a, b);
+            int high = Math.max(a, b);
+            for (int j = 0; j < pointCount; j++) {
+                int i = p.count++;
+                p.bodyA[i] = a;
+                p.bodyB[i] = b;
+                p.mode[i] = pairModes[k];
+                p.featureId[i] = manifold.featureId(j);
+                p.pointM[i].set(manifold.point(j));
+                p.normal[i].set(manifold.normal);
+                p.depthM[i] = manifold.depth(j);
+                p.elasticity[i] = elasticity;
+                p.staticFriction[i] = staticFriction;
+                p.dynamicFriction[i] = dynamicFriction;
+                p.applicationPointM(i, p.leverArmAM[i]);
+                p.leverArmBM[i].set(p.leverArmAM[i]).sub(bodies.positionM[b]);
+                p.leverArmAM[i].sub(bodies.positionM[a]);
+                int stored = memory.find(low, high, p.featureId[i]);
+                if (stored >= 0) {
+                    memory.restore(stored, p, i);
+                } else {
+                    p.normalImpulseNs[i] = 0.0;
+                    p.frictionImpulseNs[i].zero();
+                    p.stickDisplacementM[i].zero();
+                }
             }
         }
-        contactCount = count;
     }
 
-    private void computeContactForces() {
-        for (int body = 0; body < bodyCount; body++) {
-            contactForcesN[body].zero();
-            contactTorquesNm[body].zero();
+    /** PREPARE_CONTACTS: rows and penalty forces from the start-of-step state, then the free velocities. */
+    private void prepareContacts() {
+        for (ContactSolver solver : solvers) {
+            solver.prepare(context, bodies, points);
         }
-        double k = settings.stiffnessNpm();
-        double b = settings.dampingNspm();
-        for (int i = 0; i < contactCount; i++) {
-            Contact contact = contacts[i];
-            int bodyA = contact.bodyA;
-            int bodyB = contact.bodyB;
-            double d = contact.depthM;
-            double dDot = PenaltyContactLaw.penetrationRateMps(
-                    linearVelocitiesMps[bodyA], linearVelocitiesMps[bodyB], contact.normal);
-            double f = PenaltyContactLaw.normalForceN(k, b, d, dDot);
-            contact.normalSpeedMps = dDot;
-            contact.forceN.set(contact.normal).mul(f);
-            // Newton's third law: B receives -F at the same point.
-            contactForcesN[bodyA].add(contact.forceN);
-            contactForcesN[bodyB].sub(contact.forceN);
-            // Torque on B about its position: rB × (−F) with rB = point − position. None on A, a sphere whose
-            // normal force passes through its centre (see contactTorqueOnBody).
-            contact.pointM.sub(positionsM[bodyB], leverArmM).cross(contact.forceN, torqueNm);
-            contactTorquesNm[bodyB].sub(torqueNm);
+        integrator.applyForces(context, bodies);
+    }
+
+    /** CORRECT_POSITIONS: pseudo-velocities from the solvers, applied to positions, then forgotten. */
+    private void correctPositions() {
+        integrator.clearPseudoVelocities(bodies);
+        for (ContactSolver solver : solvers) {
+            solver.correctPositions(context, bodies);
         }
+        integrator.applyPseudoVelocities(context, bodies);
+    }
+
+    /** STORE_IMPULSES: per-point forces, per-body sums, contact views, and the memory for the next warm start. */
+    private void storeResults() {
+        for (ContactSolver solver : solvers) {
+            solver.storeImpulses(context, points);
+        }
+        report.collect(points, bodies.count, spheres);
+        memory.record(points);
     }
 
     private long endStage(StepStage stage, long stageStartNs) {
@@ -291,95 +702,163 @@ public final class PhysicsWorld {
         return stageEndNs;
     }
 
-    /** Signed depth of tool {@code a} (a sphere) into body {@code b}; see {@link SphereContacts}. */
-    private double toolDepthM(int a, int b, Vector3d destPointM, Vector3d destNormal) {
-        Vector3dc centreM = positionsM[a];
-        double radiusM = ((SphereShape) shapes[a]).radiusM();
-        Shape shapeB = shapes[b];
-        if (shapeB instanceof BoxShape box) {
-            return SphereContacts.sphereVsBox(centreM, radiusM, positionsM[b], orientations[b],
-                    box.halfXM(), box.halfYM(), box.halfZM(), destPointM, destNormal);
-        } else if (shapeB instanceof SphereShape sphere) {
-            return SphereContacts.sphereVsSphere(centreM, radiusM, positionsM[b], sphere.radiusM(),
-                    destPointM, destNormal);
-        } else {
-            // The last permitted subtype of the sealed Shape: the cast fails loudly if a shape is added to the
-            // hierarchy without a contact test here.
-            PlaneShape plane = (PlaneShape) shapeB;
-            return SphereContacts.sphereVsPlane(centreM, radiusM, positionsM[b], orientations[b], plane.normal(),
-                    destPointM, destNormal);
+    // ---- Pair rules ------------------------------------------------------------------------------------------
+
+    private ContactMode effectiveMode(int a, int b) {
+        ContactMode configured = modes.resolve(a, b);
+        if (configured == ContactMode.NONE) {
+            return ContactMode.NONE;
         }
+        if (bodies.dynamic[a] || bodies.dynamic[b]) {
+            return configured;
+        }
+        // Neither moves under forces: only a tool's force means anything (it is rendered), and LCP has no mass.
+        return tools[a] != tools[b] ? ContactMode.PENALTY : ContactMode.NONE;
     }
 
-    private void writeBounds(int body) {
-        Shape shape = shapes[body];
-        if (shape instanceof SphereShape sphere) {
-            Aabb.ofSphere(positionsM[body], sphere.radiusM(), boundsM, body);
-        } else if (shape instanceof BoxShape box) {
-            Aabb.ofOrientedBox(positionsM[body], orientations[body], box.halfXM(), box.halfYM(), box.halfZM(),
-                    boundsM, body);
-        } else {
-            // PlaneShape, the last permitted subtype (cast as in toolDepthM): a half-space has no finite bounds.
-            Aabb.unbounded(boundsM, body);
+    /** 0 tool, 1 dynamic, 2 kinematic, 3 static: body A of a contact is the one with the lower rank. */
+    private int mobilityRank(int body) {
+        if (tools[body]) {
+            return 0;
         }
+        BodyType type = bodies.type[body];
+        if (type == BodyType.DYNAMIC) {
+            return 1;
+        }
+        return type == BodyType.KINEMATIC ? 2 : 3;
     }
 
-    // ---- Building --------------------------------------------------------------------------------------------
+    // ---- Building internals ----------------------------------------------------------------------------------
 
-    private int addBody(String name, BodyType type, Shape shape, Vector3dc positionM, Quaterniondc orientation) {
+    private int addBody(String name, BodyType type, boolean tool, Shape shape, Vector3dc positionM,
+                        Quaterniondc orientation, Material material, double massKg, Matrix3dc inertiaKgM2) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(positionM, "positionM");
-        Objects.requireNonNull(orientation, "orientation");
+        Objects.requireNonNull(material, "material");
         if (!positionM.isFinite()) {
             throw new IllegalArgumentException("positionM must be finite, was " + format(positionM));
         }
+        requireOrientation(orientation);
+        int body = bodies.add(type, positionM, new Quaterniond(orientation).normalize(), massKg, inertiaKgM2);
+        int capacity = body + 1;
+        names = Arrays.copyOf(names, capacity);
+        shapes = Arrays.copyOf(shapes, capacity);
+        materials = Arrays.copyOf(materials, capacity);
+        tools = Arrays.copyOf(tools, capacity);
+        spheres = Arrays.copyOf(spheres, capacity);
+        movable = Arrays.copyOf(movable, capacity);
+        boundsM = Arrays.copyOf(boundsM, capacity * Aabb.STRIDE);
+        names[body] = name;
+        shapes[body] = shape;
+        materials[body] = material;
+        tools[body] = tool;
+        spheres[body] = shape instanceof SphereShape;
+        movable[body] = type != BodyType.STATIC;
+        report.bodyAdded(capacity);
+        modes.bodyAdded(capacity);
+        bodyBounds.bodyAdded(body, shape);
+        // A static body never moves, so its bounds are computed once, here; moving ones every step.
+        bodyBounds.write(shape, bodies.positionM[body], bodies.orientation[body], boundsM, body);
+        if (tool) {
+            toolCount++;
+        }
+        if (type == BodyType.STATIC) {
+            staticCount++;
+        }
+        reserveForScene();
+        return body;
+    }
+
+    /**
+     * Presizes the per-step buffers for what a scene of this make-up plausibly needs: every tool against every
+     * static body (the haptic case, one point per pair) and, per other moving body, a few pairs of a face
+     * contact's four points. A larger contact set still works; its first step grows the buffers.
+     */
+    private void reserveForScene() {
+        int otherMovable = bodies.count - staticCount - toolCount;
+        int pairs = toolCount * (bodies.count - 1) + 4 * otherMovable;
+        int pointCount = toolCount * (bodies.count - 1) + 16 * otherMovable;
+        reserveContacts(Math.max(pairs, pairCapacity()), Math.max(pointCount, points.capacity()));
+    }
+
+    private int pairCapacity() {
+        return pairBodyA.length;
+    }
+
+    private void growPairs(int capacity) {
+        if (capacity <= pairBodyA.length) {
+            return;
+        }
+        int newCapacity = Math.max(capacity, 2 * pairBodyA.length);
+        pairBodyA = Arrays.copyOf(pairBodyA, newCapacity);
+        pairBodyB = Arrays.copyOf(pairBodyB, newCapacity);
+        pairModes = Arrays.copyOf(pairModes, newCapacity);
+    }
+
+    /**
+     * Symmetric (to 1e-9 of its largest element, far above the rounding of any computed tensor) and positive
+     * definite by Sylvester's criterion: the leading principal minors are all positive.
+     */
+    private static void requireInertia(Matrix3dc i) {
+        double[] m = {i.m00(), i.m01(), i.m02(), i.m10(), i.m11(), i.m12(), i.m20(), i.m21(), i.m22()};
+        double largest = 0.0;
+        for (double value : m) {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("inertiaKgM2 must be finite, was " + i);
+            }
+            largest = Math.max(largest, Math.abs(value));
+        }
+        double asymmetry = Math.max(Math.abs(i.m01() - i.m10()),
+                Math.max(Math.abs(i.m02() - i.m20()), Math.abs(i.m12() - i.m21())));
+        if (asymmetry > 1e-9 * largest) {
+            throw new IllegalArgumentException("inertiaKgM2 must be symmetric, was " + i);
+        }
+        double minor2 = i.m00() * i.m11() - i.m01() * i.m10();
+        if (!(i.m00() > 0.0) || !(minor2 > 0.0) || !(i.determinant() > 0.0)) {
+            throw new IllegalArgumentException("inertiaKgM2 must be positive definite, was " + i);
+        }
+    }
+
+    private void requirePair(int bodyA, int bodyB) {
+        Objects.checkIndex(bodyA, bodyCount());
+        Objects.checkIndex(bodyB, bodyCount());
+        if (bodyA == bodyB) {
+            throw new IllegalArgumentException("a pair needs two bodies, got " + bodyA + " twice");
+        }
+    }
+
+    private static int requireGroup(int group) {
+        if (group < 1) {
+            throw new IllegalArgumentException("group must be >= 1, was " + group);
+        }
+        return group;
+    }
+
+    private static void requireOrientation(Quaterniondc orientation) {
+        Objects.requireNonNull(orientation, "orientation");
         double orientationLength = Math.sqrt(orientation.lengthSquared());
         if (!(orientationLength > 0.0) || !Double.isFinite(orientationLength)) {
             throw new IllegalArgumentException("orientation must be finite and non-zero, was (" + orientation.x()
                     + ", " + orientation.y() + ", " + orientation.z() + ", " + orientation.w() + ")");
         }
-        int body = bodyCount;
-        int capacity = body + 1;
-        names = Arrays.copyOf(names, capacity);
-        types = Arrays.copyOf(types, capacity);
-        shapes = Arrays.copyOf(shapes, capacity);
-        positionsM = Arrays.copyOf(positionsM, capacity);
-        orientations = Arrays.copyOf(orientations, capacity);
-        linearVelocitiesMps = Arrays.copyOf(linearVelocitiesMps, capacity);
-        boundsM = Arrays.copyOf(boundsM, capacity * Aabb.STRIDE);
-        contactForcesN = Arrays.copyOf(contactForcesN, capacity);
-        contactTorquesNm = Arrays.copyOf(contactTorquesNm, capacity);
-        names[body] = name;
-        types[body] = type;
-        shapes[body] = shape;
-        positionsM[body] = new Vector3d(positionM);
-        orientations[body] = new Quaterniond(orientation).normalize();
-        linearVelocitiesMps[body] = new Vector3d();
-        contactForcesN[body] = new Vector3d();
-        contactTorquesNm[body] = new Vector3d();
-        bodyCount = capacity;
-        return body;
     }
 
-    private void growPairBuffers() {
-        int maxPairs = Math.multiplyExact(toolCount, staticCount);
-        if (maxPairs <= contacts.length) {
-            return;
-        }
-        pairBodyA = new int[maxPairs];
-        pairBodyB = new int[maxPairs];
-        int oldLength = contacts.length;
-        contacts = Arrays.copyOf(contacts, maxPairs);
-        for (int i = oldLength; i < maxPairs; i++) {
-            contacts[i] = new Contact();
+    private static void requireFinite(Vector3dc v) {
+        if (!v.isFinite()) {
+            throw new IllegalArgumentException("state must be finite, was " + format(v));
         }
     }
 
     // ---- Errors, built off the per-tick path -----------------------------------------------------------------
 
     private IllegalArgumentException notATool(int body) {
-        return new IllegalArgumentException("body " + body + " (" + names[body] + ") is " + types[body]
+        return new IllegalArgumentException("body " + body + " (" + names[body] + ") is " + bodies.type[body]
                 + ", not a tool: only KINEMATIC bodies take a tool state");
+    }
+
+    private IllegalArgumentException wrongType(int body, BodyType expected) {
+        return new IllegalArgumentException("body " + body + " (" + names[body] + ") is " + bodies.type[body]
+                + ", not " + expected);
     }
 
     private static IllegalArgumentException nonFiniteToolState(Vector3dc positionM, Vector3dc velocityMps) {

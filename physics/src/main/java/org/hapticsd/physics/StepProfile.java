@@ -1,7 +1,8 @@
 package org.hapticsd.physics;
 
 /**
- * Wall time of each stage of the last {@link PhysicsWorld#step}, measured with {@link System#nanoTime()}.
+ * Wall time of each stage of the last {@link PhysicsWorld#step}, measured with {@link System#nanoTime()}, and the
+ * convergence of its contact solver.
  *
  * <p>Owned and overwritten by the world on the loop thread; read it on that thread after a step, for example to
  * copy into a snapshot for monitoring. Reading never allocates. Before the first step every value is 0.
@@ -12,6 +13,9 @@ package org.hapticsd.physics;
 public final class StepProfile {
 
     private final long[] lastNsByStage = new long[StepStage.count()];
+    private double lastLcpResidualNs;
+    private double lastPositionResidualNs;
+    private int lastLcpRowCount;
 
     StepProfile() {
     }
@@ -30,9 +34,35 @@ public final class StepProfile {
         return totalNs;
     }
 
+    /**
+     * Residual of the LCP solve of the last step, N·s: the largest change {@code |Δλ|} that any row (normal or
+     * friction, after projection onto its bound) received in the final projected Gauss–Seidel sweep. It is 0 when
+     * the sweep left every impulse unchanged, i.e. when the iterate is a fixed point of projected Gauss–Seidel and
+     * so solves the LCP; divide by {@code Δt} for the force error it stands for. 0 when there was no LCP contact.
+     */
+    public double lastLcpResidualNs() {
+        return lastLcpResidualNs;
+    }
+
+    /** As {@link #lastLcpResidualNs()}, for the pseudo-impulses of the position correction, N·s. */
+    public double lastPositionResidualNs() {
+        return lastPositionResidualNs;
+    }
+
+    /** Number of LCP contact points (each a normal and two friction rows) of the last step. */
+    public int lastLcpRowCount() {
+        return lastLcpRowCount;
+    }
+
     void record(StepStage stage, long elapsedNs) {
         // System.nanoTime() is monotonic on HotSpot/Linux, but its contract only promises meaningful differences,
         // not non-negative ones on every platform; the clamp keeps the documented ">= 0" true regardless.
         lastNsByStage[stage.ordinal()] = Math.max(0L, elapsedNs);
+    }
+
+    void recordSolver(int lcpRowCount, double lcpResidualNs, double positionResidualNs) {
+        this.lastLcpRowCount = lcpRowCount;
+        this.lastLcpResidualNs = lcpResidualNs;
+        this.lastPositionResidualNs = positionResidualNs;
     }
 }

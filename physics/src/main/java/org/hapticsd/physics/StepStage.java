@@ -5,15 +5,44 @@ package org.hapticsd.physics;
  *
  * <p>The list is fixed and the declaration order is the execution order, as Box2D's {@code b2SolverStageType}
  * (box2d {@code src/solver.h}): the step walks {@link #at(int)} from 0 to {@link #count()} - 1, so the order
- * cannot drift from the documentation.
+ * cannot drift from the documentation. The order is that of source 003 (contact detection → constraint forces →
+ * velocity update → position update), with sequential impulses' warm start and split position correction added.
  */
 public enum StepStage {
-    /** Refreshes the bounding boxes of moving bodies and lists the tool–static pairs whose boxes overlap. */
+    /**
+     * Refreshes what follows from each moving body's pose (rotation matrix, world inverse inertia
+     * {@code R·I⁻¹·Rᵀ}, bounds), lists the pairs whose bounds overlap and keeps those whose contact mode is not
+     * {@link ContactMode#NONE}.
+     */
     BROADPHASE,
-    /** Runs the exact contact test on each candidate pair and fills the contact pool. */
+    /**
+     * Runs the exact test on each kept pair, fills the contact pool, and matches each point to the last step's by
+     * (body pair, feature id) to carry its impulses and friction anchor over.
+     */
     NARROWPHASE,
-    /** Turns each contact into a penalty force and sums the forces and torques per body. */
-    CONTACT_FORCES;
+    /**
+     * Penalty contacts turn into forces; LCP contacts into rows (Jacobian, effective mass {@code 1/A_ii}, the
+     * Springhead collision or static target, the friction bound); then gravity, penalty forces, damping and the
+     * gyroscopic term update the velocities of dynamic bodies (the free velocity {@code b} of source 003).
+     */
+    PREPARE_CONTACTS,
+    /** Applies the impulses carried over from the last step to the velocities (sequential impulses). */
+    WARM_START,
+    /** Projected Gauss–Seidel sweeps over the LCP rows: normal, then two friction directions, per point. */
+    SOLVE,
+    /** Semi-implicit Euler: positions from the new velocities, orientations {@code q += ½·(0, ω)·q·Δt}. */
+    INTEGRATE,
+    /**
+     * Springhead's static contact model {@code d' = d − γ·max(d − d_tol, 0)} as a separate position projection
+     * (split impulse): Gauss–Seidel on pseudo-velocities that move the bodies but are then discarded, so pushing
+     * bodies apart never adds kinetic energy.
+     */
+    CORRECT_POSITIONS,
+    /**
+     * Writes each point's force (impulse / {@code Δt}) and sums force and torque per body; keeps the impulses and
+     * friction anchors for the next step's warm start.
+     */
+    STORE_IMPULSES;
 
     /** {@code values()} clones its array on every call; the step reads this copy instead. */
     private static final StepStage[] IN_ORDER = values();

@@ -8,10 +8,12 @@ import org.joml.Vector3d;
 import org.junit.jupiter.api.Test;
 
 /**
- * Same inputs, same bits (Box2D {@code test/test_determinism.c}). Java 17 evaluates every double operation
- * strictly (JEP 306), {@code Math.sqrt} is correctly rounded and JOML does not fuse multiply-adds unless
- * {@code joml.useMathFma} is set, so the golden hash below holds on any JVM and CPU. The path uses
- * {@link StrictMath} and the scene uses no trigonometry, so the inputs are reproducible too.
+ * Same inputs, same bits (Box2D {@code test/test_determinism.c}), twice: for the haptic path (a tool touching
+ * static bodies; its golden hash predates the dynamics and still holds, so the server renders exactly the forces it
+ * did) and for a scene of dynamic bodies. Java 17 evaluates every double operation strictly (JEP 306),
+ * {@code Math.sqrt} is correctly rounded and JOML does not fuse multiply-adds unless {@code joml.useMathFma} is
+ * set, so the golden hashes hold on any JVM and CPU. The tool paths use {@link StrictMath} and the step uses no
+ * trigonometry, so the inputs are reproducible too.
  */
 class DeterminismTest {
 
@@ -38,7 +40,67 @@ class DeterminismTest {
         assertEquals(GOLDEN_HASH, run().hash(), "hash of the reference run; see GOLDEN_HASH before updating it");
     }
 
+    /**
+     * FNV-1a over the raw bits of every body's position, orientation, linear and angular velocity, every 100
+     * ticks of {@link #runDynamic()}: the whole dynamics path (LCP and penalty contacts, friction, warm start,
+     * position correction, gyroscopic step, integration) in one number.
+     */
+    private static final long GOLDEN_DYNAMIC_HASH = 3933983091847359006L;
+
+    private static final int DYNAMIC_TICKS = 3_000;
+
+    @Test
+    void shouldGiveBitIdenticalDynamicStatesInTwoWorldsBuiltAlike() {
+        assertEquals(runDynamic(), runDynamic());
+    }
+
+    @Test
+    void shouldReproduceTheGoldenDynamicHash() {
+        assertEquals(GOLDEN_DYNAMIC_HASH, runDynamic(),
+                "hash of the reference dynamic run; see GOLDEN_DYNAMIC_HASH before updating it");
+    }
+
     private record Run(long hash, int ticksInContact) {
+    }
+
+    /** The pen of {@link ZeroAllocationTest.Scene}, the tool on a path of strict sines. */
+    private static long runDynamic() {
+        ZeroAllocationTest.Scene scene = new ZeroAllocationTest.Scene();
+        PhysicsWorld world = scene.world;
+        Vector3d positionM = new Vector3d();
+        Vector3d velocityMps = new Vector3d();
+        Vector3d v = new Vector3d();
+        Quaterniond q = new Quaterniond();
+        long hash = 0xcbf29ce484222325L;
+        for (int tick = 0; tick < DYNAMIC_TICKS; tick++) {
+            double tS = tick * 0.001;
+            positionM.set(0.2 * StrictMath.sin(2.3 * tS), 0.2 * StrictMath.sin(1.5 * tS),
+                    0.035 + 0.04 * StrictMath.sin(11.9 * tS));
+            velocityMps.set(0.2 * 2.3 * StrictMath.cos(2.3 * tS), 0.2 * 1.5 * StrictMath.cos(1.5 * tS),
+                    0.04 * 11.9 * StrictMath.cos(11.9 * tS));
+            world.setToolState(scene.tool, positionM, velocityMps);
+            world.step(0.001);
+            if (tick % 100 != 99) {
+                continue;
+            }
+            for (int body = 0; body < world.bodyCount(); body++) {
+                hash = mixVector(hash, world.bodyPosition(body, v));
+                world.bodyOrientation(body, q);
+                hash = mix(hash, Double.doubleToRawLongBits(q.x));
+                hash = mix(hash, Double.doubleToRawLongBits(q.y));
+                hash = mix(hash, Double.doubleToRawLongBits(q.z));
+                hash = mix(hash, Double.doubleToRawLongBits(q.w));
+                hash = mixVector(hash, world.bodyLinearVelocity(body, v));
+                hash = mixVector(hash, world.bodyAngularVelocity(body, v));
+            }
+        }
+        return hash;
+    }
+
+    private static long mixVector(long hash, Vector3d v) {
+        hash = mix(hash, Double.doubleToRawLongBits(v.x));
+        hash = mix(hash, Double.doubleToRawLongBits(v.y));
+        return mix(hash, Double.doubleToRawLongBits(v.z));
     }
 
     private static Run run() {

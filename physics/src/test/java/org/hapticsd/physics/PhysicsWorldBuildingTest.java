@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.hapticsd.physics.dynamics.SolidInertia;
+import org.hapticsd.physics.geometry.TriangleMesh;
+import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
 import org.junit.jupiter.api.Test;
@@ -103,5 +106,65 @@ class PhysicsWorldBuildingTest {
         assertThrows(IndexOutOfBoundsException.class, () -> world.bodyName(1));
         assertThrows(IndexOutOfBoundsException.class, () -> world.contactForceOnBody(-1, new Vector3d()));
         assertThrows(IndexOutOfBoundsException.class, () -> world.contact(0), "no contact before a step");
+    }
+
+    @Test
+    void shouldKeepDynamicBodyMassInertiaAndMaterial() {
+        Matrix3d inertia = SolidInertia.box(2.0, 0.1, 0.2, 0.3, new Matrix3d());
+        Material material = new Material(0.4, 0.6, 0.5);
+        int box = world.addDynamicBody("crate", new BoxShape(0.1, 0.2, 0.3), new Vector3d(0, 0, 1),
+                new Quaterniond(), 2.0, inertia, material);
+        assertEquals(BodyType.DYNAMIC, world.bodyType(box));
+        assertEquals(2.0, world.bodyMassKg(box), 0.0);
+        assertEquals(inertia, world.bodyInertia(box, new Matrix3d()));
+        assertSame(material, world.material(box));
+        assertEquals(false, world.isTool(box));
+        int floor = world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(),
+                new Quaterniond());
+        assertSame(Material.DEFAULT, world.material(floor), "frictionless, inelastic unless given one");
+        assertEquals(0.0, world.bodyMassKg(floor), 0.0, "static bodies are infinite masses, reported as 0");
+    }
+
+    @Test
+    void shouldRejectDynamicBodiesWithoutVolumeOrWithInvalidMassProperties() {
+        Matrix3d inertia = SolidInertia.sphere(1.0, 0.1, new Matrix3d());
+        Quaterniond identity = new Quaterniond();
+        assertMessage("PlaneShape", "volume", () -> world.addDynamicBody("plane", new PlaneShape(new Vector3d(0, 0, 1)),
+                new Vector3d(), identity, 1.0, inertia, Material.DEFAULT));
+        TriangleMesh mesh = new TriangleMesh(new double[] {0, 0, 0, 1, 0, 0, 0, 1, 0}, new int[] {0, 1, 2});
+        assertMessage("TriangleMeshShape", "volume", () -> world.addDynamicBody("mesh", new TriangleMeshShape(mesh),
+                new Vector3d(), identity, 1.0, inertia, Material.DEFAULT));
+        SphereShape ball = new SphereShape(0.1);
+        assertMessage("massKg", "0.0",
+                () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 0.0, inertia, Material.DEFAULT));
+        assertMessage("massKg", "NaN", () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, Double.NaN,
+                inertia, Material.DEFAULT));
+        Matrix3d skewed = new Matrix3d(inertia).m10(0.001);
+        assertMessage("inertiaKgM2", "symmetric",
+                () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, skewed, Material.DEFAULT));
+        Matrix3d indefinite = new Matrix3d().scaling(0.01, -0.01, 0.01);
+        assertMessage("inertiaKgM2", "positive definite",
+                () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, indefinite, Material.DEFAULT));
+        assertThrows(NullPointerException.class,
+                () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, inertia, null));
+        assertEquals(0, world.bodyCount(), "a rejected body must leave the world unchanged");
+    }
+
+    @Test
+    void shouldSetStateOnlyOfBodiesOfTheRightType() {
+        int floor = world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(),
+                new Quaterniond());
+        int ball = world.addDynamicBody("ball", new SphereShape(0.1), new Vector3d(0, 0, 1), new Quaterniond(), 1.0,
+                SolidInertia.sphere(1.0, 0.1, new Matrix3d()), Material.DEFAULT);
+        assertMessage("ball", "not KINEMATIC", () -> world.setKinematicState(ball, new Vector3d(), new Quaterniond(),
+                new Vector3d(), new Vector3d()));
+        assertMessage("floor", "not DYNAMIC",
+                () -> world.setBodyVelocity(floor, new Vector3d(), new Vector3d()));
+        assertMessage("state", "NaN",
+                () -> world.setBodyVelocity(ball, new Vector3d(Double.NaN, 0, 0), new Vector3d()));
+        assertMessage("ball", "DYNAMIC", () -> world.setToolState(ball, new Vector3d(), new Vector3d()));
+        world.setBodyPose(ball, new Vector3d(1, 2, 3), new Quaterniond(0, 0, 0, 3));
+        assertEquals(new Vector3d(1, 2, 3), world.bodyPosition(ball, new Vector3d()));
+        assertEquals(new Quaterniond(), world.bodyOrientation(ball, new Quaterniond()), "normalised");
     }
 }

@@ -1,0 +1,24 @@
+package org.hapticsd.physics;
+
+import org.hapticsd.physics.geometry.Aabb;
+
+/**
+ * The placeholder broadphase: tests the bounds of every pair with at least one movable body, O(n²). Correct and
+ * allocation-free, and fine for the tens of bodies of a haptic scene; sweep-and-prune replaces it behind
+ * {@link CandidatePairFinder} (see there). The double loop emits pairs already sorted by (a, b).
+ */
+final class AllPairsCandidatePairFinder implements CandidatePairFinder {
+
+    @Override
+    public void findPairs(double[] boundsM, boolean[] movable, int bodyCount, CandidatePairs dest) {
+        dest.clear();
+        for (int a = 0; a < bodyCount; a++) {
+            boolean movableA = movable[a];
+            for (int b = a + 1; b < bodyCount; b++) {
+                if ((movableA || movable[b]) && Aabb.overlap(boundsM, a, b)) {
+                    dest.add(a, b);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package org.hapticsd.physics;
+
+/**
+ * The broadphase as the world uses it: bounds in, overlapping pairs out. The seam where sweep-and-prune
+ * ({@code org.hapticsd.physics.broadphase.SweepAndPrune}, being written beside this engine) replaces the
+ * O(n²) {@link AllPairsCandidatePairFinder}: wrap it in an implementation of this interface and pass that to
+ * {@link PhysicsWorld}'s constructor in place of the all-pairs one.
+ *
+ * <p>Contract, which the warm start relies on: every pair {@code (a, b)} with {@code a < b}, at least one of the
+ * two movable, whose bounds overlap (touching counts: the exact decision is the narrowphase's), each exactly once,
+ * sorted by {@code a} then {@code b}; deterministic for equal inputs; no allocation once {@code dest} has grown to
+ * the scene's largest pair set. Static–static pairs never appear.
+ */
+interface CandidatePairFinder {
+
+    /**
+     * @param boundsM world bounds of every body, {@code geometry.Aabb.STRIDE} values per body index
+     *     ({@code minX, minY, minZ, maxX, maxY, maxZ}; infinite for a plane)
+     * @param movable per body: {@code false} only for static bodies, whose bounds never change
+     * @param bodyCount number of bodies; the arrays may be longer
+     * @param dest cleared, then filled with the pairs
+     */
+    void findPairs(double[] boundsM, boolean[] movable, int bodyCount, CandidatePairs dest);
+}

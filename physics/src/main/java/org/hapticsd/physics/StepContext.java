@@ -1,0 +1,58 @@
+package org.hapticsd.physics;
+
+import org.joml.Vector3d;
+import org.joml.Vector3dc;
+
+/**
+ * What every stage of one {@link PhysicsWorld#step} reads: the time step and its inverse, the iteration counts,
+ * the contact settings and gravity (Box2D's {@code b2StepContext}, box2d {@code src/solver.h}). One instance per
+ * world, refilled at the start of each step, so settings changed between steps take effect whole at the next one
+ * and no stage re-derives {@code 1/Δt}.
+ */
+public final class StepContext {
+
+    private double dtS;
+    private double inverseDtPerS;
+    private ContactSettings settings;
+    private final Vector3d gravityMps2 = new Vector3d();
+
+    StepContext() {
+    }
+
+    void refill(double dtS, ContactSettings settings, Vector3dc gravityMps2) {
+        this.dtS = dtS;
+        this.inverseDtPerS = 1.0 / dtS;
+        this.settings = settings;
+        this.gravityMps2.set(gravityMps2);
+    }
+
+    /** The step {@code Δt}, s. */
+    public double dtS() {
+        return dtS;
+    }
+
+    /** {@code 1/Δt}, 1/s. */
+    public double inverseDtPerS() {
+        return inverseDtPerS;
+    }
+
+    /** Gravitational acceleration, m/s². */
+    public Vector3dc gravityMps2() {
+        return gravityMps2;
+    }
+
+    /** The scene's contact settings for this step. */
+    public ContactSettings settings() {
+        return settings;
+    }
+
+    /** Velocity sweeps of the projected Gauss–Seidel solver. */
+    public int lcpIterations() {
+        return settings.lcpIterations();
+    }
+
+    /** Sweeps of the position-correction solver. */
+    public int positionIterations() {
+        return settings.positionIterations();
+    }
+}
