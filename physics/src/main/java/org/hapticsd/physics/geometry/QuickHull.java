@@ -121,7 +121,17 @@ final class QuickHull {
             if (deleted[scan] || outsideHead[scan] == NONE) {
                 scan++;
             } else {
-                addPoint(scan, farthestOutsidePoint(scan));
+                int eye = farthestOutsidePoint(scan);
+                if (Orientation.sideOfTriangle(p, corners[3 * scan], corners[3 * scan + 1], corners[3 * scan + 2], eye)
+                        > 0) {
+                    addPoint(scan, eye);
+                } else {
+                    // More than the tolerance above the computed plane yet not above the exact one: impossible while
+                    // planes are accurate to far below the tolerance, which addFace ensures; if rounding ever
+                    // disagrees, dropping the point (within rounding of the hull) beats starting from a face that
+                    // the point does not see.
+                    removeOutside(scan, eye);
+                }
             }
         }
     }
@@ -205,7 +215,6 @@ final class QuickHull {
         stackEdge[0] = 0;
         stackLeft[0] = 3;
         deleted[seed] = true;
-        visible = grow(visible, 1);
         visible[visibleCount++] = seed;
         while (depth >= 0) {
             int f = stackFace[depth];
@@ -286,6 +295,19 @@ final class QuickHull {
         if (best != NONE) {
             outsideNext[point] = outsideHead[best];
             outsideHead[best] = point;
+        }
+    }
+
+    private void removeOutside(int f, int point) {
+        if (outsideHead[f] == point) {
+            outsideHead[f] = outsideNext[point];
+            return;
+        }
+        for (int q = outsideHead[f]; q != NONE; q = outsideNext[q]) {
+            if (outsideNext[q] == point) {
+                outsideNext[q] = outsideNext[point];
+                return;
+            }
         }
     }
 
@@ -427,75 +449,72 @@ final class QuickHull {
     // Merging coplanar triangles into polygons
 
     /**
-     * Groups the surviving triangles into planar polygons, drops the vertices that end up inside a polygon or in
-     * the middle of a straight polygon edge, and renumbers the rest.
+     * Groups the surviving triangles into planar convex polygons, drops the vertices that end up inside a polygon or
+     * in the middle of a straight polygon edge, and renumbers the rest.
      *
      * <p>Each group grows from the largest remaining triangle, whose plane is the best conditioned, and accepts a
-     * neighbour only if all its corners lie within the tolerance of that seed plane. Comparing with the seed rather
-     * than with the neighbour that was just accepted keeps a finely tessellated curved surface from creeping into
-     * one face through a chain of nearly coplanar pairs.
+     * neighbour only if all its corners lie within the tolerance of that seed plane and the group's outline stays
+     * one convex loop (no corner more than the tolerance outside any edge's line). Comparing with the seed rather than
+     * with the neighbour just accepted keeps a finely tessellated curved surface from creeping into one face
+     * through a chain of nearly coplanar pairs; the convexity condition matters for noisy, nearly coplanar clouds,
+     * where the triangles within the tolerance of a plane can form an L or a ring, and the face polygons must be
+     * convex for clipping. A triangle refused by one group seeds or joins another.
      */
     private ConvexHull mergeIntoPolygons() {
-        int[] alive = new int[faceCount];
         int aliveCount = 0;
         double[] area = new double[faceCount];
         for (int f = 0; f < faceCount; f++) {
             if (!deleted[f]) {
-                alive[aliveCount++] = f;
+                aliveCount++;
                 area[f] = triangleArea(f);
             }
         }
         Integer[] seeds = new Integer[aliveCount];
-        for (int i = 0; i < aliveCount; i++) {
-            seeds[i] = alive[i];
+        for (int f = 0, i = 0; f < faceCount; f++) {
+            if (!deleted[f]) {
+                seeds[i++] = f;
+            }
         }
         Arrays.sort(seeds, (x, y) -> area[x] != area[y] ? Double.compare(area[y], area[x]) : Integer.compare(x, y));
 
         int[] group = new int[faceCount];
         Arrays.fill(group, NONE);
+        int[] members = new int[aliveCount];
+        int[] loopOfVertex = new int[p.length / 3];
+        Arrays.fill(loopOfVertex, NONE);
+        int[][] polygons = new int[aliveCount][];
+        int polygonCount = 0;
         int groupCount = 0;
-        int[] queue = new int[aliveCount];
-        int[] groupStart = new int[aliveCount + 1];
-        int[] groupFaces = new int[aliveCount];
-        int filled = 0;
         for (Integer seedFace : seeds) {
             int seed = seedFace;
             if (group[seed] != NONE) {
                 continue;
             }
             int g = groupCount++;
-            groupStart[g] = filled;
-            int head = 0;
-            int tail = 0;
-            queue[tail++] = seed;
             group[seed] = g;
-            while (head < tail) {
-                int f = queue[head++];
-                groupFaces[filled++] = f;
+            members[0] = seed;
+            int memberCount = 1;
+            int[] loop = boundaryLoop(group, members, memberCount, g, loopOfVertex);
+            // Breadth-first over the members: the member list doubles as the queue.
+            for (int head = 0; head < memberCount; head++) {
+                int f = members[head];
                 for (int e = 0; e < 3; e++) {
                     int h = neighbour[3 * f + e];
-                    if (group[h] == NONE && coplanarWith(seed, h)) {
-                        group[h] = g;
-                        queue[tail++] = h;
+                    if (group[h] != NONE || !coplanarWith(seed, h)) {
+                        continue;
+                    }
+                    group[h] = g;
+                    members[memberCount] = h;
+                    int[] grown = boundaryLoop(group, members, memberCount + 1, g, loopOfVertex);
+                    if (grown != null && staysConvex(grown, seed, group, g, h)) {
+                        memberCount++;
+                        loop = grown;
+                    } else {
+                        group[h] = NONE;
                     }
                 }
             }
-        }
-        groupStart[groupCount] = filled;
-
-        // Boundary loop of each group; a group whose boundary is not one simple loop is split back into triangles.
-        int[][] polygons = new int[aliveCount][];
-        int polygonCount = 0;
-        for (int g = 0; g < groupCount; g++) {
-            int[] loop = boundaryLoop(group, groupFaces, groupStart[g], groupStart[g + 1], g);
-            if (loop != null) {
-                polygons[polygonCount++] = loop;
-            } else {
-                for (int k = groupStart[g]; k < groupStart[g + 1]; k++) {
-                    int f = groupFaces[k];
-                    polygons[polygonCount++] = new int[] {corners[3 * f], corners[3 * f + 1], corners[3 * f + 2]};
-                }
-            }
+            polygons[polygonCount++] = loop;
         }
         polygons = Arrays.copyOf(polygons, polygonCount);
         removeStraightVertices(polygons);
@@ -516,64 +535,125 @@ final class QuickHull {
         return true;
     }
 
-    /** The group's outer edges chained into one counter-clockwise loop, or null if they do not form one. */
-    private int[] boundaryLoop(int[] group, int[] groupFaces, int from, int to, int g) {
+    /**
+     * The outline of the first {@code count} faces of {@code members} (all in group {@code g}) chained into one
+     * counter-clockwise loop, or null if their outer edges do not form exactly one simple loop.
+     * {@code loopOfVertex} is scratch, all NONE on entry and on return.
+     */
+    private int[] boundaryLoop(int[] group, int[] members, int count, int g, int[] loopOfVertex) {
         int edges = 0;
-        for (int k = from; k < to; k++) {
-            int f = groupFaces[k];
+        for (int k = 0; k < count; k++) {
+            int f = members[k];
             for (int e = 0; e < 3; e++) {
                 if (group[neighbour[3 * f + e]] != g) {
                     edges++;
                 }
             }
         }
-        int[] starts = new int[edges];
         int[] ends = new int[edges];
-        int count = 0;
-        for (int k = from; k < to; k++) {
-            int f = groupFaces[k];
+        int[] starts = new int[edges];
+        int n = 0;
+        boolean simple = true;
+        for (int k = 0; k < count; k++) {
+            int f = members[k];
             for (int e = 0; e < 3; e++) {
                 if (group[neighbour[3 * f + e]] != g) {
-                    starts[count] = edgeStart(f, e);
-                    ends[count] = edgeEnd(f, e);
-                    count++;
+                    int start = edgeStart(f, e);
+                    simple &= loopOfVertex[start] == NONE;
+                    loopOfVertex[start] = n;
+                    starts[n] = start;
+                    ends[n] = edgeEnd(f, e);
+                    n++;
                 }
             }
         }
-        // Start at the lowest vertex index so that the output does not depend on the order of the triangles.
-        int first = 0;
-        for (int i = 1; i < edges; i++) {
-            if (starts[i] < starts[first]) {
-                first = i;
+        int[] loop = simple ? new int[edges] : null;
+        if (simple) {
+            // Start at the lowest vertex index so that the output does not depend on the order of the triangles.
+            int first = 0;
+            for (int i = 1; i < edges; i++) {
+                if (starts[i] < starts[first]) {
+                    first = i;
+                }
+            }
+            int current = first;
+            for (int k = 0; k < edges && loop != null; k++) {
+                if (k > 0 && current == first) {
+                    loop = null;
+                } else {
+                    loop[k] = starts[current];
+                    int next = loopOfVertex[ends[current]];
+                    if (next == NONE) {
+                        loop = null;
+                    } else {
+                        current = next;
+                    }
+                }
+            }
+            if (loop != null && current != first) {
+                loop = null;
             }
         }
-        for (int i = 0; i < edges; i++) {
-            for (int j = i + 1; j < edges; j++) {
-                if (starts[i] == starts[j]) {
-                    return null;
+        for (int i = 0; i < n; i++) {
+            loopOfVertex[starts[i]] = NONE;
+        }
+        return loop;
+    }
+
+    /**
+     * Whether the outline {@code loop} of group {@code g}, just grown by triangle {@code h}, is still convex in the
+     * seed plane: no corner more than the tolerance outside the line of any edge, measured in the plane. The
+     * outline was convex before {@code h} joined, so only the pairs involving {@code h}'s outer edges or corners
+     * need checking: O(outline) per triangle rather than O(outline²).
+     *
+     * <p>The test is global on purpose. Checking only consecutive corners misses the case that matters for
+     * clipping: a cluster of corners a few tolerances apart at one end of a long face, whose tiny edges point
+     * several degrees off, so that their side planes would cut through the far end of the face.
+     */
+    private boolean staysConvex(int[] loop, int seed, int[] group, int g, int h) {
+        int count = loop.length;
+        for (int e = 0; e < 3; e++) {
+            if (group[neighbour[3 * h + e]] != g) {
+                int a = edgeStart(h, e);
+                int b = edgeEnd(h, e);
+                for (int c : loop) {
+                    if (outsideEdge(seed, a, b, c) > toleranceM) {
+                        return false;
+                    }
                 }
             }
         }
-        int[] loop = new int[edges];
-        int current = first;
-        for (int k = 0; k < edges; k++) {
-            if (k > 0 && current == first) {
-                return null;
-            }
-            loop[k] = starts[current];
-            int next = NONE;
-            for (int j = 0; j < edges; j++) {
-                if (starts[j] == ends[current]) {
-                    next = j;
-                    break;
+        for (int k = 0; k < 3; k++) {
+            int c = corners[3 * h + k];
+            for (int i = 0; i < count; i++) {
+                if (outsideEdge(seed, loop[i], loop[(i + 1) % count], c) > toleranceM) {
+                    return false;
                 }
             }
-            if (next == NONE) {
-                return null;
-            }
-            current = next;
         }
-        return current == first ? loop : null;
+        return true;
+    }
+
+    /**
+     * How far {@code c} lies outside the line {@code a → b} of a counter-clockwise outline, in the plane of face
+     * {@code seed}: {@code (c − a) · d} with {@code d} the unit in-plane outward normal {@code (b − a) × n / |·|}.
+     */
+    private double outsideEdge(int seed, int a, int b, int c) {
+        double nx = plane[4 * seed];
+        double ny = plane[4 * seed + 1];
+        double nz = plane[4 * seed + 2];
+        double ux = p[3 * b] - p[3 * a];
+        double uy = p[3 * b + 1] - p[3 * a + 1];
+        double uz = p[3 * b + 2] - p[3 * a + 2];
+        double dx = uy * nz - uz * ny;
+        double dy = uz * nx - ux * nz;
+        double dz = ux * ny - uy * nx;
+        double length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (!(length > 0)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return (dx * (p[3 * c] - p[3 * a]) + dy * (p[3 * c + 1] - p[3 * a + 1]) + dz * (p[3 * c + 2] - p[3 * a + 2]))
+            / length;
     }
 
     /**
