@@ -92,6 +92,7 @@ class MassPropertiesCalculatorTest {
         assertEquals(12, mesh.triangleCount());
         MassProperties meshed = MassPropertiesCalculator.closedMesh(mesh, STEEL_KG_PER_M3);
         MassProperties analytic = MassPropertiesCalculator.box(hx, hy, hz, STEEL_KG_PER_M3);
+        // The mesh is symmetric about its centre, so the centre is 0 up to rounding of centimetre values: 1e-15 m.
         assertSameBody(analytic, meshed, EXACT_RELATIVE, 1e-15);
     }
 
@@ -147,6 +148,7 @@ class MassPropertiesCalculatorTest {
             }
         }
         assertTrue(Math.abs(actual.m01) > 1e-3 * scale, "the turn must make the tensor non-diagonal");
+        // Offsets of decimetres through one rotation and the centroid sums: a few ulps of 0.3 m, below 1e-15 m.
         assertEquals(offsetM.x, meshed.centreXM(), 1e-15);
         assertEquals(offsetM.y, meshed.centreYM(), 1e-15);
         assertEquals(offsetM.z, meshed.centreZM(), 1e-15);
@@ -167,6 +169,7 @@ class MassPropertiesCalculatorTest {
         MassProperties tetra = MassPropertiesCalculator.closedMesh(
             new TriangleMesh(v, new int[] {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}), 1.0);
         assertRelative(1873.2333642164654, tetra.massKg(), EXACT_RELATIVE);
+        // Coordinates of order 10 through a few dozen roundings: error near 1e-14; 1e-12 is margin.
         assertEquals(15.9249475, tetra.centreXM(), 1e-12);
         assertEquals(0.7828125, tetra.centreYM(), 1e-12);
         assertEquals(3.7296175, tetra.centreZM(), 1e-12);
@@ -225,6 +228,7 @@ class MassPropertiesCalculatorTest {
         }
         Matrix3d expected = shifted(a, centreA, g).add(shifted(b, centreB, g));
         assertRelative(massKg, prism.massKg(), EXACT_RELATIVE);
+        // Centre coordinates of about 0.01 m through a few dozen roundings: error near 1e-18 m; 1e-17 m is margin.
         assertEquals(g[0], prism.centreXM(), 1e-17);
         assertEquals(g[1], prism.centreYM(), 1e-17);
         assertEquals(g[2], prism.centreZM(), 1e-17);

@@ -51,7 +51,7 @@ class MassPropertiesTest {
             () -> new MassProperties(-1.0, 0, 0, 0, 1, 1, 1, 0, 0, 0)).getMessage());
         assertEquals("centreYM must be finite, was NaN", assertThrows(IllegalArgumentException.class,
             () -> new MassProperties(1.0, 0, Double.NaN, 0, 1, 1, 1, 0, 0, 0)).getMessage());
-        // A thin rod along z is on the boundary (Izz = 0 would fail positivity of the trace only if all were 0).
+        // A thin rod along z (Izz = 0, Ixx = Iyy) lies on the boundary and must be accepted.
         new MassProperties(1.0, 0, 0, 0, 1.0, 1.0, 0.0, 0, 0, 0);
     }
 }
