@@ -111,7 +111,8 @@ public final class MassPropertiesCalculator {
         double cylinderKg = densityKgPerM3 * Math.PI * r * r * h;
         double capsKg = densityKgPerM3 * 4.0 / 3.0 * Math.PI * r * r * r;
         double izz = cylinderKg * r * r / 2.0 + capsKg * 0.4 * r * r;
-        double ixx = cylinderKg * (h * h / 12.0 + r * r / 4.0) + capsKg * (0.4 * r * r + h * h / 4.0 + 3.0 * h * r / 8.0);
+        double ixx = cylinderKg * (h * h / 12.0 + r * r / 4.0)
+            + capsKg * (0.4 * r * r + h * h / 4.0 + 3.0 * h * r / 8.0);
         return new MassProperties(cylinderKg + capsKg, 0, 0, 0, ixx, ixx, izz, 0, 0, 0);
     }
 

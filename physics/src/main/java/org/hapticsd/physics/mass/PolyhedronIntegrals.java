@@ -22,7 +22,8 @@ package org.hapticsd.physics.mass;
  * centroid: it underestimates the inertia by a fraction that does not vanish as the mesh is refined around a fixed
  * reference point: the tetrahedra of a fan stay as long as the body however fine the mesh. For a ball meshed from
  * its centre the lumped {@code ∫ |r|² dm} tends to {@code (3R/4)² M = 0.5625 M R²} instead of {@code 0.6 M R²}, 6 %
- * low at any resolution, and a meshed box does not match the analytic box. The exact sum costs a handful of multiplications more per triangle, once per shape.
+ * low at any resolution, and a meshed box does not match the analytic box. The exact sum costs a handful of
+ * multiplications more per triangle, once per shape.
  *
  * <p>Coordinates are taken relative to a reference point near the body (the caller passes the mean of the
  * vertices): the determinant {@code D} then cancels far less than it would for a body far from the origin.
