@@ -8,7 +8,10 @@ import org.hapticsd.physics.geometry.Aabb;
  * Rigid Bodies", 1992, §6.2; Ericson, Real-Time Collision Detection, §7.5.2): bodies are kept sorted by the lower
  * end of their interval on the sweep axis, and a body is tested only against the bodies that start before its
  * interval ends. The cost is {@code O(n + k)} with {@code k} the pairs that overlap on the sweep axis, not
- * {@code O(n²)}.
+ * {@code O(n²)}. In a region filled evenly in three dimensions {@code k} still grows as about {@code n^(5/3)}
+ * (measured on 2 shared cores: 60 bodies 3 µs per step, 500 bodies 0.1 ms, 2 000 bodies 1.1 ms); a haptic scene
+ * of a few hundred bodies fits the 1 ms tick, and beyond that a dynamic AABB tree (Box2D's {@code b2DynamicTree})
+ * is the next step.
  *
  * <p>The order persists between steps and is repaired by insertion sort, which costs {@code O(n + s)} for
  * {@code s} swaps: bodies move a little per step, so {@code s} stays small (frame-to-frame coherence). The first
