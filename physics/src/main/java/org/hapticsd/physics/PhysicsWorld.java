@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Objects;
 
 import org.hapticsd.physics.collision.ContactManifold;
-import org.hapticsd.physics.collision.Narrowphase;
 import org.hapticsd.physics.dynamics.ContactMemory;
 import org.hapticsd.physics.dynamics.ContactPoints;
 import org.hapticsd.physics.dynamics.ContactSolver;
@@ -120,7 +119,7 @@ public final class PhysicsWorld {
 
     /** An empty world with these contact settings. */
     public PhysicsWorld(ContactSettings settings) {
-        this(settings, new AllPairsCandidatePairFinder(), new Narrowphase()::collide);
+        this(settings, new SweepAndPrunePairFinder(), new MeshAwarePairTest());
     }
 
     /** An empty world with its broadphase and narrowphase given: the seam for sweep-and-prune and for tests. */
@@ -757,6 +756,7 @@ public final class PhysicsWorld {
         report.bodyAdded(capacity);
         modes.bodyAdded(capacity);
         bodyBounds.bodyAdded(body, shape);
+        narrowphase.prepare(shape);
         // A static body never moves, so its bounds are computed once, here; moving ones every step.
         bodyBounds.write(shape, bodies.positionM[body], bodies.orientation[body], boundsM, body);
         if (tool) {

@@ -13,4 +13,9 @@ interface ShapePairTest {
 
     /** Fills {@code out} (normal from B toward A, points on B, depth {@code > 0} penetrating); true when hit. */
     boolean collide(Shape a, Transform poseA, Shape b, Transform poseB, ContactManifold out);
+
+    /** Called once per body as it is added, so per-shape data (hull adjacency, mesh hierarchy) is never built
+     *  during a step. */
+    default void prepare(Shape shape) {
+    }
 }

@@ -1,9 +1,28 @@
 package org.hapticsd.server.scene;
 
-/** Scene-wide penalty contact: {@code f = max(0, k·d + b·ḋ)} along the contact normal. */
+import org.hapticsd.physics.ContactMode;
+import org.hapticsd.physics.ContactSettings;
+import org.hapticsd.physics.PenaltyContactSettings;
+
+/**
+ * Scene-wide contact settings: the penalty spring (haptic tool contacts and PENALTY pairs,
+ * {@code f = max(0, k·d + b·ḋ)}), Springhead's contact model parameters (seed 002: contact tolerance, impact
+ * threshold, friction threshold, error-correction rate), the LCP solver's iterations, and the default mode of
+ * every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
+ * the default simulated stylus.
+ */
 public final class ContactSpec {
+    private static final ContactSettings ENGINE = ContactSettings.defaults();
+
     private double stiffnessNpm = 1000.0;
     private double dampingNspm = 0.2;
+    private double toleranceM = ENGINE.contactToleranceM();
+    private double impactThresholdMps = ENGINE.impactThresholdMps();
+    private double frictionThresholdMps = ENGINE.frictionThresholdMps();
+    private double errorCorrectionRate = ENGINE.errorCorrectionRate();
+    private int lcpIterations = ENGINE.lcpIterations();
+    private int positionIterations = ENGINE.positionIterations();
+    private ContactMode mode = ContactMode.LCP;
 
     public void setStiffnessNpm(double value) {
         this.stiffnessNpm = Check.positive("stiffnessNpm", value);
@@ -13,11 +32,58 @@ public final class ContactSpec {
         this.dampingNspm = Check.nonNegative("dampingNspm", value);
     }
 
+    public void setToleranceM(double value) {
+        this.toleranceM = Check.nonNegative("toleranceM", value);
+    }
+
+    public void setImpactThresholdMps(double value) {
+        this.impactThresholdMps = Check.nonNegative("impactThresholdMps", value);
+    }
+
+    public void setFrictionThresholdMps(double value) {
+        this.frictionThresholdMps = Check.nonNegative("frictionThresholdMps", value);
+    }
+
+    public void setErrorCorrectionRate(double value) {
+        Check.nonNegative("errorCorrectionRate", value);
+        if (value > 1.0) {
+            throw new IllegalArgumentException("errorCorrectionRate must be in [0, 1], got " + value);
+        }
+        this.errorCorrectionRate = value;
+    }
+
+    public void setLcpIterations(int value) {
+        this.lcpIterations = Check.atLeast("lcpIterations", 1, value);
+    }
+
+    public void setPositionIterations(int value) {
+        this.positionIterations = Check.atLeast("positionIterations", 0, value);
+    }
+
+    public void setMode(String value) {
+        this.mode = ContactModeSpec.parseMode("mode", value);
+    }
+
     public double stiffnessNpm() {
         return stiffnessNpm;
     }
 
     public double dampingNspm() {
         return dampingNspm;
+    }
+
+    public ContactMode mode() {
+        return mode;
+    }
+
+    public ContactSettings toSettings() {
+        return ContactSettings.defaults()
+            .withContactToleranceM(toleranceM)
+            .withImpactThresholdMps(impactThresholdMps)
+            .withFrictionThresholdMps(frictionThresholdMps)
+            .withErrorCorrectionRate(errorCorrectionRate)
+            .withLcpIterations(lcpIterations)
+            .withPositionIterations(positionIterations)
+            .withPenalty(new PenaltyContactSettings(stiffnessNpm, dampingNspm));
     }
 }

@@ -1,7 +1,11 @@
 package org.hapticsd.server.scene;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.Workspace;
@@ -10,13 +14,23 @@ import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.SimulatedDeviceConfig;
 import org.hapticsd.device.sim.WaypointHandTarget;
 import org.hapticsd.physics.BoxShape;
-import org.hapticsd.physics.PenaltyContactSettings;
+import org.hapticsd.physics.CapsuleShape;
+import org.hapticsd.physics.ConvexHullShape;
+import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.Shape;
 import org.hapticsd.physics.SphereShape;
+import org.hapticsd.physics.TriangleMeshShape;
+import org.hapticsd.physics.collision.ContactManifold;
+import org.hapticsd.physics.geometry.ConvexHull;
+import org.hapticsd.physics.geometry.TriangleMesh;
+import org.hapticsd.physics.io.MeshLoader;
+import org.hapticsd.physics.mass.MassProperties;
+import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
+import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
 
@@ -30,23 +44,53 @@ public final class SceneBuilder {
         try {
             return buildChecked(spec);
         } catch (IllegalArgumentException e) {
-            throw new SceneException("scene '" + spec.name() + "': " + e.getMessage(), e);
+            throw new SceneException(spec.source() + ": scene '" + spec.name() + "': " + e.getMessage(), e);
         }
     }
 
-    private static BuiltScene buildChecked(SceneSpec spec) {
-        PhysicsWorld world = new PhysicsWorld(
-            new PenaltyContactSettings(spec.contact().stiffnessNpm(), spec.contact().dampingNspm()));
+    private static BuiltScene buildChecked(SceneSpec spec) throws SceneException {
+        ContactSpec contact = spec.contact();
+        PhysicsWorld world = new PhysicsWorld(contact.toSettings());
+        double[] g = spec.gravityMps2();
+        world.setGravity(new Vector3d(g[0], g[1], g[2]));
+        world.setSceneContactMode(contact.mode());
+
+        Map<String, Integer> bodyIndex = new HashMap<>();
+        Map<String, Integer> groupIds = new HashMap<>();
         List<String> names = new ArrayList<>();
         int[] indices = new int[spec.bodies().size()];
         for (int i = 0; i < indices.length; i++) {
             BodySpec body = spec.bodies().get(i);
-            double[] q = body.orientation();
-            indices[i] = world.addStaticBody(body.name(), shape(body.shape()), vector(body.positionM()),
-                new Quaterniond(q[1], q[2], q[3], q[0]));
+            try {
+                indices[i] = addBody(world, spec, body);
+            } catch (IllegalArgumentException e) {
+                throw new SceneException(spec.source() + ":" + body.line() + ":" + body.column() + ": bodies[" + i
+                    + "] (" + body.name() + "): " + e.getMessage(), e);
+            }
+            if (body.group() != null) {
+                int group = groupIds.computeIfAbsent(body.group(), name -> groupIds.size() + 1);
+                world.setBodyGroup(indices[i], group);
+            }
+            bodyIndex.put(body.name(), indices[i]);
             names.add(body.name());
         }
         int tool = world.addTool(spec.tool().name(), spec.tool().radiusM());
+        bodyIndex.put(spec.tool().name(), tool);
+        for (ContactModeSpec mode : spec.contactModes()) {
+            if (mode.pair() != null) {
+                world.setPairContactMode(bodyIndex.get(mode.pair().get(0)), bodyIndex.get(mode.pair().get(1)),
+                    mode.mode());
+            } else if (mode.body() != null) {
+                world.setBodyContactMode(bodyIndex.get(mode.body()), mode.mode());
+            } else {
+                world.setGroupContactMode(groupIds.get(mode.group()), mode.mode());
+            }
+        }
+        // Every buffer the step can need is sized now, so none grows on the real-time path: at most one manifold
+        // per pair of bodies, each of at most MAX_POINTS points.
+        int bodies = world.bodyCount();
+        int maxPairs = bodies * (bodies - 1) / 2;
+        world.reserveContacts(maxPairs, maxPairs * ContactManifold.MAX_POINTS);
 
         MappingSpec m = spec.mapping();
         double[] r = m.rotation();
@@ -69,6 +113,61 @@ public final class SceneBuilder {
             spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
     }
 
+    /** Default density of a dynamic body given neither a mass nor a density: water, 1000 kg/m³. */
+    public static final double DEFAULT_DENSITY_KGPM3 = 1000.0;
+
+    private static int addBody(PhysicsWorld world, SceneSpec spec, BodySpec body) throws SceneException {
+        double[] q = body.orientation();
+        Quaterniond orientation = new Quaterniond(q[1], q[2], q[3], q[0]);
+        Vector3d position = vector(body.positionM());
+        Material material = body.material().toMaterial();
+        int index;
+        switch (body.motion()) {
+            case STATIC -> index = world.addStaticBody(body.name(), shape(spec, body), position, orientation, material);
+            case KINEMATIC -> index = world.addKinematicBody(body.name(), shape(spec, body), position, orientation,
+                material);
+            default -> index = addDynamicBody(world, spec, body, position, orientation, material);
+        }
+        if (body.motion() != BodySpec.Motion.STATIC) {
+            world.setBodyVelocity(index, vector(body.velocityMps()), vector(body.angularVelocityRadps()));
+        }
+        if (body.motion() == BodySpec.Motion.DYNAMIC) {
+            world.setDamping(index, body.linearDampingPerS(), body.angularDampingPerS());
+        }
+        return index;
+    }
+
+    /**
+     * The engine puts a dynamic body's origin at its centre of mass. A hull whose centre of mass is not at its
+     * local origin is therefore shifted so that it is, and the body placed where the file's origin would put it:
+     * the shape stays where the scene author drew it.
+     */
+    private static int addDynamicBody(PhysicsWorld world, SceneSpec spec, BodySpec body, Vector3d position,
+                                      Quaterniond orientation, Material material) throws SceneException {
+        Shape shape = shape(spec, body);
+        MassProperties mass = Double.isNaN(body.massKg())
+            ? MassPropertiesCalculator.ofDensity(shape,
+                Double.isNaN(body.densityKgpm3()) ? DEFAULT_DENSITY_KGPM3 : body.densityKgpm3())
+            : MassPropertiesCalculator.ofMass(shape, body.massKg());
+        Vector3d centre = mass.centreOfMassM(new Vector3d());
+        if (centre.lengthSquared() > 0 && shape instanceof ConvexHullShape hull) {
+            shape = new ConvexHullShape(recentred(hull.hull(), centre));
+            position.add(orientation.transform(new Vector3d(centre)));
+        }
+        return world.addDynamicBody(body.name(), shape, position, orientation, mass.massKg(),
+            mass.inertiaKgM2(new Matrix3d()), material);
+    }
+
+    private static ConvexHull recentred(ConvexHull hull, Vector3d centre) {
+        double[] points = new double[3 * hull.vertexCount()];
+        for (int i = 0; i < hull.vertexCount(); i++) {
+            points[3 * i] = hull.vertexX(i) - centre.x;
+            points[3 * i + 1] = hull.vertexY(i) - centre.y;
+            points[3 * i + 2] = hull.vertexZ(i) - centre.z;
+        }
+        return ConvexHull.of(points);
+    }
+
     private static Supplier<HandTarget> handTargets(HandSpec hand) {
         if (hand.path().isEmpty()) {
             double[] t = hand.targetM();
@@ -86,16 +185,56 @@ public final class SceneBuilder {
         return () -> new WaypointHandTarget(frozen, loop);
     }
 
-    private static Shape shape(ShapeSpec spec) {
+    private static Shape shape(SceneSpec scene, BodySpec body) throws SceneException {
+        ShapeSpec spec = body.shape();
         if (spec instanceof ShapeSpec.Sphere sphere) {
             return new SphereShape(sphere.radiusM());
         }
         if (spec instanceof ShapeSpec.Plane plane) {
             return new PlaneShape(vector(plane.normal()));
         }
-        ShapeSpec.Box box = (ShapeSpec.Box) spec;
-        double[] h = box.halfExtentsM();
-        return new BoxShape(h[0], h[1], h[2]);
+        if (spec instanceof ShapeSpec.Box box) {
+            double[] h = box.halfExtentsM();
+            return new BoxShape(h[0], h[1], h[2]);
+        }
+        if (spec instanceof ShapeSpec.Capsule capsule) {
+            return new CapsuleShape(capsule.radiusM(), capsule.halfLengthM());
+        }
+        if (spec instanceof ShapeSpec.Hull hull) {
+            double[][] points = hull.pointsM();
+            double[] flat = new double[3 * points.length];
+            for (int i = 0; i < points.length; i++) {
+                System.arraycopy(points[i], 0, flat, 3 * i, 3);
+            }
+            return new ConvexHullShape(ConvexHull.of(flat));
+        }
+        ShapeSpec.Mesh mesh = (ShapeSpec.Mesh) spec;
+        Path file = scene.baseDirectory().resolve(mesh.file());
+        try {
+            return new TriangleMeshShape(scaled(MeshLoader.load(file), mesh.scale()));
+        } catch (IOException e) {
+            throw new SceneException(scene.source() + ":" + spec.line() + ":" + spec.column() + ": " + body.name()
+                + ".shape.file: " + e.getMessage(), e);
+        }
+    }
+
+    private static TriangleMesh scaled(TriangleMesh mesh, double scale) {
+        if (scale == 1.0) {
+            return mesh;
+        }
+        double[] vertices = new double[3 * mesh.vertexCount()];
+        for (int i = 0; i < mesh.vertexCount(); i++) {
+            vertices[3 * i] = mesh.vertexX(i) * scale;
+            vertices[3 * i + 1] = mesh.vertexY(i) * scale;
+            vertices[3 * i + 2] = mesh.vertexZ(i) * scale;
+        }
+        int[] triangles = new int[3 * mesh.triangleCount()];
+        for (int t = 0; t < mesh.triangleCount(); t++) {
+            for (int k = 0; k < 3; k++) {
+                triangles[3 * t + k] = mesh.corner(t, k);
+            }
+        }
+        return new TriangleMesh(vertices, triangles);
     }
 
     private static Vector3d vector(double[] xyz) {

@@ -89,7 +89,10 @@ public final class SceneLoader {
         } catch (IOException e) {
             throw new SceneException(file + ": cannot read scene file: " + e.getMessage(), e);
         }
-        return parse(file.toString(), new StringReader(text));
+        SceneSpec spec = parse(file.toString(), new StringReader(text));
+        Path folder = file.toAbsolutePath().getParent();
+        spec.origin(file.toString(), folder == null ? Path.of("") : folder);
+        return spec;
     }
 
     /** The default scene shipped inside the server (a copy of scenes/wall.yaml). */
@@ -128,6 +131,7 @@ public final class SceneLoader {
         if (spec == null) {
             throw new SceneException(source + ": scene file is empty");
         }
+        spec.origin(source, Path.of(""));
         checkWhole(source, spec);
         return spec;
     }
@@ -151,11 +155,51 @@ public final class SceneLoader {
                     "'" + body.name() + "' is already used by the tool or another body");
             }
             if (body.shape() == null) {
-                throw error(source, body, at + ".shape", "missing (type sphere, plane or box)");
+                throw error(source, body, at + ".shape", "missing (type " + ShapeSpec.TYPES + ")");
             }
             String missing = body.shape().missingField();
             if (missing != null) {
                 throw error(source, body.shape(), at + ".shape." + missing, "missing");
+            }
+        }
+        Set<String> groups = new HashSet<>();
+        for (int i = 0; i < bodies.size(); i++) {
+            BodySpec body = bodies.get(i);
+            String at = "bodies[" + i + "]";
+            if (body.group() != null) {
+                groups.add(body.group());
+            }
+            boolean staticOnly = body.shape() instanceof ShapeSpec.Plane || body.shape() instanceof ShapeSpec.Mesh;
+            if (staticOnly && body.motion() != BodySpec.Motion.STATIC) {
+                throw error(source, body, at + ".motion",
+                    "a plane or mesh has no volume: it can only be static, got " + body.motion().name().toLowerCase());
+            }
+            if (!Double.isNaN(body.massKg()) && !Double.isNaN(body.densityKgpm3())) {
+                throw error(source, body, at + ".massKg", "give massKg or densityKgpm3, not both");
+            }
+            if (body.motion() != BodySpec.Motion.DYNAMIC
+                && (!Double.isNaN(body.massKg()) || !Double.isNaN(body.densityKgpm3()))) {
+                throw error(source, body, at + ".massKg", "only a dynamic body has a mass");
+            }
+        }
+        List<ContactModeSpec> modes = spec.contactModes();
+        for (int i = 0; i < modes.size(); i++) {
+            ContactModeSpec mode = modes.get(i);
+            String at = "contactModes[" + i + "]";
+            if (mode == null) {
+                throw new SceneException(source + ": " + at + ": empty entry");
+            }
+            if (mode.problem() != null) {
+                throw error(source, mode, at, mode.problem());
+            }
+            List<String> named = mode.pair() != null ? mode.pair() : mode.body() != null ? List.of(mode.body()) : List.of();
+            for (String name : named) {
+                if (!names.contains(name)) {
+                    throw error(source, mode, at, "no body or tool named '" + name + "'");
+                }
+            }
+            if (mode.group() != null && !groups.contains(mode.group())) {
+                throw error(source, mode, at + ".group", "no body is in group '" + mode.group() + "'");
             }
         }
         List<WaypointSpec> path = spec.device().hand().path();
@@ -259,7 +303,7 @@ public final class SceneLoader {
                 + (known.isEmpty() ? "" : " (expected one of: " + known + ")");
         }
         if (e instanceof InvalidTypeIdException badType) {
-            return "unknown type '" + badType.getTypeId() + "' (expected sphere, plane or box)";
+            return "unknown type '" + badType.getTypeId() + "' (expected " + ShapeSpec.TYPES + ")";
         }
         Throwable cause = e.getCause();
         if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {

@@ -12,6 +12,10 @@ public final class SceneSpec {
     private ContactSpec contact = new ContactSpec();
     private SafetySpec safety = new SafetySpec();
     private List<BodySpec> bodies = List.of();
+    private double[] gravityMps2 = {0.0, 0.0, -9.81};
+    private String source = "<scene>";
+    private java.nio.file.Path baseDirectory = java.nio.file.Path.of("");
+    private List<ContactModeSpec> contactModes = List.of();
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -49,6 +53,36 @@ public final class SceneSpec {
 
     public void setBodies(List<BodySpec> value) {
         this.bodies = value == null ? List.of() : List.copyOf(value);
+    }
+
+    public void setGravity(double[] value) {
+        this.gravityMps2 = Check.vector3("gravity", value);
+    }
+
+    public void setContactModes(List<ContactModeSpec> value) {
+        this.contactModes = value == null ? List.of() : List.copyOf(value);
+    }
+
+    /** Set by the loader: the name used in messages, and the folder that relative mesh files are read from. */
+    void origin(String source, java.nio.file.Path baseDirectory) {
+        this.source = source;
+        this.baseDirectory = baseDirectory;
+    }
+
+    String source() {
+        return source;
+    }
+
+    java.nio.file.Path baseDirectory() {
+        return baseDirectory;
+    }
+
+    public double[] gravityMps2() {
+        return gravityMps2;
+    }
+
+    public List<ContactModeSpec> contactModes() {
+        return contactModes;
     }
 
     public String name() {

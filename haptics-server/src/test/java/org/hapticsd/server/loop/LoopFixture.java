@@ -34,6 +34,12 @@ final class LoopFixture {
         return SceneBuilder.build(new SceneLoader().loadEmbedded());
     }
 
+    /** The simulated stylus of a scene file, following that scene's hand path. */
+    static LoopFixture withSimulatedStylus(java.nio.file.Path sceneFile) throws Exception {
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(sceneFile));
+        return new LoopFixture(scene, scene.newSimulatedDevice());
+    }
+
     /** The simulated stylus of the default scene, following the scene's hand path. */
     static LoopFixture withSimulatedStylus() throws Exception {
         BuiltScene scene = defaultScene();

@@ -131,7 +131,8 @@ class SceneLoaderTest {
                 """);
 
             assertLocated(e, SOURCE, 4, "contact.stifnessNpm", "unknown field 'stifnessNpm'");
-            assertTrue(e.getMessage().contains("expected one of: dampingNspm, stiffnessNpm"), e.getMessage());
+            assertTrue(e.getMessage().contains("expected one of: dampingNspm, errorCorrectionRate, frictionThresholdMps, impactThresholdMps, "
+                + "lcpIterations, mode, positionIterations, stiffnessNpm, toleranceM)"), e.getMessage());
         }
 
         @Test
@@ -201,7 +202,7 @@ class SceneLoaderTest {
                     shape: {type: cylinder, radiusM: 0.01}
                 """);
 
-            assertLocated(e, SOURCE, 6, "bodies[1].shape", "unknown type 'cylinder' (expected sphere, plane or box)");
+            assertLocated(e, SOURCE, 6, "bodies[1].shape", "unknown type 'cylinder' (expected sphere, plane, box, capsule, hull or mesh)");
         }
 
         @Test

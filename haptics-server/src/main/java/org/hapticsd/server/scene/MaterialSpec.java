@@ -1,0 +1,51 @@
+package org.hapticsd.server.scene;
+
+import org.hapticsd.physics.Material;
+
+/**
+ * Surface properties of a body's shape (Springhead manual §7.7): elasticity e, static friction μ0 and dynamic
+ * friction μ. A contact uses the mean of the two shapes' values. The defaults are the engine's
+ * ({@link Material#DEFAULT}): frictionless and inelastic, so a haptic wall without a material renders exactly
+ * k·d along its normal.
+ */
+public final class MaterialSpec {
+    public static final double DEFAULT_ELASTICITY = Material.DEFAULT.elasticity();
+    public static final double DEFAULT_STATIC_FRICTION = Material.DEFAULT.staticFriction();
+    public static final double DEFAULT_DYNAMIC_FRICTION = Material.DEFAULT.dynamicFriction();
+
+    private double elasticity = DEFAULT_ELASTICITY;
+    private double staticFriction = DEFAULT_STATIC_FRICTION;
+    private double dynamicFriction = DEFAULT_DYNAMIC_FRICTION;
+
+    public void setElasticity(double value) {
+        Check.nonNegative("elasticity", value);
+        if (value > 1.0) {
+            throw new IllegalArgumentException("elasticity must be <= 1 (a contact cannot add energy), got " + value);
+        }
+        this.elasticity = value;
+    }
+
+    public void setStaticFriction(double value) {
+        this.staticFriction = Check.nonNegative("staticFriction", value);
+    }
+
+    public void setDynamicFriction(double value) {
+        this.dynamicFriction = Check.nonNegative("dynamicFriction", value);
+    }
+
+    public double elasticity() {
+        return elasticity;
+    }
+
+    public double staticFriction() {
+        return staticFriction;
+    }
+
+    public double dynamicFriction() {
+        return dynamicFriction;
+    }
+
+    public Material toMaterial() {
+        return new Material(elasticity, staticFriction, dynamicFriction);
+    }
+}

@@ -1,0 +1,189 @@
+package org.hapticsd.server.scene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.hapticsd.physics.BodyType;
+import org.hapticsd.physics.ContactMode;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.TriangleMeshShape;
+import org.joml.Vector3d;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Dynamic bodies, materials, contact modes and mesh files in scene files. */
+class SceneDynamicsTest {
+    private static final String SOURCE = "test.yaml";
+
+    private static BuiltScene build(String yaml) throws SceneException {
+        return SceneBuilder.build(new SceneLoader().parse(SOURCE, new StringReader(yaml)));
+    }
+
+    private static int index(BuiltScene scene, String name) {
+        PhysicsWorld world = scene.haptic().world();
+        for (int b = 0; b < world.bodyCount(); b++) {
+            if (world.bodyName(b).equals(name)) {
+                return b;
+            }
+        }
+        throw new AssertionError("no body " + name);
+    }
+
+    @Test
+    void shouldBuildThePenSceneWithItsBodiesMassesAndModes() throws Exception {
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(Path.of("../scenes/pen.yaml")));
+        PhysicsWorld world = scene.haptic().world();
+        int box = index(scene, "box");
+        int ball = index(scene, "ball");
+        int floor = index(scene, "floor");
+        int tool = scene.haptic().toolBody();
+        assertSame(BodyType.DYNAMIC, world.bodyType(box));
+        assertSame(BodyType.STATIC, world.bodyType(floor));
+        assertEquals(0.05, world.bodyMassKg(box), 0.0);
+        // Ball: density 1200 kg/m³, radius 1 cm. Exact formula, so a few ulps.
+        assertEquals(1200.0 * 4.0 / 3.0 * Math.PI * 1e-6, world.bodyMassKg(ball), 1e-15);
+        assertSame(ContactMode.PENALTY, world.contactMode(tool, box), "contactModes: tool -> penalty");
+        assertSame(ContactMode.LCP, world.contactMode(box, floor), "scene default");
+        assertEquals(0.2, world.material(box).elasticity(), 0.0);
+    }
+
+    @Test
+    void shouldPlaceAHullSoThatItsOriginIsItsCentreOfMass() throws Exception {
+        BuiltScene scene = build("""
+            name: wedge
+            bodies:
+              - name: w
+                motion: dynamic
+                shape:
+                  type: hull
+                  points: [[0, 0, 0], [2, 0, 0], [0, 2, 0], [0, 0, 2]]
+                position: [1.0, 0.0, 0.0]
+            """);
+        // A tetrahedron's centre of mass is the mean of its corners: (0.5, 0.5, 0.5). The engine's body origin is
+        // the centre of mass, so the body sits there in the world and the hull is drawn where the file put it.
+        Vector3d p = scene.haptic().world().bodyPosition(index(scene, "w"), new Vector3d());
+        assertEquals(1.5, p.x, 1e-12);
+        assertEquals(0.5, p.y, 1e-12);
+        assertEquals(0.5, p.z, 1e-12);
+        assertEquals(1000.0 * 8.0 / 6.0, scene.haptic().world().bodyMassKg(index(scene, "w")), 1e-9,
+            "default density 1000 kg/m³ × volume 8/6 m³");
+    }
+
+    @Test
+    void shouldLoadAMeshFileRelativeToTheSceneFile(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("meshes"));
+        Files.writeString(dir.resolve("meshes/floor.obj"), """
+            v -1 -1 0
+            v 1 -1 0
+            v 1 1 0
+            v -1 1 0
+            f 1 2 3 4
+            """);
+        Path scene = dir.resolve("scene.yaml");
+        Files.writeString(scene, """
+            name: meshy
+            bodies:
+              - name: floor
+                shape: {type: mesh, file: meshes/floor.obj, scale: 0.5}
+            """);
+        BuiltScene built = SceneBuilder.build(new SceneLoader().load(scene));
+        TriangleMeshShape mesh = assertInstanceOf(TriangleMeshShape.class,
+            built.haptic().world().shape(index(built, "floor")));
+        assertEquals(2, mesh.mesh().triangleCount(), "a quad is two triangles");
+        assertEquals(0.5, mesh.mesh().vertexX(1), 0.0, "scaled by 0.5");
+    }
+
+    @Test
+    void shouldNameTheSceneLineAndTheMeshFileLineOfABadMesh(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("bad.obj"), "v 0 0 0\nv 1 0 0\nv 0 one 0\nf 1 2 3\n");
+        Path scene = dir.resolve("scene.yaml");
+        Files.writeString(scene, "name: bad\nbodies:\n  - name: floor\n    shape: {type: mesh, file: bad.obj}\n");
+        SceneException e = assertThrows(SceneException.class, () -> SceneBuilder.build(new SceneLoader().load(scene)));
+        assertTrue(e.getMessage().startsWith(scene + ":4:"), e.getMessage());
+        assertTrue(e.getMessage().contains("floor.shape.file"), e.getMessage());
+        assertTrue(e.getMessage().contains("bad.obj") && e.getMessage().contains("line 3"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseADynamicPlaneNamingItsLine() {
+        SceneException e = assertThrows(SceneException.class, () -> build("""
+            name: x
+            bodies:
+              - name: ground
+                motion: dynamic
+                shape: {type: plane, normal: [0, 0, 1]}
+            """));
+        assertTrue(e.getMessage().startsWith("test.yaml:3:"), e.getMessage());
+        assertTrue(e.getMessage().contains("bodies[0].motion: a plane or mesh has no volume"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseBothMassAndDensity() {
+        SceneException e = assertThrows(SceneException.class, () -> build("""
+            name: x
+            bodies:
+              - name: b
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.1}
+                massKg: 1.0
+                densityKgpm3: 500
+            """));
+        assertTrue(e.getMessage().contains("bodies[0].massKg: give massKg or densityKgpm3, not both"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAContactModeForAnUnknownBodyOrGroup() {
+        SceneException body = assertThrows(SceneException.class, () -> build("""
+            name: x
+            bodies:
+              - name: b
+                shape: {type: sphere, radiusM: 0.1}
+            contactModes:
+              - {pair: [b, nobody], mode: none}
+            """));
+        assertTrue(body.getMessage().startsWith("test.yaml:6:"), body.getMessage());
+        assertTrue(body.getMessage().contains("no body or tool named 'nobody'"), body.getMessage());
+        SceneException group = assertThrows(SceneException.class, () -> build("""
+            name: x
+            contactModes:
+              - {group: stack, mode: penalty}
+            """));
+        assertTrue(group.getMessage().contains("contactModes[0].group: no body is in group 'stack'"),
+            group.getMessage());
+        SceneException mode = assertThrows(SceneException.class, () -> build("""
+            name: x
+            contact:
+              mode: springy
+            """));
+        assertTrue(mode.getMessage().contains("contact.mode: must be none, lcp or penalty, got 'springy'"),
+            mode.getMessage());
+    }
+
+    @Test
+    void shouldApplyPairBodyAndGroupModes() throws Exception {
+        BuiltScene scene = build("""
+            name: modes
+            contact: {mode: lcp}
+            bodies:
+              - {name: a, motion: dynamic, group: g, shape: {type: sphere, radiusM: 0.1}, position: [0, 0, 1]}
+              - {name: b, motion: dynamic, group: g, shape: {type: sphere, radiusM: 0.1}, position: [0, 0, 2]}
+              - {name: c, motion: dynamic, shape: {type: sphere, radiusM: 0.1}, position: [0, 0, 3]}
+            contactModes:
+              - {group: g, mode: penalty}
+              - {pair: [a, c], mode: none}
+            """);
+        PhysicsWorld world = scene.haptic().world();
+        int a = index(scene, "a");
+        int b = index(scene, "b");
+        int c = index(scene, "c");
+        assertSame(ContactMode.PENALTY, world.contactMode(a, b), "group");
+        assertSame(ContactMode.NONE, world.contactMode(a, c), "pair");
+        assertSame(ContactMode.LCP, world.contactMode(b, c), "scene");
+    }
+}
