@@ -49,6 +49,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         long ticks = Math.round(durationS * rateHz);
+        double maxResidualNs = 0;
+        int maxRows = 0;
         try (BufferedWriter csv = Files.newBufferedWriter(out)) {
             CsvTickWriter writer = new CsvTickWriter(csv, scene);
             writer.header();
@@ -56,6 +58,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 loop.tick(k * loop.periodNs());
                 loop.afterTick(false);
                 writer.row(loop.lastSnapshot());
+                maxResidualNs = Math.max(maxResidualNs, loop.lastSnapshot().lcpResidualNs);
+                maxRows = Math.max(maxRows, loop.lastSnapshot().lcpRows);
             }
         } catch (IOException e) {
             throw new UsageException("--out " + out + ": cannot write: " + e.getMessage());
@@ -70,6 +74,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         }
         parent.out().printf(Locale.ROOT, "wrote %d ticks (%.3f s at %d Hz) to %s%n", ticks, ticks / (double) rateHz,
             rateHz, out);
+        parent.out().printf(Locale.ROOT, "LCP: at most %d constraint rows per step, final residual at most %.3g N·s%n",
+            maxRows, maxResidualNs);
         parent.out().flush();
         Histogram step = assembly.stats().sample().stageTime(LoopStage.STEP_PHYSICS).total();
         err.printf(Locale.ROOT, "step_us p50=%.3f p99=%.3f%n", StatsReport.us(step.getValueAtPercentile(50)),

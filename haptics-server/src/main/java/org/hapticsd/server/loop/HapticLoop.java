@@ -182,6 +182,8 @@ public final class HapticLoop implements LoopControl {
         }
         s.contactCount = contacts;
         s.maxPenetrationM = deepestM;
+        s.lcpResidualNs = world.profile().lastLcpResidualNs();
+        s.lcpRows = world.profile().lastLcpRowCount();
         for (int b = 0; b < s.bodyCount; b++) {
             world.bodyPosition(b, bodyPositionM);
             world.bodyOrientation(b, bodyOrientation);

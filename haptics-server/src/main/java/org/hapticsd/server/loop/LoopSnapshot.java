@@ -31,6 +31,10 @@ public final class LoopSnapshot {
     public SafetyFault fault = SafetyFault.NONE;
     public int contactCount;
     public double maxPenetrationM;
+    /** Largest impulse change in the LCP solver's last sweep (N·s): 0 at an exact solution. */
+    public double lcpResidualNs;
+    /** Constraint rows the LCP solver handled in the last step. */
+    public int lcpRows;
     public final int bodyCount;
     public final double[] bodyPose;
     public final double[] bodyVelocity;
@@ -63,6 +67,8 @@ public final class LoopSnapshot {
         fault = other.fault;
         contactCount = other.contactCount;
         maxPenetrationM = other.maxPenetrationM;
+        lcpResidualNs = other.lcpResidualNs;
+        lcpRows = other.lcpRows;
         System.arraycopy(other.bodyPose, 0, bodyPose, 0, bodyPose.length);
         System.arraycopy(other.bodyVelocity, 0, bodyVelocity, 0, bodyVelocity.length);
         overruns = other.overruns;
