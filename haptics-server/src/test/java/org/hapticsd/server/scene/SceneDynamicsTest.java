@@ -36,6 +36,19 @@ class SceneDynamicsTest {
     }
 
     @Test
+    void shouldLoadAndBuildEveryShippedScene() throws Exception {
+        java.util.List<Path> scenes;
+        try (var files = Files.list(Path.of("../scenes"))) {
+            scenes = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertTrue(scenes.size() >= 3, "scenes/ holds wall, pen and stack: " + scenes);
+        for (Path scene : scenes) {
+            BuiltScene built = SceneBuilder.build(new SceneLoader().load(scene));
+            assertTrue(built.haptic().world().bodyCount() >= 2, scene + " has bodies and a tool");
+        }
+    }
+
+    @Test
     void shouldBuildThePenSceneWithItsBodiesMassesAndModes() throws Exception {
         BuiltScene scene = SceneBuilder.build(new SceneLoader().load(Path.of("../scenes/pen.yaml")));
         PhysicsWorld world = scene.haptic().world();
