@@ -1,10 +1,9 @@
 package org.hapticsd.physics;
 
 /**
- * The broadphase as the world uses it: bounds in, overlapping pairs out. The seam where sweep-and-prune
- * ({@code org.hapticsd.physics.broadphase.SweepAndPrune}, being written beside this engine) replaces the
- * O(n²) {@link AllPairsCandidatePairFinder}: wrap it in an implementation of this interface and pass that to
- * {@link PhysicsWorld}'s constructor in place of the all-pairs one.
+ * The broadphase as the world uses it: bounds in, overlapping pairs out. The world uses
+ * {@link SweepAndPrunePairFinder}; {@link AllPairsCandidatePairFinder} is the O(n²) reference that tests compare
+ * against.
  *
  * <p>Contract, which the warm start relies on: every pair {@code (a, b)} with {@code a < b}, at least one of the
  * two movable, whose bounds overlap (touching counts: the exact decision is the narrowphase's), each exactly once,
