@@ -6,7 +6,7 @@ import org.hapticsd.physics.geometry.Transform;
 import org.joml.Vector3d;
 
 /**
- * Test stand-in for the box–box contact the narrowphase helper is adding: reference face on B, incident face on A
+ * A second, independent box–box used only by tests, to tell solver failures from narrowphase failures: reference face on B, incident face on A
  * clipped against the reference face's side planes (Sutherland–Hodgman), as in Box2D's and ODE's box–box, but
  * with only B's three face axes as candidate separating axes. That is enough for boxes resting face to face (a
  * stack, boxes on boxes), where the least-penetration axis is a face axis of the lower box; it is not a general
