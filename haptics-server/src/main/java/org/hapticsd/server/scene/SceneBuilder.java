@@ -1,6 +1,7 @@
 package org.hapticsd.server.scene;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -128,7 +129,11 @@ public final class SceneBuilder {
                 material);
             default -> index = addDynamicBody(world, spec, body, position, orientation, material);
         }
-        if (body.motion() != BodySpec.Motion.STATIC) {
+        if (body.motion() == BodySpec.Motion.KINEMATIC) {
+            // A kinematic body stays where it is put; its velocity is what contacts see (a conveyor surface).
+            world.setKinematicState(index, position, orientation, vector(body.velocityMps()),
+                vector(body.angularVelocityRadps()));
+        } else if (body.motion() == BodySpec.Motion.DYNAMIC) {
             world.setBodyVelocity(index, vector(body.velocityMps()), vector(body.angularVelocityRadps()));
         }
         if (body.motion() == BodySpec.Motion.DYNAMIC) {
@@ -210,6 +215,10 @@ public final class SceneBuilder {
         }
         ShapeSpec.Mesh mesh = (ShapeSpec.Mesh) spec;
         Path file = scene.baseDirectory().resolve(mesh.file());
+        if (!Files.isRegularFile(file)) {
+            throw new SceneException(scene.source() + ":" + spec.line() + ":" + spec.column() + ": " + body.name()
+                + ".shape.file: mesh file not found: " + file);
+        }
         try {
             return new TriangleMeshShape(scaled(MeshLoader.load(file), mesh.scale()));
         } catch (IOException e) {

@@ -124,6 +124,48 @@ class SceneDynamicsTest {
     }
 
     @Test
+    void shouldCarryABoxOnAKinematicConveyorAtTheBeltSpeed() throws Exception {
+        BuiltScene scene = build("""
+            name: conveyor
+            contact: {mode: lcp}
+            bodies:
+              - name: belt
+                motion: kinematic
+                shape: {type: box, halfExtents: [0.5, 0.5, 0.05]}
+                position: [0, 0, -0.05]
+                velocity: [0.1, 0, 0]
+                material: {staticFriction: 0.8, dynamicFriction: 0.6}
+              - name: parcel
+                motion: dynamic
+                shape: {type: box, halfExtents: [0.05, 0.05, 0.05]}
+                position: [0, 0.3, 0.0498]
+                massKg: 1.0
+                material: {staticFriction: 0.8, dynamicFriction: 0.6}
+            """);
+        PhysicsWorld world = scene.haptic().world();
+        for (int k = 0; k < 2000; k++) {
+            world.step(0.001);
+        }
+        int belt = index(scene, "belt");
+        int parcel = index(scene, "parcel");
+        // The parcel sits away from the haptic tool, which rests at the origin. The belt stays where it was put
+        // (kinematic); friction brings the parcel to the belt's surface speed.
+        // Tolerance 1 mm/s: the static-friction regime holds it at the belt speed up to the solver residual.
+        assertEquals(0.0, world.bodyPosition(belt, new Vector3d()).x, 0.0);
+        assertEquals(0.1, world.bodyLinearVelocity(parcel, new Vector3d()).x, 1e-3);
+    }
+
+    @Test
+    void shouldSayAMissingMeshFileIsNotFound(@TempDir Path dir) throws Exception {
+        Path scene = dir.resolve("scene.yaml");
+        Files.writeString(scene, "name: m\nbodies:\n  - name: floor\n    shape: {type: mesh, file: nowhere.stl}\n");
+        SceneException e = assertThrows(SceneException.class, () -> SceneBuilder.build(new SceneLoader().load(scene)));
+        assertTrue(e.getMessage().startsWith(scene + ":4:"), e.getMessage());
+        assertTrue(e.getMessage().contains("floor.shape.file: mesh file not found: ")
+            && e.getMessage().endsWith("nowhere.stl"), e.getMessage());
+    }
+
+    @Test
     void shouldRefuseADynamicPlaneNamingItsLine() {
         SceneException e = assertThrows(SceneException.class, () -> build("""
             name: x
