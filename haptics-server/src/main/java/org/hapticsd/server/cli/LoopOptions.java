@@ -1,11 +1,13 @@
 package org.hapticsd.server.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.DoubleConsumer;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
 import org.hapticsd.server.loop.TickSchedule;
+import org.hapticsd.server.record.ReplayDevice;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.DeviceSpec;
 import org.hapticsd.server.scene.SceneBuilder;
@@ -17,13 +19,15 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that run the loop: which scene, which device, what rate. */
 final class LoopOptions {
     static final String SIM_DEVICE = "sim";
+    static final String REPLAY_PREFIX = "replay:";
 
     @Option(names = "--scene", paramLabel = "FILE",
         description = "Scene file (YAML). Default: the embedded scenes/wall.yaml.")
     Path scene;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = SIM_DEVICE,
-        description = "Device to drive: sim (the simulated stylus). Default: ${DEFAULT-VALUE}.")
+        description = "Device to drive: sim (the simulated stylus) or replay:FILE (a tick recording played back). "
+            + "Default: ${DEFAULT-VALUE}.")
     String device;
 
     @Option(names = "--sim-mass", paramLabel = "KG",
@@ -102,10 +106,19 @@ final class LoopOptions {
 
     /** Opens the device named by {@code --device}. */
     HapticDevice openDevice(BuiltScene built) {
-        if (!SIM_DEVICE.equals(device)) {
-            throw new UsageException("--device: unknown device '" + device + "' (this build supports: sim)");
+        HapticDevice opened;
+        if (SIM_DEVICE.equals(device)) {
+            opened = built.newSimulatedDevice();
+        } else if (device.startsWith(REPLAY_PREFIX)) {
+            Path file = Path.of(device.substring(REPLAY_PREFIX.length()));
+            try {
+                opened = new ReplayDevice(file);
+            } catch (IOException e) {
+                throw new UsageException("--device " + device + ": " + e.getMessage());
+            }
+        } else {
+            throw new UsageException("--device: unknown device '" + device + "' (this build supports: sim, replay:FILE)");
         }
-        HapticDevice opened = built.newSimulatedDevice();
         try {
             opened.open();
         } catch (DeviceException e) {

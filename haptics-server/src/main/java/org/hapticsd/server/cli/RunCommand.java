@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
 import org.hapticsd.server.JitWarmUp;
+import java.nio.file.Path;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.WaitStrategies;
@@ -35,6 +37,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double durationS;
 
+    @Option(names = "--record", paramLabel = "FILE",
+        description = "Record every tick to FILE (format: docs/recording.md).")
+    Path recordFile;
+
     @Option(names = "--wait", paramLabel = "STRATEGY", defaultValue = "hybrid",
         description = "How the loop waits between ticks: hybrid, spin or sleep. Default: ${DEFAULT-VALUE}.")
     String waitName;
@@ -47,7 +53,11 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
+        TickRecorder recorder = Recorders.open(recordFile, scene, rateHz, false);
         LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
+        if (recorder != null) {
+            assembly.loop().setTickSink(recorder);
+        }
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
 
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -69,6 +79,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             runner.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
+            Recorders.close(recorder, out);
             reported.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

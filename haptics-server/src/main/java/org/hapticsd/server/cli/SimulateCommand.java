@@ -10,6 +10,7 @@ import java.util.Locale;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.loop.HapticLoop;
 import org.hapticsd.server.loop.LoopStage;
 import org.hapticsd.server.scene.BuiltScene;
@@ -38,6 +39,10 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE.csv", required = true, description = "CSV file to write.")
     Path out;
 
+    @Option(names = "--record", paramLabel = "FILE",
+        description = "Also record every tick to FILE (format: docs/recording.md).")
+    Path recordFile;
+
     @Override
     public Integer call() {
         LoopOptions.positiveSeconds("--duration", durationS);
@@ -46,8 +51,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         checkOutputDirectory(out);
         // The output file is created last, after every argument has been checked, so misuse never truncates
         // an existing file.
+        // Simulated time: the loop may wait for the recorder, so the recording is complete whatever the disk.
+        TickRecorder recorder = Recorders.open(recordFile, scene, rateHz, true);
         LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
+        if (recorder != null) {
+            loop.setTickSink(recorder);
+        }
         long ticks = Math.round(durationS * rateHz);
         double maxResidualNs = 0;
         int maxRows = 0;
@@ -67,6 +77,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             throw new UsageException("--out " + out + ": cannot write: " + e.getCause().getMessage());
         } finally {
             loop.shutdown();
+            Recorders.close(recorder, parent.out());
         }
         PrintWriter err = parent.err();
         if (loop.errorCount() > 0) {

@@ -54,6 +54,7 @@ public final class HapticLoop implements LoopControl {
     private final AtomicLong errorCount = new AtomicLong();
     private final AtomicLong commandErrors = new AtomicLong();
 
+    private TickSink tickSink = TickSink.NONE;
     private long ticks;
     private long firstTickNs;
     private long previousTickNs;
@@ -140,6 +141,7 @@ public final class HapticLoop implements LoopControl {
 
         fillSnapshot(nowNs);
         exchange.publish(snapshot);
+        tickSink.onTick(snapshot);
         long endNs = stageTimer.nanoTime();
         stats.recordStage(LoopStage.PUBLISH, endNs - t);
         snapshot.stageNs[LoopStage.PUBLISH.ordinal()] = endNs - t;
@@ -233,6 +235,11 @@ public final class HapticLoop implements LoopControl {
         exchange.publish(snapshot);
         errorCount.lazySet(errorCount.get() + 1);
         lastError.lazySet(error);
+    }
+
+    /** Sets who receives every tick (the recorder); call before the loop starts ticking. */
+    public void setTickSink(TickSink sink) {
+        this.tickSink = sink == null ? TickSink.NONE : sink;
     }
 
     /** Commands zero force and closes the device. Called once when the loop stops, on the loop thread. */

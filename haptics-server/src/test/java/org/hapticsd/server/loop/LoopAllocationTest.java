@@ -59,6 +59,26 @@ class LoopAllocationTest {
         assertTrue(f.snapshot().contactCount > 0, "bodies in contact");
     }
 
+    /** The recorder's loop side (claim, write, commit into a preallocated ring) allocates nothing either. */
+    @Test
+    void shouldAllocateZeroBytesPerTickWhileRecording(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+        throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus();
+        org.hapticsd.server.record.TickRecorder recorder = org.hapticsd.server.record.TickRecorder.start(
+            dir.resolve("alloc.rec"), "wall", 1000, org.hapticsd.server.record.TickRecorder.DEFAULT_RING_BYTES, false);
+        f.loop.setTickSink(recorder);
+        try {
+            TickDriver driver = new TickDriver(f.loop);
+            int warmUpWindows = driver.warmUp();
+            long allocated = driver.run(MEASURED_TICKS);
+            assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+            assertEquals(0, allocated, "bytes allocated by the ticking thread while recording");
+        } finally {
+            recorder.close();
+        }
+        assertTrue(recorder.recordsWritten() > 0);
+    }
+
     @Test
     void shouldAllocateZeroBytesWhileAnotherThreadReadsSnapshotsAndStats() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus();

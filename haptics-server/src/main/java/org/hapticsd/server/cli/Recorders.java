@@ -1,0 +1,46 @@
+package org.hapticsd.server.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.hapticsd.server.record.TickRecorder;
+import org.hapticsd.server.scene.BuiltScene;
+
+/** The {@code --record FILE} option of run and simulate. */
+final class Recorders {
+    private Recorders() {
+    }
+
+    /** Starts a recorder, or returns null when no file was asked for. A bad path is misuse (exit 2). */
+    static TickRecorder open(Path file, BuiltScene scene, int rateHz, boolean waitWhenFull) {
+        if (file == null) {
+            return null;
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        if (folder != null && !Files.isDirectory(folder)) {
+            throw new UsageException("--record " + file + ": directory " + folder + " does not exist");
+        }
+        try {
+            return TickRecorder.start(file, scene.name(), rateHz, TickRecorder.DEFAULT_RING_BYTES, waitWhenFull);
+        } catch (IOException e) {
+            throw new UsageException("--record " + file + ": cannot create: " + e.getMessage());
+        }
+    }
+
+    /** Finishes the file and says what was recorded, lost ticks included. */
+    static void close(TickRecorder recorder, PrintWriter out) {
+        if (recorder == null) {
+            return;
+        }
+        try {
+            recorder.close();
+            out.printf("recorded %d ticks to %s (%d lost)%n", recorder.recordsWritten(), recorder.file(),
+                recorder.lostTicks());
+        } catch (IOException e) {
+            out.printf("recording failed: %s (%d ticks written, %d lost)%n", e.getMessage(), recorder.recordsWritten(),
+                recorder.lostTicks());
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,15 @@
+package org.hapticsd.server.loop;
+
+/**
+ * Receives every tick's snapshot on the loop thread, at the end of the publish stage. Implementations must not
+ * block, allocate or throw: the recorder hands the data to its own thread through a preallocated ring.
+ */
+@FunctionalInterface
+public interface TickSink {
+
+    void onTick(LoopSnapshot snapshot);
+
+    /** A sink that does nothing: the loop's default. */
+    TickSink NONE = snapshot -> {
+    };
+}

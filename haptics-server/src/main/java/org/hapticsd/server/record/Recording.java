@@ -1,0 +1,165 @@
+package org.hapticsd.server.record;
+
+import static org.hapticsd.server.record.RecordingFormat.ORDER;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.hapticsd.server.safety.SafetyFault;
+import org.hapticsd.server.safety.SafetyState;
+
+/** A tick recording read back from a file (docs/recording.md). */
+public final class Recording {
+    private final String sceneName;
+    private final int rateHz;
+    private final ByteBuffer records;
+    private final int recordCount;
+    private final boolean complete;
+    private final long trailerRecords;
+    private final long trailerLostTicks;
+
+    private Recording(String sceneName, int rateHz, ByteBuffer records, int recordCount, boolean complete,
+                      long trailerRecords, long trailerLostTicks) {
+        this.sceneName = sceneName;
+        this.rateHz = rateHz;
+        this.records = records;
+        this.recordCount = recordCount;
+        this.complete = complete;
+        this.trailerRecords = trailerRecords;
+        this.trailerLostTicks = trailerLostTicks;
+    }
+
+    /** Reads a recording; a file that is not one gives an IOException naming the file and the byte offset. */
+    public static Recording read(Path file) throws IOException {
+        ByteBuffer all = ByteBuffer.wrap(Files.readAllBytes(file)).order(ORDER);
+        byte[] magic = new byte[RecordingFormat.MAGIC.length];
+        if (all.remaining() < magic.length + 16) {
+            throw new IOException(file + ": byte offset 0: too short to be a tick recording");
+        }
+        all.get(magic);
+        if (!Arrays.equals(magic, RecordingFormat.MAGIC)) {
+            throw new IOException(file + ": byte offset 0: not a tick recording (no HAPTREC1 magic)");
+        }
+        int version = all.getInt();
+        if (version != RecordingFormat.VERSION) {
+            throw new IOException(file + ": byte offset 8: unsupported recording version " + version);
+        }
+        int recordBytes = all.getInt();
+        if (recordBytes != RecordingFormat.RECORD_BYTES) {
+            throw new IOException(file + ": byte offset 12: record size " + recordBytes + ", expected "
+                + RecordingFormat.RECORD_BYTES);
+        }
+        int rateHz = all.getInt();
+        int nameLength = all.getInt();
+        if (nameLength < 0 || nameLength > all.remaining()) {
+            throw new IOException(file + ": byte offset 20: scene name length " + nameLength + " out of range");
+        }
+        byte[] name = new byte[nameLength];
+        all.get(name);
+        int recordsStart = all.position();
+        int body = all.remaining();
+        int trailerLength = RecordingFormat.END_MAGIC.length + 16;
+        boolean complete = false;
+        long trailerRecords = -1;
+        long trailerLost = -1;
+        if (body >= trailerLength && (body - trailerLength) % RecordingFormat.RECORD_BYTES == 0) {
+            byte[] end = new byte[RecordingFormat.END_MAGIC.length];
+            all.position(recordsStart + body - trailerLength);
+            all.get(end);
+            if (Arrays.equals(end, RecordingFormat.END_MAGIC)) {
+                complete = true;
+                trailerRecords = all.getLong();
+                trailerLost = all.getLong();
+                body -= trailerLength;
+            }
+        }
+        int count = body / RecordingFormat.RECORD_BYTES;
+        ByteBuffer records = all.duplicate().order(ORDER);
+        records.position(recordsStart).limit(recordsStart + count * RecordingFormat.RECORD_BYTES);
+        return new Recording(new String(name, StandardCharsets.UTF_8), rateHz, records.slice().order(ORDER), count,
+            complete, trailerRecords, trailerLost);
+    }
+
+    public String sceneName() {
+        return sceneName;
+    }
+
+    public int rateHz() {
+        return rateHz;
+    }
+
+    public int recordCount() {
+        return recordCount;
+    }
+
+    /** Whether the trailer is present (the recorder closed normally). */
+    public boolean complete() {
+        return complete;
+    }
+
+    /** Records the writer says it wrote, or −1 without a trailer. */
+    public long trailerRecords() {
+        return trailerRecords;
+    }
+
+    /** Ticks the recorder lost in total, or −1 without a trailer. */
+    public long trailerLostTicks() {
+        return trailerLostTicks;
+    }
+
+    private int at(int i, int field) {
+        return i * RecordingFormat.RECORD_BYTES + field;
+    }
+
+    public long tick(int i) {
+        return records.getLong(at(i, RecordingFormat.TICK));
+    }
+
+    public long timeNs(int i) {
+        return records.getLong(at(i, RecordingFormat.TIME_NS));
+    }
+
+    public double devicePositionM(int i, int axis) {
+        return records.getDouble(at(i, RecordingFormat.DEVICE_POSITION_M) + 8 * axis);
+    }
+
+    public double deviceVelocityMps(int i, int axis) {
+        return records.getDouble(at(i, RecordingFormat.DEVICE_VELOCITY_MPS) + 8 * axis);
+    }
+
+    public long deviceSequence(int i) {
+        return records.getLong(at(i, RecordingFormat.DEVICE_SEQUENCE));
+    }
+
+    public double renderedForceN(int i, int axis) {
+        return records.getDouble(at(i, RecordingFormat.RENDERED_FORCE_N) + 8 * axis);
+    }
+
+    public double commandedForceN(int i, int axis) {
+        return records.getDouble(at(i, RecordingFormat.COMMANDED_FORCE_N) + 8 * axis);
+    }
+
+    public int contactCount(int i) {
+        return records.getInt(at(i, RecordingFormat.CONTACT_COUNT));
+    }
+
+    public SafetyState safety(int i) {
+        return SafetyState.ALL[records.get(at(i, RecordingFormat.SAFETY_STATE))];
+    }
+
+    public SafetyFault fault(int i) {
+        return SafetyFault.ALL[records.get(at(i, RecordingFormat.SAFETY_FAULT))];
+    }
+
+    public boolean deviceFresh(int i) {
+        return (records.get(at(i, RecordingFormat.FLAGS)) & RecordingFormat.FLAG_DEVICE_FRESH) != 0;
+    }
+
+    /** Ticks lost immediately before record {@code i}. */
+    public long lostBefore(int i) {
+        return records.getLong(at(i, RecordingFormat.LOST_BEFORE));
+    }
+}

@@ -1,0 +1,117 @@
+package org.hapticsd.server.record;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.hapticsd.device.DeviceFault;
+import org.hapticsd.device.DeviceHealth;
+import org.hapticsd.device.DeviceInfo;
+import org.hapticsd.device.DeviceState;
+import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.Workspace;
+
+/**
+ * A device that plays a tick recording back: each {@link #readState} returns the next recorded device state (the
+ * positions and velocities as recorded, fresh or stale as they were), whatever force the loop commands. For
+ * regression tests (the same motion through a changed scene or safety layer) and for calibration work.
+ *
+ * <p>When the recording ends the device stops producing states, like an unplugged one: the loop's watchdog takes
+ * it to SAFE. The commanded forces are kept so a test can compare them with the recorded ones.
+ */
+public final class ReplayDevice implements HapticDevice {
+    private final Recording recording;
+    private final DeviceInfo info;
+    private boolean open;
+    private boolean exhausted;
+    private int next;
+    private long lastSampleNs = Long.MIN_VALUE;
+    private double lastForceXN;
+    private double lastForceYN;
+    private double lastForceZN;
+
+    public ReplayDevice(Path file) throws IOException {
+        this.recording = Recording.read(file);
+        if (recording.recordCount() == 0) {
+            throw new IOException(file + ": the recording holds no ticks");
+        }
+        this.info = new DeviceInfo("replay of " + file.getFileName(), 3, Workspace.cube(1.0), 10.0, 4.0, 3000.0, 0.0);
+    }
+
+    @Override
+    public void open() {
+        open = true;
+        exhausted = false;
+        next = 0;
+    }
+
+    @Override
+    public DeviceInfo info() {
+        return info;
+    }
+
+    @Override
+    public boolean readState(long nowNs, DeviceState dest) {
+        if (!open || next >= recording.recordCount()) {
+            exhausted = open;
+            return false;
+        }
+        int i = next++;
+        if (!recording.deviceFresh(i)) {
+            return false;
+        }
+        dest.positionXM = recording.devicePositionM(i, 0);
+        dest.positionYM = recording.devicePositionM(i, 1);
+        dest.positionZM = recording.devicePositionM(i, 2);
+        dest.velocityXMps = recording.deviceVelocityMps(i, 0);
+        dest.velocityYMps = recording.deviceVelocityMps(i, 1);
+        dest.velocityZMps = recording.deviceVelocityMps(i, 2);
+        dest.sequence = recording.deviceSequence(i);
+        dest.deviceTimeNs = recording.timeNs(i);
+        dest.hasOrientation = false;
+        lastSampleNs = nowNs;
+        return true;
+    }
+
+    @Override
+    public void commandForce(double forceXN, double forceYN, double forceZN,
+                             double torqueXNm, double torqueYNm, double torqueZNm) {
+        lastForceXN = forceXN;
+        lastForceYN = forceYN;
+        lastForceZN = forceZN;
+    }
+
+    @Override
+    public void health(long nowNs, DeviceHealth dest) {
+        dest.connected = open && !exhausted;
+        dest.lastStateAgeNs = lastSampleNs == Long.MIN_VALUE ? Long.MAX_VALUE : nowNs - lastSampleNs;
+        dest.fault = DeviceFault.NONE;
+    }
+
+    @Override
+    public void close() {
+        lastForceXN = 0.0;
+        lastForceYN = 0.0;
+        lastForceZN = 0.0;
+        open = false;
+    }
+
+    /** Records played so far. */
+    public int played() {
+        return next;
+    }
+
+    public Recording recording() {
+        return recording;
+    }
+
+    public double lastForceXN() {
+        return lastForceXN;
+    }
+
+    public double lastForceYN() {
+        return lastForceYN;
+    }
+
+    public double lastForceZN() {
+        return lastForceZN;
+    }
+}

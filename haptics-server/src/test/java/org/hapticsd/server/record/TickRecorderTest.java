@@ -1,0 +1,151 @@
+package org.hapticsd.server.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.cli.Main;
+import org.hapticsd.server.loop.HapticLoop;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.safety.SafetyState;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TickRecorderTest {
+
+    private static HapticLoop defaultLoop() throws Exception {
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
+        SimulatedDevice stylus = scene.newSimulatedDevice();
+        stylus.open();
+        return new LoopAssembly(scene, stylus, 1000, SystemNanoClock.INSTANCE).loop();
+    }
+
+    @Test
+    void shouldRecordEveryTickOfSixtySecondsOfSimulatedTime(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.rec");
+        HapticLoop loop = defaultLoop();
+        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        loop.setTickSink(recorder);
+        LoopSnapshot last = null;
+        for (long k = 0; k < 60_000; k++) {
+            loop.tick(k * 1_000_000L);
+            loop.afterTick(false);
+            last = loop.lastSnapshot();
+        }
+        loop.shutdown();
+        recorder.close();
+
+        Recording recording = Recording.read(file);
+        assertEquals(60_000, recording.recordCount());
+        assertTrue(recording.complete());
+        assertEquals(60_000, recording.trailerRecords());
+        assertEquals(0, recording.trailerLostTicks());
+        for (int i = 0; i < recording.recordCount(); i++) {
+            assertEquals(i, recording.tick(i), "every tick, in order");
+            assertEquals(i * 1_000_000L, recording.timeNs(i));
+            assertEquals(0, recording.lostBefore(i));
+        }
+        int n = recording.recordCount() - 1;
+        // The last record is the last snapshot, bit for bit.
+        assertEquals(last.devicePositionM[0], recording.devicePositionM(n, 0), 0.0);
+        assertEquals(last.commandedForceN[0], recording.commandedForceN(n, 0), 0.0);
+        assertEquals(last.renderedForceN[0], recording.renderedForceN(n, 0), 0.0);
+        assertEquals(last.safety, recording.safety(n));
+        assertEquals("wall", recording.sceneName());
+        assertEquals(1000, recording.rateHz());
+        assertEquals(SafetyState.GATED, recording.safety(0));
+    }
+
+    @Test
+    void shouldCountAndMarkTicksLostWhenTheRingIsFull(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("lossy.rec");
+        HapticLoop loop = defaultLoop();
+        // 4 KiB holds 28 records of 136 bytes (+8 bytes of ring header each). The writer is held off, so ticks 28
+        // and later find the ring full and are lost, never waited for.
+        TickRecorder recorder = TickRecorder.startPaused(file, "wall", 1000, 4096);
+        loop.setTickSink(recorder);
+        for (long k = 0; k < 100; k++) {
+            loop.tick(k * 1_000_000L);
+            loop.afterTick(false);
+        }
+        long lostWhilePaused = recorder.lostTicks();
+        recorder.resumeWriter();
+        while (recorder.recordsWritten() < 100 - lostWhilePaused) {
+            Thread.onSpinWait();
+        }
+        for (long k = 100; k < 110; k++) {
+            loop.tick(k * 1_000_000L);
+            loop.afterTick(false);
+        }
+        loop.shutdown();
+        recorder.close();
+
+        Recording recording = Recording.read(file);
+        assertEquals(28, 100 - lostWhilePaused, "ring capacity in records");
+        assertEquals(72, recording.trailerLostTicks());
+        assertEquals(38, recording.recordCount());
+        assertEquals(27, recording.tick(27));
+        assertEquals(100, recording.tick(28), "the first tick after the loss");
+        assertEquals(72, recording.lostBefore(28), "says how many ticks were lost just before it");
+        long sumLost = 0;
+        for (int i = 0; i < recording.recordCount(); i++) {
+            sumLost += recording.lostBefore(i);
+        }
+        assertEquals(recording.trailerLostTicks(), sumLost);
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNotARecording(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("not.rec");
+        Files.writeString(file, "solid cube\nendsolid cube\n and more text to be long enough");
+        IOException e = assertThrows(IOException.class, () -> Recording.read(file));
+        assertEquals(file + ": byte offset 0: not a tick recording (no HAPTREC1 magic)", e.getMessage());
+    }
+
+    @Test
+    void shouldReadARecordingCutShortWithoutItsTrailer(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("cut.rec");
+        HapticLoop loop = defaultLoop();
+        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        loop.setTickSink(recorder);
+        for (long k = 0; k < 50; k++) {
+            loop.tick(k * 1_000_000L);
+        }
+        recorder.close();
+        byte[] bytes = Files.readAllBytes(file);
+        // Drop the 24-byte trailer and half of the last record, as a crash would.
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 24 - 68));
+        Recording recording = Recording.read(file);
+        assertFalse(recording.complete());
+        assertEquals(49, recording.recordCount(), "whole records only");
+        assertEquals(48, recording.tick(48));
+    }
+
+    @Test
+    void shouldRecordFromTheCommandLine(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("w.csv");
+        Path rec = dir.resolve("w.rec");
+        StringWriter out = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(new StringWriter()),
+            "simulate", "--duration", "2", "--out", csv.toString(), "--record", rec.toString());
+        assertEquals(0, code);
+        assertTrue(out.toString().contains("recorded 2000 ticks to " + rec + " (0 lost)"), out.toString());
+        Recording recording = Recording.read(rec);
+        assertEquals(2000, recording.recordCount());
+        String[] lastRow = Files.readAllLines(csv).get(2000).split(",");
+        assertEquals(Double.parseDouble(lastRow[7]), recording.commandedForceN(1999, 0), 0.0,
+            "the recording and the CSV agree on the force");
+    }
+}
