@@ -4,7 +4,7 @@ package org.hapticsd.server.scene;
  * A scene object that remembers where in the file it started, so checks that span several fields (a missing
  * required field, a duplicate name) can still name the line.
  */
-abstract class Located {
+public abstract class Located {
     private int line;
     private int column;
 
@@ -13,11 +13,11 @@ abstract class Located {
         this.column = column;
     }
 
-    int line() {
+    public int line() {
         return line;
     }
 
-    int column() {
+    public int column() {
         return column;
     }
 }

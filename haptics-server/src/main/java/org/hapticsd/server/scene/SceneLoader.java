@@ -50,7 +50,16 @@ public final class SceneLoader {
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
 
     public SceneLoader() {
-        SimpleModule locating = new SimpleModule("scene-locations");
+        this.mapper = strictYamlMapper(lastList);
+    }
+
+    /**
+     * The YAML mapper of every hapticsd input file (scenes, test scripts): unknown fields, duplicate keys, text for
+     * numbers, fractional whole numbers and trailing documents are errors; {@link Located} objects learn where they
+     * start; lists remember their extent in {@code lastList} so {@link #describe} can name a list's own line.
+     */
+    public static ObjectMapper strictYamlMapper(ThreadLocal<JsonLocation[]> lastList) {
+        SimpleModule locating = new SimpleModule("locations");
         locating.setDeserializerModifier(new BeanDeserializerModifier() {
             @Override
             public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
@@ -68,7 +77,7 @@ public final class SceneLoader {
                 return new ListTrackingDeserializer(deserializer, lastList);
             }
         });
-        this.mapper = JsonMapper.builder(new YAMLFactory())
+        return JsonMapper.builder(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -248,7 +257,7 @@ public final class SceneLoader {
      * for a block-style YAML list is the start of the next line: that would name the wrong field's line. When
      * the error sits on the end of the list just read, the list's start is reported instead.
      */
-    static String describe(String source, JsonProcessingException e, JsonLocation[] lastList) {
+    public static String describe(String source, JsonProcessingException e, JsonLocation[] lastList) {
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
             if (cause instanceof MarkedYAMLException yaml) {
                 return describeSyntax(source, yaml);

@@ -1,0 +1,80 @@
+package org.hapticsd.server.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hapticsd.server.script.AssertionResult;
+import org.hapticsd.server.script.JUnitXml;
+import org.hapticsd.server.script.ScriptRunner;
+import org.hapticsd.server.script.ScriptSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code hapticsd test SCRIPT... [--junit-xml FILE]}: device-in-the-loop test scripts, run in real time. Prints
+ * every assertion with its measured value; exit 0 when all pass, 1 when any fails, 2 for a malformed script.
+ */
+@Command(name = "test", mixinStandardHelpOptions = true,
+    description = "Run device-in-the-loop test scripts in real time and check their assertions.")
+final class TestCommand implements java.util.concurrent.Callable<Integer> {
+
+    @ParentCommand
+    HapticsdCommand parent;
+
+    @Parameters(arity = "1..*", paramLabel = "SCRIPT", description = "Test scripts (YAML).")
+    List<Path> scripts;
+
+    @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the results as JUnit XML.")
+    Path junitXml;
+
+    @Override
+    public Integer call() {
+        ScriptRunner runner = new ScriptRunner();
+        Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
+        for (Path script : scripts) {
+            try {
+                ScriptSpec spec = runner.load(script);
+                runner.scene(script, spec);
+                loaded.put(script, spec);
+            } catch (ScriptRunner.ScriptException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        PrintWriter out = parent.out();
+        Map<String, List<AssertionResult>> results = new LinkedHashMap<>();
+        long startNs = System.nanoTime();
+        int failed = 0;
+        for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
+            String name = entry.getValue().name() != null ? entry.getValue().name() : entry.getKey().toString();
+            out.println("== " + name + " (" + entry.getKey() + ")");
+            out.flush();
+            List<AssertionResult> checked;
+            try {
+                checked = runner.run(entry.getKey(), entry.getValue());
+            } catch (ScriptRunner.ScriptException e) {
+                throw new UsageException(e.getMessage());
+            }
+            for (AssertionResult result : checked) {
+                out.println("  " + result.line());
+                failed += result.passed() ? 0 : 1;
+            }
+            results.put(name, checked);
+        }
+        int total = results.values().stream().mapToInt(List::size).sum();
+        out.println((total - failed) + " passed, " + failed + " failed");
+        out.flush();
+        if (junitXml != null) {
+            try {
+                JUnitXml.write(junitXml, results, (System.nanoTime() - startNs) * 1e-9);
+            } catch (IOException e) {
+                throw new UsageException("--junit-xml " + junitXml + ": cannot write: " + e.getMessage());
+            }
+        }
+        return failed == 0 ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+}

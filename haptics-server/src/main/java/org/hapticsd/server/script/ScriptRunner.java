@@ -1,0 +1,271 @@
+package org.hapticsd.server.script;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.device.sim.WaypointHandTarget;
+import org.hapticsd.server.JitWarmUp;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.safety.SafetyState;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.Located;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneException;
+import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.server.scene.SceneSpec;
+
+/**
+ * Loads a device-in-the-loop test script, runs it in real time and checks its assertions.
+ *
+ * <p>The timeline becomes the simulated hand's path (a hold jumps the target, a move is a straight line over its
+ * duration), so the run needs no other thread to steer it. Every tick is traced by a {@link TickTrace}, the
+ * loop's sink, and the assertions are checked after the run against the trace.
+ */
+public final class ScriptRunner {
+    private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
+    private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
+
+    /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
+    public static final class ScriptException extends Exception {
+        public ScriptException(String message) {
+            super(message);
+        }
+    }
+
+    /** Reads and checks a script. */
+    public ScriptSpec load(Path file) throws ScriptException {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ScriptException(file + ": test script not found");
+        } catch (IOException e) {
+            throw new ScriptException(file + ": cannot read: " + e.getMessage());
+        }
+        if (text.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
+            throw new ScriptException(file + ": test script is empty");
+        }
+        ScriptSpec spec;
+        lastList.get()[0] = null;
+        try {
+            spec = mapper.readValue(text, ScriptSpec.class);
+        } catch (JsonProcessingException e) {
+            throw new ScriptException(SceneLoader.describe(file.toString(), e, lastList.get()));
+        }
+        check(file, spec);
+        return spec;
+    }
+
+    private static void check(Path file, ScriptSpec spec) throws ScriptException {
+        if (!"sim".equals(spec.device())) {
+            throw new ScriptException(file + ": device: '" + spec.device()
+                + "' is not available in this build (devices: sim; emulator, serial and tcp come with the device link)");
+        }
+        double previousS = -1;
+        for (int i = 0; i < spec.timeline().size(); i++) {
+            ScriptSpec.Step step = spec.timeline().get(i);
+            String at = "timeline[" + i + "]";
+            if (Double.isNaN(step.atS())) {
+                throw error(file, step, at + ".at", "missing (seconds from the start)");
+            }
+            if ((step.holdM() == null) == (step.moveToM() == null)) {
+                throw error(file, step, at, "give exactly one of hold or moveTo");
+            }
+            if (step.moveToM() != null && step.overS() == 0) {
+                throw error(file, step, at + ".over", "missing (seconds the move takes)");
+            }
+            if (!(step.atS() > previousS)) {
+                throw error(file, step, at + ".at", "times must increase along the timeline");
+            }
+            previousS = step.atS() + (step.moveToM() != null ? step.overS() : 0);
+        }
+        for (int i = 0; i < spec.assertions().size(); i++) {
+            ScriptSpec.Assertion a = spec.assertions().get(i);
+            String at = "assertions[" + i + "]";
+            int kinds = (a.force() != null ? 1 : 0) + (a.safety() != null ? 1 : 0) + (a.contact() != null ? 1 : 0)
+                + (a.maxOverruns() != null ? 1 : 0);
+            if (kinds != 1) {
+                throw error(file, a, at, "give exactly one of force, safety, contact or maxOverruns");
+            }
+            boolean instant = !Double.isNaN(a.atS());
+            boolean interval = !Double.isNaN(a.fromS()) || !Double.isNaN(a.toS());
+            if (a.maxOverruns() == null && instant == interval) {
+                throw error(file, a, at, "give either at, or from and to");
+            }
+            if (interval && (Double.isNaN(a.fromS()) || Double.isNaN(a.toS()) || !(a.toS() > a.fromS()))) {
+                throw error(file, a, at, "an interval needs from < to");
+            }
+            if (a.force() != null && a.force().minN() == Double.NEGATIVE_INFINITY
+                && a.force().maxN() == Double.POSITIVE_INFINITY) {
+                throw error(file, a, at + ".force", "give min, max or both (newtons)");
+            }
+        }
+    }
+
+    private static ScriptException error(Path file, Located where, String field, String problem) {
+        return new ScriptException(file + ":" + where.line() + ":" + where.column() + ": " + field + ": " + problem);
+    }
+
+    /** Builds the script's scene: its file relative to the script's folder, or the embedded default. */
+    public BuiltScene scene(Path scriptFile, ScriptSpec spec) throws ScriptException {
+        SceneLoader loader = new SceneLoader();
+        try {
+            SceneSpec scene;
+            if (spec.scene() == null) {
+                scene = loader.loadEmbedded();
+            } else {
+                Path folder = scriptFile.toAbsolutePath().getParent();
+                scene = loader.load(folder == null ? Path.of(spec.scene()) : folder.resolve(spec.scene()));
+            }
+            return SceneBuilder.build(scene);
+        } catch (SceneException e) {
+            throw new ScriptException(scriptFile + ": scene: " + e.getMessage());
+        }
+    }
+
+    /** Runs the script in real time and returns the checked assertions, in script order. */
+    public List<AssertionResult> run(Path scriptFile, ScriptSpec spec) throws ScriptException {
+        BuiltScene scene = scene(scriptFile, spec);
+        int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
+        double durationS = Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
+        JitWarmUp.run(scene(scriptFile, spec), rateHz, JitWarmUp.DEFAULT_TICKS);
+
+        SimulatedDevice stylus = scene.newSimulatedDevice();
+        if (!spec.timeline().isEmpty()) {
+            stylus.setHandTarget(path(spec.timeline(), scene));
+        }
+        stylus.open();
+        LoopAssembly assembly = new LoopAssembly(scene, stylus, rateHz, SystemNanoClock.INSTANCE);
+        TickTrace trace = new TickTrace((int) Math.ceil(durationS * rateHz) + rateHz);
+        assembly.loop().setTickSink(trace);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+        try {
+            Thread.sleep(Math.round(durationS * 1000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            runner.close();
+        }
+        List<AssertionResult> results = new ArrayList<>();
+        for (int i = 0; i < spec.assertions().size(); i++) {
+            results.add(check(spec.assertions().get(i), i, trace));
+        }
+        return results;
+    }
+
+    private static double defaultDurationS(ScriptSpec spec) {
+        double endS = 0;
+        for (ScriptSpec.Step step : spec.timeline()) {
+            endS = Math.max(endS, step.atS() + step.overS());
+        }
+        for (ScriptSpec.Assertion a : spec.assertions()) {
+            endS = Math.max(endS, Double.isNaN(a.atS()) ? (Double.isNaN(a.toS()) ? 0 : a.toS()) : a.atS());
+        }
+        return endS + 0.2;
+    }
+
+    /** The timeline as waypoints: hold = a jump (two points 1 µs apart), move = a straight segment. */
+    private static WaypointHandTarget path(List<ScriptSpec.Step> steps, BuiltScene scene) {
+        List<WaypointHandTarget.Waypoint> points = new ArrayList<>();
+        double[] current = {scene.simDevice().initialXM(), scene.simDevice().initialYM(), scene.simDevice().initialZM()};
+        points.add(new WaypointHandTarget.Waypoint(0.0, current[0], current[1], current[2]));
+        for (ScriptSpec.Step step : steps) {
+            double[] to = step.holdM() != null ? step.holdM() : step.moveToM();
+            double startS = step.atS();
+            double endS = step.holdM() != null ? startS + 1e-6 : startS + step.overS();
+            if (startS > points.get(points.size() - 1).timeS()) {
+                points.add(new WaypointHandTarget.Waypoint(startS, current[0], current[1], current[2]));
+            }
+            points.add(new WaypointHandTarget.Waypoint(endS, to[0], to[1], to[2]));
+            current = to;
+        }
+        return new WaypointHandTarget(points, false);
+    }
+
+    private static AssertionResult check(ScriptSpec.Assertion a, int index, TickTrace trace) {
+        String name = a.name() != null ? a.name() : "assertion " + (index + 1);
+        if (a.maxOverruns() != null) {
+            return new AssertionResult(name, trace.overruns <= a.maxOverruns(), trace.overruns + " overruns",
+                "at most " + a.maxOverruns());
+        }
+        boolean instant = !Double.isNaN(a.atS());
+        long fromNs = Math.round((instant ? a.atS() : a.fromS()) * 1e9);
+        long toNs = Math.round((instant ? a.atS() : a.toS()) * 1e9);
+        int first = -1;
+        int last = -1;
+        for (int i = 0; i < trace.count; i++) {
+            boolean inside = instant ? trace.timeNs[i] <= fromNs : trace.timeNs[i] >= fromNs && trace.timeNs[i] <= toNs;
+            if (inside) {
+                if (!instant && first < 0) {
+                    first = i;
+                }
+                last = i;
+            }
+        }
+        if (instant) {
+            first = last;
+        }
+        String window = instant ? String.format(Locale.ROOT, "at %.3f s", a.atS())
+            : String.format(Locale.ROOT, "from %.3f s to %.3f s", a.fromS(), a.toS());
+        if (first < 0) {
+            return new AssertionResult(name, false, "no tick " + window, "ticks " + window);
+        }
+        if (a.safety() != null) {
+            for (int i = first; i <= last; i++) {
+                String state = SafetyState.ALL[trace.safety[i]].name();
+                if (!state.equals(a.safety())) {
+                    return new AssertionResult(name, false, state + " " + timeOf(trace, i), a.safety() + " " + window);
+                }
+            }
+            return new AssertionResult(name, true, a.safety() + " " + window, a.safety() + " " + window);
+        }
+        if (a.contact() != null) {
+            boolean touched = false;
+            for (int i = first; i <= last && !touched; i++) {
+                touched = trace.contacts[i] > 0;
+            }
+            return new AssertionResult(name, touched == a.contact(), (touched ? "contact " : "no contact ") + window,
+                (a.contact() ? "contact " : "no contact ") + window);
+        }
+        ScriptSpec.ForceBound bound = a.force();
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (int i = first; i <= last; i++) {
+            double value = component(trace, i, bound.axis());
+            low = Math.min(low, value);
+            high = Math.max(high, value);
+        }
+        boolean passed = low >= bound.minN() && high <= bound.maxN();
+        String measured = String.format(Locale.ROOT, "force.%s %s [%.4f, %.4f] N", bound.axis(), window, low, high);
+        String expected = String.format(Locale.ROOT, "within [%s, %s] N",
+            bound.minN() == Double.NEGATIVE_INFINITY ? "-inf" : Double.toString(bound.minN()),
+            bound.maxN() == Double.POSITIVE_INFINITY ? "+inf" : Double.toString(bound.maxN()));
+        return new AssertionResult(name, passed, measured, expected);
+    }
+
+    private static String timeOf(TickTrace trace, int i) {
+        return String.format(Locale.ROOT, "at %.3f s", trace.timeNs[i] * 1e-9);
+    }
+
+    private static double component(TickTrace trace, int i, String axis) {
+        return switch (axis) {
+            case "x" -> trace.forceX[i];
+            case "y" -> trace.forceY[i];
+            case "z" -> trace.forceZ[i];
+            default -> Math.sqrt(trace.forceX[i] * trace.forceX[i] + trace.forceY[i] * trace.forceY[i]
+                + trace.forceZ[i] * trace.forceZ[i]);
+        };
+    }
+}

@@ -1,0 +1,41 @@
+package org.hapticsd.server.script;
+
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.TickSink;
+
+/** What a test script's assertions look at, one entry per tick, in arrays sized before the run (no allocation). */
+final class TickTrace implements TickSink {
+    final long[] timeNs;
+    final double[] forceX;
+    final double[] forceY;
+    final double[] forceZ;
+    final byte[] safety;
+    final int[] contacts;
+    int count;
+    long overruns;
+
+    TickTrace(int capacity) {
+        timeNs = new long[capacity];
+        forceX = new double[capacity];
+        forceY = new double[capacity];
+        forceZ = new double[capacity];
+        safety = new byte[capacity];
+        contacts = new int[capacity];
+    }
+
+    @Override
+    public void onTick(LoopSnapshot s) {
+        if (count == timeNs.length) {
+            return;
+        }
+        int i = count;
+        timeNs[i] = s.timeNs;
+        forceX[i] = s.commandedForceN[0];
+        forceY[i] = s.commandedForceN[1];
+        forceZ[i] = s.commandedForceN[2];
+        safety[i] = (byte) s.safety.ordinal();
+        contacts[i] = s.contactCount;
+        overruns = s.overruns;
+        count = i + 1;
+    }
+}
