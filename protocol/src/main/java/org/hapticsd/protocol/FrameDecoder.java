@@ -74,7 +74,8 @@ public final class FrameDecoder {
 
     /**
      * Consumes {@code length} bytes of {@code chunk} from {@code offset}, delivering each frame they complete. An
-     * invalid range or null chunk is counted in {@link #rejectedCalls()} and ignored.
+     * invalid range or null chunk is counted in {@link #rejectedCalls()} and ignored. Nothing in the bytes can
+     * make this throw; an exception thrown by the handler itself propagates to the caller.
      */
     public void feed(byte[] chunk, int offset, int length) {
         if (chunk == null || offset < 0 || length < 0 || offset > chunk.length - length) {
@@ -148,9 +149,8 @@ public final class FrameDecoder {
             || !message.readPayload(frame, Frame.HEADER_BYTES)) {
             return MALFORMED;
         }
-        MessageType type = message.type();
-        message.setReceived(LittleEndian.getU16(frame, 2),
-            trackSequence(type, LittleEndian.getU16(frame, 2)));
+        int sequence = LittleEndian.getU16(frame, 2);
+        message.setReceived(sequence, trackSequence(message.type(), sequence));
         framesDecoded++;
         handler.onMessage(message);
         return OK;
