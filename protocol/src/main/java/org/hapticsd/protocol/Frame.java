@@ -1,0 +1,33 @@
+package org.hapticsd.protocol;
+
+/**
+ * Frame layout constants. A frame before COBS encoding:
+ *
+ * <pre>
+ * offset  size  field
+ * 0       1     version   u8, {@link #VERSION}
+ * 1       1     type      u8, {@link MessageType#code()}; bit 7 = direction
+ * 2       2     sequence  u16 LE, +1 per frame sent in this direction, wraps 65535 → 0
+ * 4       n     payload   n = {@link MessageType#payloadBytes()}, 0 ≤ n ≤ {@link #MAX_PAYLOAD_BYTES}
+ * 4+n     2     crc       u16 LE, CRC-16/CCITT-FALSE over bytes [0, 4+n)
+ * </pre>
+ *
+ * On the wire the frame is COBS-encoded (no 0x00 inside) and followed by one 0x00 delimiter. The full
+ * specification, byte budget and test vectors are in {@code docs/device-protocol.md}.
+ */
+public final class Frame {
+    public static final int VERSION = 1;
+    public static final int HEADER_BYTES = 4;
+    public static final int CRC_BYTES = 2;
+    public static final int MAX_PAYLOAD_BYTES = 120;
+    /** Largest frame before COBS: 126 bytes. */
+    public static final int MAX_FRAME_BYTES = HEADER_BYTES + MAX_PAYLOAD_BYTES + CRC_BYTES;
+    /** Largest COBS-encoded frame without the delimiter: 127 bytes. */
+    public static final int MAX_ENCODED_BYTES = MAX_FRAME_BYTES + 1;
+    /** Largest frame on the wire, delimiter included: 128 bytes. */
+    public static final int MAX_WIRE_BYTES = MAX_ENCODED_BYTES + 1;
+    public static final byte DELIMITER = 0x00;
+
+    private Frame() {
+    }
+}

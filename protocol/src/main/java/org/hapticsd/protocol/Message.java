@@ -1,0 +1,42 @@
+package org.hapticsd.protocol;
+
+/**
+ * A mutable message: the encoder reads it, the decoder fills a preallocated instance of each type and hands it
+ * to the {@link FrameHandler}. Values are plain data; no method here decides what a value means for the device
+ * (codecs carry no application logic).
+ */
+public abstract class Message {
+    private int sequence;
+    private boolean newer;
+
+    public abstract MessageType type();
+
+    /** Writes exactly {@code type().payloadBytes()} bytes at {@code offset}. */
+    abstract void writePayload(byte[] dst, int offset);
+
+    /**
+     * Reads exactly {@code type().payloadBytes()} bytes at {@code offset}.
+     *
+     * @return false if a field is outside its documented range (the frame then counts as malformed and the
+     *     contents of this instance are unspecified)
+     */
+    abstract boolean readPayload(byte[] src, int offset);
+
+    /** Sequence number of the frame this message was decoded from (0..65535). */
+    public int sequence() {
+        return sequence;
+    }
+
+    /**
+     * True if this frame's sequence is newer than the last one seen in its direction (or it is the first, or a
+     * HELLO / INFO, which restart the count). A device ignores a FORCE for which this is false.
+     */
+    public boolean isNewer() {
+        return newer;
+    }
+
+    void setReceived(int sequence, boolean newer) {
+        this.sequence = sequence;
+        this.newer = newer;
+    }
+}
