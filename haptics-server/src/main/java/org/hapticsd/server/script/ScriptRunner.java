@@ -159,8 +159,9 @@ public final class ScriptRunner {
             runner.close();
         }
         List<AssertionResult> results = new ArrayList<>();
+        long periodNs = assembly.loop().periodNs();
         for (int i = 0; i < spec.assertions().size(); i++) {
-            results.add(check(spec.assertions().get(i), i, trace));
+            results.add(check(spec.assertions().get(i), i, trace, periodNs));
         }
         return results;
     }
@@ -194,7 +195,7 @@ public final class ScriptRunner {
         return new WaypointHandTarget(points, false);
     }
 
-    private static AssertionResult check(ScriptSpec.Assertion a, int index, TickTrace trace) {
+    private static AssertionResult check(ScriptSpec.Assertion a, int index, TickTrace trace, long periodNs) {
         String name = a.name() != null ? a.name() : "assertion " + (index + 1);
         if (a.maxOverruns() != null) {
             return new AssertionResult(name, trace.overruns <= a.maxOverruns(), trace.overruns + " overruns",
@@ -215,7 +216,9 @@ public final class ScriptRunner {
             }
         }
         if (instant) {
-            first = last;
+            // The tick at the instant, or the one just before it; an instant past the end of the run has none.
+            boolean covered = last >= 0 && fromNs - trace.timeNs[last] < periodNs;
+            first = covered ? last : -1;
         }
         String window = instant ? String.format(Locale.ROOT, "at %.3f s", a.atS())
             : String.format(Locale.ROOT, "from %.3f s to %.3f s", a.fromS(), a.toS());

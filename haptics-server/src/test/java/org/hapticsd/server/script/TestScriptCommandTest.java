@@ -65,6 +65,21 @@ class TestScriptCommandTest {
     }
 
     @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldFailAnInstantAfterTheEndOfTheRun(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("late.yaml");
+        Files.writeString(script, """
+            name: late
+            duration: 0.5
+            assertions:
+              - {name: after the end, at: 2.0, safety: gated}
+            """);
+        Outcome outcome = run("test", script.toString());
+        assertEquals(1, outcome.code(), outcome.out());
+        assertTrue(outcome.out().contains("FAIL after the end: measured no tick at 2.000 s"), outcome.out());
+    }
+
+    @Test
     void shouldRejectAMalformedScriptNamingFileLineAndField(@TempDir Path dir) throws Exception {
         Path script = dir.resolve("bad.yaml");
         Files.writeString(script, """
