@@ -1,0 +1,581 @@
+package org.hapticsd.device.emulator;
+
+import org.hapticsd.device.DeviceState;
+import org.hapticsd.device.sim.FixedHandTarget;
+import org.hapticsd.device.sim.HandTarget;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.protocol.Direction;
+import org.hapticsd.protocol.Force;
+import org.hapticsd.protocol.Frame;
+import org.hapticsd.protocol.FrameDecoder;
+import org.hapticsd.protocol.FrameEncoder;
+import org.hapticsd.protocol.Heartbeat;
+import org.hapticsd.protocol.Hello;
+import org.hapticsd.protocol.HomingProgress;
+import org.hapticsd.protocol.HomingRequest;
+import org.hapticsd.protocol.Info;
+import org.hapticsd.protocol.Message;
+import org.hapticsd.protocol.MessageType;
+import org.hapticsd.protocol.State;
+import org.hapticsd.protocol.Status;
+import org.hapticsd.protocol.StatusFlags;
+
+/**
+ * The firmware of a force-feedback device speaking the device link protocol ({@code docs/device-protocol.md}),
+ * as a transport-agnostic, single-threaded state machine driven with injected time. Bytes from the host go in
+ * through {@link #receive}; {@link #poll} advances the firmware and writes the frames it has to send. A serial
+ * port, a pipe or a test wires the two; nothing here owns a thread or reads a clock.
+ *
+ * <p>What it does, by spec section:
+ * <ul>
+ *   <li>6: answers HELLO with INFO (the highest common version, which for this firmware is version 1 or none;
+ *       the rate by the 6.2 rule); with no common version, INFO with version 0, then STATUS fault 6, and every
+ *       frame but HELLO is ignored. After INFO it streams STATE at the session rate with OUTPUT_ENABLED clear.
+ *   <li>5: a FORCE whose sequence is not newer (RFC 1982, d ≤ 0, as classified by {@link FrameDecoder}) is
+ *       neither applied nor fed to the watchdog, and is counted in {@link #staleForcesIgnored()}.
+ *   <li>4.4: the applied force is clamped to the profile's peak force keeping its direction (FORCE_LIMITED);
+ *       a non-finite component makes that frame zero output; torque is ignored (3 DoF actuated).
+ *   <li>7: the watchdog zeroes the output when no newer FORCE was accepted for max(5 ms, 3 periods), sets
+ *       WATCHDOG_TRIPPED and FAULT (code 5); output resumes only after a FORCE with outputEnable = 0 followed by
+ *       one with outputEnable = 1. With no valid frame for 500 ms the session ends: output off, STATE stops.
+ *       While not streaming (homing, incompatible version) it sends DEVICE_HEARTBEAT and STATUS every
+ *       {@link #HEARTBEAT_INTERVAL_NS}.
+ *   <li>4.7, 4.8: a homing run ignores FORCE, reports HOMING_PROGRESS on each phase change and every
+ *       {@link #PROGRESS_INTERVAL_NS}, and succeeds after the profile's homing duration (HOMED) or fails with
+ *       fault 8 at the request's timeout.
+ * </ul>
+ *
+ * <p>The stylus is a {@link SimulatedDevice} built from {@link EmulatorProfile#simulatedDeviceConfig()}: the
+ * applied force pushes a damped point mass held by a virtual hand. Physics is advanced to each call's
+ * {@code nowNs} before that call acts, so a force accepted at time t acts from t on, and a watchdog trip zeroes
+ * the force exactly at its deadline even if the next call comes later.
+ *
+ * <p>Output is conflated, not queued: if a STATE falls due more than one period late the schedule restarts
+ * from now rather than bursting the missed frames, and several HELLOs between two polls get one INFO. A
+ * destination with {@link #MAX_POLL_BYTES} of room always takes everything due; with less, a frame that does
+ * not fit waits for the next poll (STATE is dropped instead, being stale by then).
+ *
+ * <p>Time is monotonic nanoseconds from any origin; deadlines are compared by subtraction. A {@code nowNs}
+ * earlier than the previous call's is treated as equal to it. Neither {@link #receive} nor {@link #poll}
+ * allocates after construction. Not thread-safe: one thread drives it.
+ */
+public final class EmulatedDevice {
+
+    /** Room that always suffices for one poll: INFO + STATUS + HOMING_PROGRESS + STATE is 176 bytes. */
+    public static final int MAX_POLL_BYTES = 2 * Frame.MAX_WIRE_BYTES;
+    /** Spec 7: 5 ms, or 3 periods at rates where that is longer. */
+    public static final long WATCHDOG_MIN_TIMEOUT_NS = 5_000_000L;
+    public static final int WATCHDOG_MIN_PERIODS = 3;
+    /** Spec 7: the session ends after this long without a valid frame. */
+    public static final long LIVENESS_TIMEOUT_NS = 500_000_000L;
+    /**
+     * Half the spec's 100 ms ceiling, so a poll arriving late by up to 50 ms still keeps the promise. Rejected:
+     * exactly 100 ms, which any poll jitter turns into a violation the host may count as a lost device.
+     */
+    public static final long HEARTBEAT_INTERVAL_NS = 50_000_000L;
+    /** Same reasoning as {@link #HEARTBEAT_INTERVAL_NS} for spec 4.8's "at least every 100 ms". */
+    public static final long PROGRESS_INTERVAL_NS = 50_000_000L;
+
+    private static final int FIRMWARE_VERSION = Frame.VERSION;
+
+    private enum Session { WAITING_FOR_HELLO, ACTIVE, INCOMPATIBLE }
+
+    // Cold: configuration and codec objects, built once.
+    private final EmulatorProfile profile;
+    private final SimulatedDevice stylus;
+    private final DeviceState sample = new DeviceState();
+    private final FrameDecoder decoder;
+    private final FrameEncoder encoder = new FrameEncoder();
+    private final Info info = new Info();
+    private final State state = new State();
+    private final Status status = new Status();
+    private final Heartbeat heartbeat = new Heartbeat(Direction.DEVICE_TO_HOST);
+    private final HomingProgress progress = new HomingProgress();
+    private final double maxForceN;
+
+    // Clock.
+    private boolean clockStarted;
+    private long nowNs;
+
+    // Session.
+    private Session session = Session.WAITING_FOR_HELLO;
+    private int txSequence;
+    private long periodNs;
+    private long watchdogTimeoutNs;
+    private long lastRxNs;
+    private long nextStateNs;
+    private long nextHeartbeatNs;
+    private boolean infoPending;
+    private boolean statusPending;
+    private int lastReportedFlags = -1;
+    private int lastReportedFault = -1;
+
+    // Force output and watchdog.
+    private double appliedXN;
+    private double appliedYN;
+    private double appliedZN;
+    private boolean outputEnabled;
+    private boolean forceLimited;
+    private boolean watchdogRunning;
+    private long watchdogDeadlineNs;
+    private boolean watchdogTripped;
+    private boolean reArmPending;
+    private int faultCode;
+
+    // Homing.
+    private boolean homed;
+    private int homingPhase = HomingProgress.PHASE_IDLE;
+    private int homingPercent;
+    private int homingResult;
+    private long homingStartNs;
+    private long homingTimeoutNs;
+    private long nextProgressNs;
+    private boolean progressPending;
+
+    // Counters.
+    private long staleForcesIgnored;
+    private long forcesAccepted;
+    private long framesSent;
+    private long watchdogTrips;
+    private long sessionsEnded;
+
+    /** A device whose simulated hand holds the stylus still at the origin. */
+    public EmulatedDevice(EmulatorProfile profile) {
+        this(profile, new FixedHandTarget(0.0, 0.0, 0.0));
+    }
+
+    public EmulatedDevice(EmulatorProfile profile, HandTarget hand) {
+        if (profile == null) {
+            throw new IllegalArgumentException("profile must not be null");
+        }
+        this.profile = profile;
+        this.maxForceN = profile.maxForceN();
+        this.stylus = new SimulatedDevice(profile.simulatedDeviceConfig(), hand);
+        this.stylus.open();
+        this.decoder = new FrameDecoder(this::onMessage);
+        info.setFirmware(profile.firmwareMajor(), profile.firmwareMinor(), profile.firmwarePatch())
+                .setWorkspaceM((float) profile.workspace().minX(), (float) profile.workspace().minY(),
+                        (float) profile.workspace().minZ(), (float) profile.workspace().maxX(),
+                        (float) profile.workspace().maxY(), (float) profile.workspace().maxZ())
+                .setRatings((float) profile.maxForceN(), (float) profile.maxContinuousForceN(),
+                        (float) profile.nominalStiffnessNpm(), (float) profile.dampingNspm())
+                .setSupportedRates(profile.supportedRates())
+                .setName(profile.name());
+    }
+
+    /** Feeds bytes from the host, in chunks of any size; frames they complete act at {@code nowNs}. */
+    public void receive(byte[] bytes, int offset, int length, long nowNs) {
+        advanceTo(nowNs);
+        decoder.feed(bytes, offset, length);
+    }
+
+    /**
+     * Advances the firmware to {@code nowNs} and writes every frame due into {@code out} from {@code offset}.
+     *
+     * @return bytes written (0 when nothing is due or nothing fits)
+     */
+    public int poll(long nowNs, byte[] out, int offset) {
+        advanceTo(nowNs);
+        int pos = offset;
+        if (infoPending) {
+            if (!fits(out, pos, MessageType.INFO)) {
+                return 0;
+            }
+            pos = send(info, out, pos);
+            infoPending = false;
+        }
+        if (session == Session.WAITING_FOR_HELLO) {
+            return pos - offset;
+        }
+        int flags = statusFlags();
+        if ((statusPending || flags != lastReportedFlags || faultCode != lastReportedFault)
+                && fits(out, pos, MessageType.STATUS)) {
+            pos = sendStatus(flags, out, pos);
+        }
+        if (progressPending && fits(out, pos, MessageType.HOMING_PROGRESS)) {
+            progress.set(homingPhase, homingPercent, homingResult);
+            pos = send(progress, out, pos);
+            progressPending = false;
+        }
+        if (isStreaming()) {
+            nextHeartbeatNs = this.nowNs + HEARTBEAT_INTERVAL_NS;
+            if (this.nowNs - nextStateNs >= 0) {
+                if (fits(out, pos, MessageType.STATE)) {
+                    pos = sendState(flags, out, pos);
+                }
+                nextStateNs += periodNs;
+                if (this.nowNs - nextStateNs >= 0) {
+                    nextStateNs = this.nowNs + periodNs;
+                }
+            }
+        } else if (this.nowNs - nextHeartbeatNs >= 0 && out.length - pos
+                >= MessageType.DEVICE_HEARTBEAT.wireBytes() + MessageType.STATUS.wireBytes()) {
+            heartbeat.setSenderTimeUs(this.nowNs / 1000L);
+            pos = send(heartbeat, out, pos);
+            pos = sendStatus(flags, out, pos);
+            nextHeartbeatNs = this.nowNs + HEARTBEAT_INTERVAL_NS;
+        }
+        return pos - offset;
+    }
+
+    private void advanceTo(long requestedNs) {
+        if (!clockStarted) {
+            clockStarted = true;
+            nowNs = requestedNs;
+            stylus.readState(requestedNs, sample);
+        } else if (requestedNs - nowNs > 0) {
+            nowNs = requestedNs;
+        }
+        if (session != Session.WAITING_FOR_HELLO && nowNs - (lastRxNs + LIVENESS_TIMEOUT_NS) >= 0) {
+            endSession();
+        }
+        if (session == Session.ACTIVE && watchdogRunning && nowNs - watchdogDeadlineNs >= 0) {
+            stylus.readState(watchdogDeadlineNs, sample);
+            tripWatchdog();
+        }
+        if (homingPhase == HomingProgress.PHASE_RUNNING) {
+            advanceHoming();
+        }
+        stylus.readState(nowNs, sample);
+    }
+
+    private void onMessage(Message message) {
+        lastRxNs = nowNs;
+        MessageType type = message.type();
+        if (type == MessageType.HELLO) {
+            onHello((Hello) message);
+        } else if (session != Session.ACTIVE) {
+            return;
+        } else if (type == MessageType.FORCE) {
+            onForce((Force) message);
+        } else if (type == MessageType.HOMING_REQUEST) {
+            onHomingRequest((HomingRequest) message);
+        }
+        // HOST_HEARTBEAT only proves liveness, recorded above.
+    }
+
+    private void onHello(Hello hello) {
+        zeroOutput();
+        watchdogRunning = false;
+        watchdogTripped = false;
+        reArmPending = false;
+        faultCode = Status.FAULT_NONE;
+        homingPhase = HomingProgress.PHASE_IDLE;
+        progressPending = false;
+        infoPending = true;
+        // Spec 6.2: the highest version in [min, max] this firmware speaks; it speaks only version 1.
+        boolean compatible = hello.minVersion() <= FIRMWARE_VERSION && FIRMWARE_VERSION <= hello.maxVersion();
+        if (compatible) {
+            int rateIndex = profile.selectRateIndex(hello.requestedRateHz());
+            periodNs = EmulatorProfile.periodNs(rateIndex);
+            watchdogTimeoutNs = Math.max(WATCHDOG_MIN_TIMEOUT_NS, WATCHDOG_MIN_PERIODS * periodNs);
+            info.setVersionAndDof(FIRMWARE_VERSION, profile.sensedDof(), profile.actuatedDof())
+                    .setSelectedRateIndex(rateIndex);
+            session = Session.ACTIVE;
+            nextStateNs = nowNs;
+        } else {
+            info.setVersionAndDof(0, profile.sensedDof(), profile.actuatedDof()).setSelectedRateIndex(Info.NO_RATE);
+            faultCode = Status.FAULT_INCOMPATIBLE_VERSION;
+            statusPending = true;
+            session = Session.INCOMPATIBLE;
+        }
+        nextHeartbeatNs = nowNs + HEARTBEAT_INTERVAL_NS;
+    }
+
+    private void onForce(Force force) {
+        if (!force.isNewer()) {
+            staleForcesIgnored++;
+            return;
+        }
+        if (homingPhase == HomingProgress.PHASE_RUNNING) {
+            return;
+        }
+        forcesAccepted++;
+        watchdogRunning = true;
+        watchdogDeadlineNs = nowNs + watchdogTimeoutNs;
+        boolean enable = force.outputEnabled();
+        if (watchdogTripped) {
+            if (!enable) {
+                reArmPending = true;
+            } else if (reArmPending) {
+                watchdogTripped = false;
+                reArmPending = false;
+                if (faultCode == Status.FAULT_WATCHDOG) {
+                    faultCode = Status.FAULT_NONE;
+                }
+            }
+        }
+        if (enable && !watchdogTripped) {
+            apply(force.forceN(0), force.forceN(1), force.forceN(2));
+            outputEnabled = true;
+        } else {
+            zeroOutput();
+        }
+    }
+
+    /** Clamps to the peak force keeping direction (spec 4.4); float components cannot overflow when squared. */
+    private void apply(double fxN, double fyN, double fzN) {
+        if (!(Double.isFinite(fxN) && Double.isFinite(fyN) && Double.isFinite(fzN))) {
+            setOutput(0.0, 0.0, 0.0);
+            forceLimited = false;
+            return;
+        }
+        double magnitudeN = Math.sqrt(fxN * fxN + fyN * fyN + fzN * fzN);
+        if (magnitudeN > maxForceN) {
+            double scale = maxForceN / magnitudeN;
+            setOutput(fxN * scale, fyN * scale, fzN * scale);
+            forceLimited = true;
+        } else {
+            setOutput(fxN, fyN, fzN);
+            forceLimited = false;
+        }
+    }
+
+    private void onHomingRequest(HomingRequest request) {
+        if (request.action() == HomingRequest.ACTION_ABORT) {
+            if (homingPhase == HomingProgress.PHASE_RUNNING) {
+                homingPhase = HomingProgress.PHASE_ABORTED;
+                nextStateNs = nowNs;
+            }
+            progressPending = true;
+            return;
+        }
+        if (homingPhase != HomingProgress.PHASE_RUNNING) {
+            // Spec 4.8: the device drives the motors itself, so the host's force stops and the watchdog with it.
+            zeroOutput();
+            watchdogRunning = false;
+            if (faultCode == Status.FAULT_HOMING_FAILED) {
+                faultCode = Status.FAULT_NONE;
+            }
+            homingPhase = HomingProgress.PHASE_RUNNING;
+            homingPercent = 0;
+            homingResult = 0;
+            homingStartNs = nowNs;
+            homingTimeoutNs = request.timeoutMs() == 0
+                    ? 2 * profile.homingDurationNs() : request.timeoutMs() * 1_000_000L;
+            nextProgressNs = nowNs + PROGRESS_INTERVAL_NS;
+            nextHeartbeatNs = nowNs + HEARTBEAT_INTERVAL_NS;
+        }
+        progressPending = true;
+    }
+
+    private void advanceHoming() {
+        long elapsedNs = nowNs - homingStartNs;
+        long durationNs = profile.homingDurationNs();
+        if (durationNs <= homingTimeoutNs && elapsedNs >= durationNs) {
+            homingPhase = HomingProgress.PHASE_SUCCEEDED;
+            homingPercent = 100;
+            homed = true;
+            endHomingRun();
+        } else if (elapsedNs >= homingTimeoutNs) {
+            homingPhase = HomingProgress.PHASE_FAILED;
+            homingResult = Status.FAULT_HOMING_FAILED;
+            faultCode = Status.FAULT_HOMING_FAILED;
+            endHomingRun();
+        } else {
+            homingPercent = (int) Math.min(99L, elapsedNs * 100L / durationNs);
+            if (nowNs - nextProgressNs >= 0) {
+                progressPending = true;
+                nextProgressNs = nowNs + PROGRESS_INTERVAL_NS;
+            }
+        }
+    }
+
+    private void endHomingRun() {
+        progressPending = true;
+        nextStateNs = nowNs;
+    }
+
+    private void tripWatchdog() {
+        watchdogRunning = false;
+        reArmPending = false;
+        if (!watchdogTripped) {
+            watchdogTripped = true;
+            watchdogTrips++;
+            faultCode = Status.FAULT_WATCHDOG;
+        }
+        zeroOutput();
+    }
+
+    private void endSession() {
+        zeroOutput();
+        watchdogRunning = false;
+        homingPhase = HomingProgress.PHASE_IDLE;
+        progressPending = false;
+        infoPending = false;
+        statusPending = false;
+        session = Session.WAITING_FOR_HELLO;
+        sessionsEnded++;
+    }
+
+    private void zeroOutput() {
+        setOutput(0.0, 0.0, 0.0);
+        outputEnabled = false;
+        forceLimited = false;
+    }
+
+    private void setOutput(double fxN, double fyN, double fzN) {
+        appliedXN = fxN;
+        appliedYN = fyN;
+        appliedZN = fzN;
+        stylus.commandForce(fxN, fyN, fzN, 0.0, 0.0, 0.0);
+    }
+
+    private static boolean fits(byte[] out, int pos, MessageType type) {
+        return out.length - pos >= type.wireBytes();
+    }
+
+    private int send(Message message, byte[] out, int pos) {
+        int written = encoder.encode(message, txSequence, out, pos);
+        txSequence = (txSequence + 1) & 0xFFFF;
+        framesSent++;
+        return pos + written;
+    }
+
+    private int sendStatus(int flags, byte[] out, int pos) {
+        status.set(flags, faultCode, 0L);
+        lastReportedFlags = flags;
+        lastReportedFault = faultCode;
+        statusPending = false;
+        return send(status, out, pos);
+    }
+
+    private int sendState(int flags, byte[] out, int pos) {
+        state.setDeviceTimeUs(nowNs / 1000L)
+                .setPositionM((float) sample.positionXM, (float) sample.positionYM, (float) sample.positionZM)
+                .setVelocityMps((float) sample.velocityXMps, (float) sample.velocityYMps,
+                        (float) sample.velocityZMps)
+                .setButtons(sample.buttons)
+                .setStatusFlags(flags);
+        return send(state, out, pos);
+    }
+
+    /** The status word STATE and STATUS would carry now (spec 4.9). */
+    public int statusFlags() {
+        int flags = 0;
+        if (outputEnabled) {
+            flags |= StatusFlags.OUTPUT_ENABLED;
+        }
+        if (homed) {
+            flags |= StatusFlags.HOMED;
+        }
+        if (watchdogTripped) {
+            flags |= StatusFlags.WATCHDOG_TRIPPED;
+        }
+        if (faultCode != Status.FAULT_NONE) {
+            flags |= StatusFlags.FAULT;
+        }
+        if (forceLimited) {
+            flags |= StatusFlags.FORCE_LIMITED;
+        }
+        if (homingPhase == HomingProgress.PHASE_RUNNING) {
+            flags |= StatusFlags.HOMING;
+        }
+        return flags;
+    }
+
+    public EmulatorProfile profile() {
+        return profile;
+    }
+
+    /** Force acting on the stylus now, after clamp and watchdog: component {@code axis} (0 x, 1 y, 2 z), N. */
+    public double appliedForceN(int axis) {
+        return axis == 0 ? appliedXN : axis == 1 ? appliedYN : appliedZN;
+    }
+
+    /** Stylus position at the last call's time, device frame, m. */
+    public double positionM(int axis) {
+        return axis == 0 ? sample.positionXM : axis == 1 ? sample.positionYM : sample.positionZM;
+    }
+
+    public double velocityMps(int axis) {
+        return axis == 0 ? sample.velocityXMps : axis == 1 ? sample.velocityYMps : sample.velocityZMps;
+    }
+
+    /** A session is open (INFO with a common version sent) and STATE is due at the session rate. */
+    public boolean isSessionActive() {
+        return session == Session.ACTIVE;
+    }
+
+    /** Streaming STATE: in a session and not homing. */
+    public boolean isStreaming() {
+        return session == Session.ACTIVE && homingPhase != HomingProgress.PHASE_RUNNING;
+    }
+
+    /** A FORCE with outputEnable = 1 would be applied now: streaming and the watchdog not tripped. */
+    public boolean isArmed() {
+        return isStreaming() && !watchdogTripped;
+    }
+
+    public boolean isOutputEnabled() {
+        return outputEnabled;
+    }
+
+    public boolean isWatchdogTripped() {
+        return watchdogTripped;
+    }
+
+    public boolean isHomed() {
+        return homed;
+    }
+
+    /** {@link HomingProgress} phase of the current or last run. */
+    public int homingPhase() {
+        return homingPhase;
+    }
+
+    /** The latched {@link Status} fault code, 0 if none. */
+    public int faultCode() {
+        return faultCode;
+    }
+
+    /** Session rate in hertz, 0 outside a session. */
+    public int sessionRateHz() {
+        return session == Session.ACTIVE ? (int) (1_000_000_000L / periodNs) : 0;
+    }
+
+    /** Watchdog timeout of the current session: max(5 ms, 3 periods). */
+    public long watchdogTimeoutNs() {
+        return watchdogTimeoutNs;
+    }
+
+    /** Valid frames decoded from the host, of every type. */
+    public long framesReceived() {
+        return decoder.framesDecoded();
+    }
+
+    /** FORCE frames whose sequence was not newer than the last (d ≤ 0): neither applied nor fed to the watchdog. */
+    public long staleForcesIgnored() {
+        return staleForcesIgnored;
+    }
+
+    public long forcesAccepted() {
+        return forcesAccepted;
+    }
+
+    public long crcErrors() {
+        return decoder.crcErrors();
+    }
+
+    public long malformedFrames() {
+        return decoder.malformedFrames();
+    }
+
+    /** Frames recovered after garbage by the decoder's suffix search (spec 2.5). */
+    public long resyncs() {
+        return decoder.resyncs();
+    }
+
+    public long framesSent() {
+        return framesSent;
+    }
+
+    public long watchdogTrips() {
+        return watchdogTrips;
+    }
+
+    /** Sessions ended by the 500 ms liveness timeout. */
+    public long sessionsEnded() {
+        return sessionsEnded;
+    }
+}
