@@ -66,6 +66,8 @@ public final class FrameDecoder {
         register(new Heartbeat(Direction.DEVICE_TO_HOST));
         register(new HomingProgress());
         register(new Status());
+        register(new Ping());
+        register(new Pong());
     }
 
     private void register(Message message) {

@@ -13,11 +13,13 @@ public enum MessageType {
     FORCE(0x02, Direction.HOST_TO_DEVICE, Force.PAYLOAD_BYTES),
     HOST_HEARTBEAT(0x03, Direction.HOST_TO_DEVICE, Heartbeat.PAYLOAD_BYTES),
     HOMING_REQUEST(0x04, Direction.HOST_TO_DEVICE, HomingRequest.PAYLOAD_BYTES),
+    PING(0x05, Direction.HOST_TO_DEVICE, Ping.PAYLOAD_BYTES),
     INFO(0x81, Direction.DEVICE_TO_HOST, Info.PAYLOAD_BYTES),
     STATE(0x82, Direction.DEVICE_TO_HOST, State.PAYLOAD_BYTES),
     DEVICE_HEARTBEAT(0x83, Direction.DEVICE_TO_HOST, Heartbeat.PAYLOAD_BYTES),
     HOMING_PROGRESS(0x84, Direction.DEVICE_TO_HOST, HomingProgress.PAYLOAD_BYTES),
-    STATUS(0x85, Direction.DEVICE_TO_HOST, Status.PAYLOAD_BYTES);
+    STATUS(0x85, Direction.DEVICE_TO_HOST, Status.PAYLOAD_BYTES),
+    PONG(0x86, Direction.DEVICE_TO_HOST, Pong.PAYLOAD_BYTES);
 
     private static final MessageType[] BY_CODE = new MessageType[256];
 

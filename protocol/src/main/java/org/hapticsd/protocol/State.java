@@ -11,14 +11,20 @@ package org.hapticsd.protocol;
  * 28     16   f32[4]  orientation    unit quaternion w, x, y, z; (1, 0, 0, 0) on 3-DOF devices
  * 44     2    u16     buttons        bit i = button i pressed
  * 46     2    u16     statusFlags    {@link StatusFlags}
+ * 48     12   f32[3]  appliedForceN  x, y, z, newtons: the force the device is applying at sampling, after its
+ *                                    own clamp and watchdog (zero when output is off)
  * </pre>
  *
+ * The applied force lets the host record what the user actually felt, not only what it commanded: the two differ
+ * whenever the device clamps, its watchdog trips, or output is off. It costs 12 bytes per tick (56 → 68 on the
+ * wire) and still leaves a third of a 1 Mbaud link free at 1 kHz.
+ *
  * float32 because encoders resolve ~10 µm over a workspace under 1 m while float32 resolves 6e-8 m at 1 m: a
- * float64 state would add 40 bytes per tick (56 → 96 on the wire) for no measurable gain. Time is a u32 count of
+ * float64 state would add 52 bytes per tick (68 → 120 on the wire) for no measurable gain. Time is a u32 count of
  * microseconds rather than a float so tick intervals stay exact.
  */
 public final class State extends Message {
-    public static final int PAYLOAD_BYTES = 48;
+    public static final int PAYLOAD_BYTES = 60;
 
     private long deviceTimeUs;
     private final float[] positionM = new float[3];
@@ -26,6 +32,7 @@ public final class State extends Message {
     private final float[] orientation = {1f, 0f, 0f, 0f};
     private int buttons;
     private int statusFlags;
+    private final float[] appliedForceN = new float[3];
 
     @Override
     public MessageType type() {
@@ -55,6 +62,17 @@ public final class State extends Message {
 
     public int statusFlags() {
         return statusFlags;
+    }
+
+    public float appliedForceN(int axis) {
+        return appliedForceN[axis];
+    }
+
+    public State setAppliedForceN(float x, float y, float z) {
+        appliedForceN[0] = x;
+        appliedForceN[1] = y;
+        appliedForceN[2] = z;
+        return this;
     }
 
     /** Only the low 32 bits are sent. */
@@ -107,6 +125,9 @@ public final class State extends Message {
         }
         LittleEndian.putU16(dst, offset + 44, buttons);
         LittleEndian.putU16(dst, offset + 46, statusFlags);
+        for (int i = 0; i < 3; i++) {
+            LittleEndian.putF32(dst, offset + 48 + 4 * i, appliedForceN[i]);
+        }
     }
 
     @Override
@@ -121,6 +142,9 @@ public final class State extends Message {
         }
         buttons = LittleEndian.getU16(src, offset + 44);
         statusFlags = LittleEndian.getU16(src, offset + 46);
+        for (int i = 0; i < 3; i++) {
+            appliedForceN[i] = LittleEndian.getF32(src, offset + 48 + 4 * i);
+        }
         return true;
     }
 }

@@ -12,11 +12,13 @@ class ByteBudgetTest {
 
     @Test
     void shouldMatchTheWireSizesInTheSpec() {
-        assertEquals(56, MessageType.STATE.wireBytes());
+        assertEquals(68, MessageType.STATE.wireBytes());
         assertEquals(34, MessageType.FORCE.wireBytes());
         assertEquals(92, MessageType.INFO.wireBytes());
         assertEquals(12, MessageType.HOST_HEARTBEAT.wireBytes());
         assertEquals(16, MessageType.STATUS.wireBytes());
+        assertEquals(12, MessageType.PING.wireBytes());
+        assertEquals(16, MessageType.PONG.wireBytes());
     }
 
     @Test
@@ -25,19 +27,31 @@ class ByteBudgetTest {
         int baud = 1_000_000;
         double stateShare = (double) MessageType.STATE.wireBytes() * BITS_PER_BYTE_ON_WIRE * rateHz / baud;
         double forceShare = (double) MessageType.FORCE.wireBytes() * BITS_PER_BYTE_ON_WIRE * rateHz / baud;
-        // Full duplex: each direction has the whole baud rate. "Room to spare" = at most 60% of either.
-        assertEquals(0.56, stateShare, 1e-12);
+        // Full duplex: each direction has the whole baud rate.
+        assertEquals(0.68, stateShare, 1e-12);
         assertEquals(0.34, forceShare, 1e-12);
-        assertTrue(stateShare <= 0.60 && forceShare <= 0.60);
+        // "Room to spare": besides its STATE, each tick carries the largest other frame the device may owe (a
+        // STATUS on a state change or a PONG), and besides the FORCE the host's PING, with 10 % of the tick still
+        // free. A second extra frame due in the same tick waits one tick (spec section 8).
+        int byteTimesPerTick = baud / BITS_PER_BYTE_ON_WIRE / rateHz;
+        int largestExtra = Math.max(MessageType.STATUS.wireBytes(),
+            Math.max(MessageType.PONG.wireBytes(), MessageType.HOMING_PROGRESS.wireBytes()));
+        int deviceWorstTick = MessageType.STATE.wireBytes() + largestExtra;
+        int hostWorstTick = MessageType.FORCE.wireBytes() + MessageType.PING.wireBytes();
+        assertEquals(100, byteTimesPerTick);
+        assertTrue(deviceWorstTick <= 0.9 * byteTimesPerTick, "device worst tick " + deviceWorstTick);
+        assertTrue(hostWorstTick <= 0.9 * byteTimesPerTick, "host worst tick " + hostWorstTick);
     }
 
     @Test
-    void shouldAllow205HzAt115200Baud() {
+    void shouldAllow169HzAt115200Baud() {
         int bytesPerSecond = 115_200 / BITS_PER_BYTE_ON_WIRE;
         int stateLimitedHz = bytesPerSecond / MessageType.STATE.wireBytes();
         int forceLimitedHz = bytesPerSecond / MessageType.FORCE.wireBytes();
-        assertEquals(205, stateLimitedHz);
+        assertEquals(169, stateLimitedHz);
         assertEquals(338, forceLimitedHz);
-        assertEquals(205, Math.min(stateLimitedHz, forceLimitedHz));
+        assertEquals(169, Math.min(stateLimitedHz, forceLimitedHz));
+        // The highest rate the protocol can select (125·2^i Hz) that fits is 125 Hz.
+        assertTrue(125 <= stateLimitedHz && 250 > stateLimitedHz);
     }
 }

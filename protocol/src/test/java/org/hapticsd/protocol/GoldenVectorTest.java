@@ -40,9 +40,11 @@ class GoldenVectorTest {
                 + "58 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 01 03 04 94 00"),
         new Vector("STATE", Samples::state, 0x1234,
             "01 82 34 12 40 42 0f 00 0a d7 23 3c 0a d7 a3 bc 8f c2 f5 3c 00 00 00 3f 00 00 00 00 00 00 80 be "
-                + "00 00 80 3f 00 00 00 00 00 00 00 00 00 00 00 00 01 00 03 00 53 7e",
+                + "00 00 80 3f 00 00 00 00 00 00 00 00 00 00 00 00 01 00 03 00 00 00 c0 3f 00 00 00 c0 00 00 80 3e "
+                + "f1 f8",
             "08 01 82 34 12 40 42 0f 0d 0a d7 23 3c 0a d7 a3 bc 8f c2 f5 3c 01 01 02 3f 01 01 01 01 01 03 80 be "
-                + "01 03 80 3f 01 01 01 01 01 01 01 01 01 01 01 02 01 02 03 03 53 7e 00"),
+                + "01 03 80 3f 01 01 01 01 01 01 01 01 01 01 01 02 01 02 03 01 01 03 c0 3f 01 01 02 c0 01 05 80 3e "
+                + "f1 f8 00"),
         new Vector("FORCE", Samples::force, 0x00FF,
             "01 02 ff 00 00 00 c0 3f 00 00 00 c0 00 00 80 3e 00 00 00 00 00 00 00 00 00 00 00 00 01 00 cd 74",
             "04 01 02 ff 01 01 03 c0 3f 01 01 02 c0 01 03 80 3e 01 01 01 01 01 01 01 01 01 01 01 02 01 03 cd 74 00"),
@@ -60,7 +62,13 @@ class GoldenVectorTest {
             "04 01 04 08 02 01 05 88 13 be 7c 00"),
         new Vector("HOMING_PROGRESS", Samples::homingProgress, 9,
             "01 84 09 00 01 28 00 00 e3 0d",
-            "04 01 84 09 03 01 28 01 03 e3 0d 00"));
+            "04 01 84 09 03 01 28 01 03 e3 0d 00"),
+        new Vector("PING", Samples::ping, 10,
+            "01 05 0a 00 ef be ad de 23 7d",
+            "04 01 05 0a 07 ef be ad de 23 7d 00"),
+        new Vector("PONG", Samples::pong, 11,
+            "01 86 0b 00 ef be ad de 80 84 1e 00 ae 20",
+            "04 01 86 0b 08 ef be ad de 80 84 1e 03 ae 20 00"));
 
     @Test
     void shouldEncodeEveryVectorByteForByte() {
@@ -120,6 +128,9 @@ class GoldenVectorTest {
         assertEquals(-0.25f, got[0].velocityMps(2));
         assertEquals(1f, got[0].orientation(0));
         assertEquals(StatusFlags.OUTPUT_ENABLED | StatusFlags.HOMED, got[0].statusFlags());
+        assertEquals(1.5f, got[0].appliedForceN(0));
+        assertEquals(-2.0f, got[0].appliedForceN(1));
+        assertEquals(0.25f, got[0].appliedForceN(2));
 
         byte[] infoWire = Samples.unhex(VECTORS.get(1).wire());
         Info[] info = new Info[1];

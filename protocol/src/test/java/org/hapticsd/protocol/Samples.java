@@ -27,7 +27,8 @@ final class Samples {
             .setVelocityMps(0.5f, 0f, -0.25f)
             .setOrientation(1f, 0f, 0f, 0f)
             .setButtons(0x0001)
-            .setStatusFlags(StatusFlags.OUTPUT_ENABLED | StatusFlags.HOMED);
+            .setStatusFlags(StatusFlags.OUTPUT_ENABLED | StatusFlags.HOMED)
+            .setAppliedForceN(1.5f, -2.0f, 0.25f);
     }
 
     static Force force() {
@@ -53,6 +54,14 @@ final class Samples {
 
     static HomingProgress homingProgress() {
         return new HomingProgress().set(HomingProgress.PHASE_RUNNING, 40, 0);
+    }
+
+    static Ping ping() {
+        return new Ping().setToken(0xDEAD_BEEFL);
+    }
+
+    static Pong pong() {
+        return new Pong().set(0xDEAD_BEEFL, 2_000_000L);
     }
 
     static String hex(byte[] bytes, int offset, int length) {

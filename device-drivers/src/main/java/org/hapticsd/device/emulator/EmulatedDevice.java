@@ -16,6 +16,8 @@ import org.hapticsd.protocol.HomingRequest;
 import org.hapticsd.protocol.Info;
 import org.hapticsd.protocol.Message;
 import org.hapticsd.protocol.MessageType;
+import org.hapticsd.protocol.Ping;
+import org.hapticsd.protocol.Pong;
 import org.hapticsd.protocol.State;
 import org.hapticsd.protocol.Status;
 import org.hapticsd.protocol.StatusFlags;
@@ -61,7 +63,7 @@ import org.hapticsd.protocol.StatusFlags;
  */
 public final class EmulatedDevice {
 
-    /** Room that always suffices for one poll: INFO + STATUS + HOMING_PROGRESS + STATE is 176 bytes. */
+    /** Room that always suffices for one poll: INFO + STATUS + PONG + HOMING_PROGRESS + STATE is 204 bytes. */
     public static final int MAX_POLL_BYTES = 2 * Frame.MAX_WIRE_BYTES;
     /** Spec 7: 5 ms, or 3 periods at rates where that is longer. */
     public static final long WATCHDOG_MIN_TIMEOUT_NS = 5_000_000L;
@@ -91,6 +93,7 @@ public final class EmulatedDevice {
     private final Status status = new Status();
     private final Heartbeat heartbeat = new Heartbeat(Direction.DEVICE_TO_HOST);
     private final HomingProgress progress = new HomingProgress();
+    private final Pong pong = new Pong();
     private final double maxForceN;
 
     // Clock.
@@ -109,6 +112,9 @@ public final class EmulatedDevice {
     private boolean statusPending;
     private int lastReportedFlags = -1;
     private int lastReportedFault = -1;
+    private boolean pongPending;
+    private long pongToken;
+    private long pongDeviceTimeUs;
 
     // Force output and watchdog.
     private double appliedXN;
@@ -138,6 +144,7 @@ public final class EmulatedDevice {
     private long framesSent;
     private long watchdogTrips;
     private long sessionsEnded;
+    private long pongsSent;
 
     /** A device whose simulated hand holds the stylus still at the origin. */
     public EmulatedDevice(EmulatorProfile profile) {
@@ -192,6 +199,12 @@ public final class EmulatedDevice {
                 && fits(out, pos, MessageType.STATUS)) {
             pos = sendStatus(flags, out, pos);
         }
+        if (pongPending && fits(out, pos, MessageType.PONG)) {
+            pong.set(pongToken, pongDeviceTimeUs);
+            pos = send(pong, out, pos);
+            pongPending = false;
+            pongsSent++;
+        }
         if (progressPending && fits(out, pos, MessageType.HOMING_PROGRESS)) {
             progress.set(homingPhase, homingPercent, homingResult);
             pos = send(progress, out, pos);
@@ -244,6 +257,8 @@ public final class EmulatedDevice {
         MessageType type = message.type();
         if (type == MessageType.HELLO) {
             onHello((Hello) message);
+        } else if (type == MessageType.PING) {
+            onPing((Ping) message);
         } else if (session != Session.ACTIVE) {
             return;
         } else if (type == MessageType.FORCE) {
@@ -252,6 +267,16 @@ public final class EmulatedDevice {
             onHomingRequest((HomingRequest) message);
         }
         // HOST_HEARTBEAT only proves liveness, recorded above.
+    }
+
+    /** Spec 4.10: answered after any HELLO, in every session state; only the newest of several is answered. */
+    private void onPing(Ping ping) {
+        if (session == Session.WAITING_FOR_HELLO) {
+            return;
+        }
+        pongPending = true;
+        pongToken = ping.token();
+        pongDeviceTimeUs = nowNs / 1000L;
     }
 
     private void onHello(Hello hello) {
@@ -404,6 +429,7 @@ public final class EmulatedDevice {
         progressPending = false;
         infoPending = false;
         statusPending = false;
+        pongPending = false;
         session = Session.WAITING_FOR_HELLO;
         sessionsEnded++;
     }
@@ -446,7 +472,8 @@ public final class EmulatedDevice {
                 .setVelocityMps((float) sample.velocityXMps, (float) sample.velocityYMps,
                         (float) sample.velocityZMps)
                 .setButtons(sample.buttons)
-                .setStatusFlags(flags);
+                .setStatusFlags(flags)
+                .setAppliedForceN((float) appliedXN, (float) appliedYN, (float) appliedZN);
         return send(state, out, pos);
     }
 
@@ -572,6 +599,11 @@ public final class EmulatedDevice {
 
     public long watchdogTrips() {
         return watchdogTrips;
+    }
+
+    /** PONGs sent in answer to PINGs (spec 4.10). */
+    public long pongsSent() {
+        return pongsSent;
     }
 
     /** Sessions ended by the 500 ms liveness timeout. */

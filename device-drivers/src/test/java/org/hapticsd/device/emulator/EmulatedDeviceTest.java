@@ -173,6 +173,51 @@ class EmulatedDeviceTest {
         assertEquals(2.0 / handKNpm, host.device.positionM(0), 1e-4);
         assertEquals(-1.0 / handKNpm, host.device.positionM(2), 1e-4);
         assertEquals((float) host.device.positionM(0), host.lastStatePositionXM, "STATE carries the position");
+        assertEquals(2f, host.lastStateAppliedForceN[0], "STATE carries the applied force");
+        assertEquals(-1f, host.lastStateAppliedForceN[2]);
+    }
+
+    @Test
+    void shouldReportClampedAndWatchdogZeroedForceInState() {
+        HostLink host = openSession(EmulatorProfile.falconLike(), 1000);
+        host.sendForce(0f, 0f, 80f, true, 1 * MS);
+        host.poll(1 * MS);
+        // 80 N along z clamped to the profile's 8 N keeping direction: exact in float32.
+        assertEquals(8f, host.lastStateAppliedForceN[2]);
+        assertEquals(StatusFlags.FORCE_LIMITED, host.lastStateFlags & StatusFlags.FORCE_LIMITED);
+        for (long t = 2 * MS; t <= 12 * MS; t += MS) {
+            host.poll(t);
+        }
+        // No FORCE for 11 ms > the 5 ms watchdog: the device reports what it applies, which is nothing.
+        assertEquals(0f, host.lastStateAppliedForceN[2]);
+        assertEquals(StatusFlags.WATCHDOG_TRIPPED, host.lastStateFlags & StatusFlags.WATCHDOG_TRIPPED);
+    }
+
+    @Test
+    void shouldEchoPingTokenInPongWithDeviceTime() {
+        HostLink host = openSession(EmulatorProfile.falconLike(), 1000);
+        host.sendPing(0xCAFE_F00DL, 7 * MS + 250 * US);
+        host.poll(8 * MS);
+        assertEquals(1, host.pongCount);
+        assertEquals(0xCAFE_F00DL, host.lastPongToken);
+        assertEquals(7_250L, host.lastPongDeviceTimeUs, "device time at reception, µs");
+        host.poll(9 * MS);
+        assertEquals(1, host.pongCount, "one PONG per PING");
+    }
+
+    @Test
+    void shouldAnswerOnlyTheNewestOfSeveralPingsAndNoneBeforeHello() {
+        HostLink before = new HostLink(new EmulatedDevice(EmulatorProfile.falconLike()));
+        before.sendPing(1L, 0L);
+        before.poll(1 * MS);
+        assertEquals(0, before.pongCount, "no session, no answer");
+
+        HostLink host = openSession(EmulatorProfile.falconLike(), 1000);
+        host.sendPing(1L, 1 * MS);
+        host.sendPing(2L, 1 * MS + 100 * US);
+        host.poll(2 * MS);
+        assertEquals(1, host.pongCount);
+        assertEquals(2L, host.lastPongToken);
     }
 
     @Test

@@ -11,6 +11,8 @@ import org.hapticsd.protocol.HomingRequest;
 import org.hapticsd.protocol.Info;
 import org.hapticsd.protocol.Message;
 import org.hapticsd.protocol.MessageType;
+import org.hapticsd.protocol.Ping;
+import org.hapticsd.protocol.Pong;
 import org.hapticsd.protocol.State;
 import org.hapticsd.protocol.Status;
 
@@ -30,6 +32,7 @@ final class HostLink {
     private final Force force = new Force();
     private final Heartbeat heartbeat = new Heartbeat(Direction.HOST_TO_DEVICE);
     private final HomingRequest homing = new HomingRequest();
+    private final Ping ping = new Ping();
     final byte[] tx = new byte[2 * org.hapticsd.protocol.Frame.MAX_WIRE_BYTES];
     final byte[] rx = new byte[EmulatedDevice.MAX_POLL_BYTES];
     int lastTxBytes;
@@ -49,6 +52,10 @@ final class HostLink {
     long maxStateIntervalUs = Long.MIN_VALUE;
     int lastStateFlags;
     float lastStatePositionXM;
+    final float[] lastStateAppliedForceN = new float[3];
+    int pongCount;
+    long lastPongToken = -1;
+    long lastPongDeviceTimeUs = -1;
     int statusCount;
     int lastStatusFlags;
     int lastStatusFault;
@@ -85,6 +92,11 @@ final class HostLink {
     void sendHeartbeat(long nowNs) {
         heartbeat.setSenderTimeUs(nowNs / 1000L);
         send(heartbeat, nowNs);
+    }
+
+    void sendPing(long token, long nowNs) {
+        ping.setToken(token);
+        send(ping, nowNs);
     }
 
     void sendHoming(int action, int timeoutMs, long nowNs) {
@@ -153,6 +165,11 @@ final class HostLink {
             statusCount++;
             lastStatusFlags = status.statusFlags();
             lastStatusFault = status.faultCode();
+        } else if (type == MessageType.PONG) {
+            Pong pong = (Pong) message;
+            pongCount++;
+            lastPongToken = pong.token();
+            lastPongDeviceTimeUs = pong.deviceTimeUs();
         } else if (type == MessageType.DEVICE_HEARTBEAT) {
             heartbeatCount++;
         } else if (type == MessageType.HOMING_PROGRESS) {
@@ -182,6 +199,9 @@ final class HostLink {
         lastStateTimeUs = state.deviceTimeUs();
         lastStateFlags = state.statusFlags();
         lastStatePositionXM = state.positionM(0);
+        for (int i = 0; i < 3; i++) {
+            lastStateAppliedForceN[i] = state.appliedForceN(i);
+        }
     }
 
     private void copyInfo(Info info) {
