@@ -7,6 +7,11 @@ public enum DeviceFault {
     LINK_LOST,
     /** The device's own force clamp or thermal protection tripped. */
     OVER_FORCE,
+    /**
+     * The device's own FORCE watchdog tripped (its output is zero); it needs a re-arm, which a driver sends only
+     * while the host commands zero force, so force resumes through the host's start-up gate.
+     */
+    WATCHDOG,
     /** The device reported an internal error. */
     INTERNAL
 }

@@ -23,6 +23,15 @@ public final class DeviceState {
     public long deviceTimeNs;
     /** Increases by one per sample produced by the device. */
     public long sequence;
+    /**
+     * The force the device reports applying when the sample was taken, after its own clamp and watchdog, device
+     * frame, N. Zero when its output is off. Drivers that cannot know it report the force they last commanded.
+     */
+    public double appliedForceXN;
+    public double appliedForceYN;
+    public double appliedForceZN;
+    /** The device's status word as it reports it ({@code org.hapticsd.protocol.StatusFlags}); 0 if it has none. */
+    public int statusFlags;
 
     public void copyFrom(DeviceState other) {
         positionXM = other.positionXM;
@@ -39,5 +48,9 @@ public final class DeviceState {
         buttons = other.buttons;
         deviceTimeNs = other.deviceTimeNs;
         sequence = other.sequence;
+        appliedForceXN = other.appliedForceXN;
+        appliedForceYN = other.appliedForceYN;
+        appliedForceZN = other.appliedForceZN;
+        statusFlags = other.statusFlags;
     }
 }

@@ -139,6 +139,11 @@ public final class SimulatedDevice implements HapticDevice {
         dest.buttons = buttons;
         dest.deviceTimeNs = nowNs;
         dest.sequence = sequence;
+        // The force acting from now until the next command: the last command after this device's clamp.
+        dest.appliedForceXN = forceXN;
+        dest.appliedForceYN = forceYN;
+        dest.appliedForceZN = forceZN;
+        dest.statusFlags = 0;
         return true;
     }
 

@@ -1,0 +1,100 @@
+package org.hapticsd.device.link;
+
+import com.fazecast.jSerialComm.SerialPort;
+import java.io.IOException;
+
+/**
+ * The device link over a serial port (USB CDC-ACM, an FTDI adapter, a pseudo-terminal) through jSerialComm:
+ * 8 data bits, no parity, one stop bit, no flow control, as the protocol's byte budget assumes (8N1).
+ *
+ * <p>Reads are semi-blocking (return as soon as one byte arrived, or after the read timeout with none); writes
+ * block until the bytes are queued. jSerialComm reports errors as -1 rather than exceptions; they become
+ * {@link IOException}s naming the port. An unplugged adapter keeps {@code isOpen()} true, so loss is detected
+ * by read errors and by frame age upstream, never by asking the port.
+ */
+public final class SerialByteLink implements ByteLink {
+    private final SerialPort port;
+    private final String name;
+
+    private SerialByteLink(SerialPort port, String name) {
+        this.port = port;
+        this.name = name;
+    }
+
+    /**
+     * Opens {@code portName} (a system name such as {@code ttyACM0}, or a path such as {@code /dev/ttyUSB0} or a
+     * pseudo-terminal's {@code /dev/pts/3}) at {@code baud}.
+     */
+    public static SerialByteLink open(String portName, int baud, int readTimeoutMs) throws IOException {
+        String name = "serial:" + portName + ":" + baud;
+        SerialPort port;
+        try {
+            port = SerialPort.getCommPort(portName);
+        } catch (RuntimeException e) {
+            throw new IOException(name + ": no such port (" + e.getMessage() + ")", e);
+        }
+        port.setComPortParameters(baud, 8, SerialPort.ONE_STOP_BIT, SerialPort.NO_PARITY);
+        port.setFlowControl(SerialPort.FLOW_CONTROL_DISABLED);
+        port.setComPortTimeouts(SerialPort.TIMEOUT_READ_SEMI_BLOCKING | SerialPort.TIMEOUT_WRITE_BLOCKING,
+                readTimeoutMs, 0);
+        if (!port.openPort()) {
+            throw new IOException(name + ": cannot open (error " + port.getLastErrorCode() + " at "
+                    + port.getLastErrorLocation() + "; does the port exist and may this user open it?)");
+        }
+        return new SerialByteLink(port, name);
+    }
+
+    public static LinkConnector connector(String portName, int baud, int readTimeoutMs) {
+        return new LinkConnector() {
+            @Override
+            public ByteLink connect() throws IOException {
+                return SerialByteLink.open(portName, baud, readTimeoutMs);
+            }
+
+            @Override
+            public String name() {
+                return "serial:" + portName + ":" + baud;
+            }
+        };
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+        int n = port.readBytes(buffer, length, offset);
+        if (n < 0) {
+            throw new IOException(name + ": read failed (error " + port.getLastErrorCode() + "); device unplugged?");
+        }
+        return n;
+    }
+
+    @Override
+    public int available() throws IOException {
+        int n = port.bytesAvailable();
+        if (n < 0) {
+            throw new IOException(name + ": port failed (error " + port.getLastErrorCode() + ")");
+        }
+        return n;
+    }
+
+    @Override
+    public void write(byte[] buffer, int offset, int length) throws IOException {
+        int written = 0;
+        while (written < length) {
+            int n = port.writeBytes(buffer, length - written, offset + written);
+            if (n < 0) {
+                throw new IOException(name + ": write failed (error " + port.getLastErrorCode() + ")");
+            }
+            written += n;
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void close() {
+        port.closePort();
+    }
+}
