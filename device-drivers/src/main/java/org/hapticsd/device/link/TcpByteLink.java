@@ -54,6 +54,25 @@ public final class TcpByteLink implements ByteLink {
         };
     }
 
+    /**
+     * A connector for the device side of a TCP link: each {@link LinkConnector#connect()} waits for the next host
+     * to connect to {@code server}. One host at a time, like a serial port.
+     */
+    public static LinkConnector acceptor(java.net.ServerSocket server, int readTimeoutMs) {
+        String name = "tcp:" + server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+        return new LinkConnector() {
+            @Override
+            public ByteLink connect() throws IOException {
+                return new TcpByteLink(server.accept(), readTimeoutMs);
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+        };
+    }
+
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
         try {

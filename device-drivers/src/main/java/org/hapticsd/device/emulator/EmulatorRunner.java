@@ -1,0 +1,218 @@
+package org.hapticsd.device.emulator;
+
+import java.io.IOException;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.hapticsd.device.link.ByteLink;
+import org.hapticsd.device.link.LinkConnector;
+
+/**
+ * Runs an {@link EmulatedDevice} on a real link: a thread that feeds it the bytes the host sent, polls it on the
+ * wall clock, and writes what it sends. This is the firmware's main loop; the device model itself stays
+ * single-threaded and time-injected, and every other thread reaches it through {@link #execute}.
+ *
+ * <p>Faults a test engineer injects, as a real device would suffer them:
+ * <ul>
+ *   <li>{@link #setUnplugged}: the cable is out. Nothing is written, and bytes that arrive meanwhile are thrown
+ *       away (a real unplugged device never sees them); the firmware keeps running on its clock, so its own
+ *       watchdog zeroes the output and after 500 ms its session ends.
+ *   <li>{@link #injectGarbage}: bytes written to the line before the next frames, as noise on a cable would be.
+ *   <li>Stalls on the host side need nothing here: the firmware's watchdog sees the FORCE frames stop.
+ * </ul>
+ *
+ * <p>When the link breaks (the host closed its TCP connection, the port failed) the runner opens it again with
+ * its connector; on TCP that waits for the next host.
+ */
+public final class EmulatorRunner implements AutoCloseable {
+    /** How often the firmware loop runs: a quarter of a 1 kHz period keeps STATE within 250 µs of schedule. */
+    public static final long DEFAULT_POLL_INTERVAL_NS = 250_000L;
+    private static final long RECONNECT_INTERVAL_NS = 100_000_000L;
+
+    private final EmulatedDevice device;
+    private final LinkConnector connector;
+    private final LongSupplier clockNs;
+    private final long pollIntervalNs;
+    private final Queue<Consumer<EmulatedDevice>> tasks = new ConcurrentLinkedQueue<>();
+    private final byte[] rx = new byte[4096];
+    private final byte[] tx = new byte[EmulatedDevice.MAX_POLL_BYTES];
+    private final Thread thread;
+
+    private volatile boolean running = true;
+    private volatile boolean unplugged;
+    private volatile byte[] garbage;
+    private volatile ByteLink link;
+    private volatile String lastError;
+    private volatile long linksOpened;
+    private volatile long bytesDiscarded;
+
+    public EmulatorRunner(EmulatedDevice device, LinkConnector connector) {
+        this(device, connector, System::nanoTime, DEFAULT_POLL_INTERVAL_NS);
+    }
+
+    public EmulatorRunner(EmulatedDevice device, LinkConnector connector, LongSupplier clockNs,
+                          long pollIntervalNs) {
+        if (pollIntervalNs <= 0) {
+            throw new IllegalArgumentException("pollIntervalNs must be > 0, got " + pollIntervalNs);
+        }
+        this.device = device;
+        this.connector = connector;
+        this.clockNs = clockNs;
+        this.pollIntervalNs = pollIntervalNs;
+        this.thread = new Thread(this::run, "hapticsd-emulator");
+        this.thread.setDaemon(true);
+    }
+
+    public EmulatorRunner start() {
+        thread.start();
+        return this;
+    }
+
+    /** Runs {@code task} on the firmware thread before its next poll (moving the hand, reading counters). */
+    public void execute(Consumer<EmulatedDevice> task) {
+        tasks.add(task);
+    }
+
+    /** Evaluates {@code query} on the firmware thread and waits for the answer (at most 1 s). */
+    public <T> T query(Function<EmulatedDevice, T> query) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        execute(d -> answer.complete(query.apply(d)));
+        try {
+            return answer.get(1, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("emulator thread did not answer: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while querying the emulator", e);
+        }
+    }
+
+    /** Pulls the cable out ({@code true}) or plugs it back in. */
+    public void setUnplugged(boolean unplugged) {
+        this.unplugged = unplugged;
+    }
+
+    public boolean isUnplugged() {
+        return unplugged;
+    }
+
+    /** Writes {@code bytes} to the line ahead of the next frames. */
+    public void injectGarbage(byte[] bytes) {
+        this.garbage = bytes.clone();
+    }
+
+    /** Whether a host link is open now. */
+    public boolean isLinked() {
+        return link != null;
+    }
+
+    /** How many times a link was opened (TCP: hosts accepted). */
+    public long linksOpened() {
+        return linksOpened;
+    }
+
+    /** Bytes that arrived while unplugged and were dropped. */
+    public long bytesDiscarded() {
+        return bytesDiscarded;
+    }
+
+    /** The last link error, or null. */
+    public String lastError() {
+        return lastError;
+    }
+
+    private void run() {
+        while (running) {
+            ByteLink current = link;
+            if (current == null) {
+                current = open();
+                if (current == null) {
+                    LockSupport.parkNanos(RECONNECT_INTERVAL_NS);
+                    continue;
+                }
+            }
+            try {
+                cycle(current);
+            } catch (IOException e) {
+                lastError = e.getMessage();
+                current.close();
+                link = null;
+            }
+            LockSupport.parkNanos(pollIntervalNs);
+        }
+        ByteLink last = link;
+        if (last != null) {
+            last.close();
+        }
+    }
+
+    private ByteLink open() {
+        try {
+            ByteLink opened = connector.connect();
+            if (!running) {
+                opened.close();
+                return null;
+            }
+            link = opened;
+            linksOpened++;
+            return opened;
+        } catch (IOException e) {
+            lastError = e.getMessage();
+            return null;
+        }
+    }
+
+    private void cycle(ByteLink current) throws IOException {
+        Consumer<EmulatedDevice> task;
+        while ((task = tasks.poll()) != null) {
+            task.accept(device);
+        }
+        long nowNs = clockNs.getAsLong();
+        int available = current.available();
+        while (available > 0) {
+            int n = current.read(rx, 0, Math.min(available, rx.length));
+            if (unplugged) {
+                bytesDiscarded += n;
+            } else {
+                device.receive(rx, 0, n, nowNs);
+            }
+            available -= n;
+            if (n == 0) {
+                break;
+            }
+        }
+        int n = device.poll(nowNs, tx, 0);
+        if (unplugged) {
+            return;
+        }
+        byte[] noise = garbage;
+        if (noise != null) {
+            garbage = null;
+            current.write(noise, 0, noise.length);
+        }
+        if (n > 0) {
+            current.write(tx, 0, n);
+        }
+    }
+
+    /** Stops the firmware thread and closes the link. */
+    @Override
+    public void close() {
+        running = false;
+        ByteLink current = link;
+        if (current != null) {
+            current.close();
+        }
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
