@@ -27,7 +27,7 @@ import org.hapticsd.device.link.LinkConnector;
  * </ul>
  *
  * <p>When the link breaks (the host closed its TCP connection, the port failed) the runner opens it again with
- * its connector; on TCP that waits for the next host.
+ * its connector; on TCP that waits for the next host (the acceptor's timeout lets tasks run meanwhile).
  */
 public final class EmulatorRunner implements AutoCloseable {
     /** How often the firmware loop runs: a quarter of a 1 kHz period keeps STATE within 250 µs of schedule. */
@@ -132,7 +132,10 @@ public final class EmulatorRunner implements AutoCloseable {
             if (current == null) {
                 current = open();
                 if (current == null) {
-                    LockSupport.parkNanos(RECONNECT_INTERVAL_NS);
+                    // No host: the firmware keeps running (its watchdog and liveness timers still act).
+                    runTasks();
+                    device.poll(clockNs.getAsLong(), tx, 0);
+                    LockSupport.parkNanos(pollIntervalNs);
                     continue;
                 }
             }
@@ -161,17 +164,24 @@ public final class EmulatorRunner implements AutoCloseable {
             link = opened;
             linksOpened++;
             return opened;
+        } catch (java.net.SocketTimeoutException waiting) {
+            return null;
         } catch (IOException e) {
             lastError = e.getMessage();
+            LockSupport.parkNanos(RECONNECT_INTERVAL_NS);
             return null;
         }
     }
 
-    private void cycle(ByteLink current) throws IOException {
+    private void runTasks() {
         Consumer<EmulatedDevice> task;
         while ((task = tasks.poll()) != null) {
             task.accept(device);
         }
+    }
+
+    private void cycle(ByteLink current) throws IOException {
+        runTasks();
         long nowNs = clockNs.getAsLong();
         int available = current.available();
         while (available > 0) {

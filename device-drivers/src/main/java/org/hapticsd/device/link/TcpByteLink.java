@@ -56,9 +56,12 @@ public final class TcpByteLink implements ByteLink {
 
     /**
      * A connector for the device side of a TCP link: each {@link LinkConnector#connect()} waits for the next host
-     * to connect to {@code server}. One host at a time, like a serial port.
+     * to connect to {@code server}, or throws {@link SocketTimeoutException} after the read timeout so the caller
+     * can do other work between hosts. One host at a time, like a serial port.
      */
-    public static LinkConnector acceptor(java.net.ServerSocket server, int readTimeoutMs) {
+    public static LinkConnector acceptor(java.net.ServerSocket server, int readTimeoutMs) throws IOException {
+        // Accept gives up after a read timeout so the device's own thread keeps running between hosts.
+        server.setSoTimeout(Math.max(readTimeoutMs, 1));
         String name = "tcp:" + server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
         return new LinkConnector() {
             @Override

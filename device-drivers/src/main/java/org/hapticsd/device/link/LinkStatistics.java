@@ -1,0 +1,59 @@
+package org.hapticsd.device.link;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a device link has seen since it was opened, copied at one moment; any thread may ask for it while the
+ * loop runs ({@link LinkHapticDevice#statistics()}).
+ *
+ * @param roundTripNs       round-trip times measured by PING/PONG (spec 4.10), ns; a copy the caller owns
+ * @param framesReceived    valid frames decoded from the device
+ * @param statesReceived    STATE frames
+ * @param forcesSent        FORCE frames written
+ * @param crcErrors         frames that failed the CRC
+ * @param malformedFrames   bad COBS, unknown type, wrong length or field out of range
+ * @param oversizeFrames    runs longer than the maximum frame
+ * @param resyncs           frames recovered from the end of a garbage run
+ * @param sequenceGaps      times the device's sequence skipped forward
+ * @param framesLost        frames missing in those gaps
+ * @param duplicates        frames repeating the last sequence
+ * @param staleFrames       frames older than the last sequence
+ * @param linksOpened       successful opens of the port or connection (1 when nothing went wrong)
+ * @param sessions          INFO handshakes completed (1 when nothing went wrong)
+ * @param reconnects        sessions after the first: how often the device came back
+ * @param sessionsLost      sessions ended because the device went silent or the link broke
+ * @param deviceWatchdogTrips times the device reported its own FORCE watchdog tripped
+ * @param lastError         the last link error, or null
+ */
+public record LinkStatistics(Histogram roundTripNs, long framesReceived, long statesReceived, long forcesSent,
+                             long crcErrors, long malformedFrames, long oversizeFrames, long resyncs,
+                             long sequenceGaps, long framesLost, long duplicates, long staleFrames,
+                             long linksOpened, long sessions, long reconnects, long sessionsLost,
+                             long deviceWatchdogTrips, String lastError) {
+
+    /** Frames the device sent that never arrived intact: sequence gaps plus CRC and framing errors. */
+    public long framesDamagedOrLost() {
+        return framesLost + crcErrors + malformedFrames + oversizeFrames;
+    }
+
+    /** One line for a console: counts and round-trip percentiles in microseconds. */
+    public String summary() {
+        StringBuilder s = new StringBuilder();
+        s.append("states ").append(statesReceived).append(", forces ").append(forcesSent);
+        if (roundTripNs.getTotalCount() > 0) {
+            s.append(String.format(", rtt p50/p99/max %.0f/%.0f/%.0f us (%d samples)",
+                    roundTripNs.getValueAtPercentile(50) / 1e3, roundTripNs.getValueAtPercentile(99) / 1e3,
+                    roundTripNs.getMaxValue() / 1e3, roundTripNs.getTotalCount()));
+        } else {
+            s.append(", rtt not measured");
+        }
+        s.append(", crc errors ").append(crcErrors).append(", malformed ").append(malformedFrames)
+                .append(", gaps ").append(sequenceGaps).append(" (").append(framesLost).append(" frames lost)")
+                .append(", resyncs ").append(resyncs).append(", reconnects ").append(reconnects)
+                .append(", device watchdog trips ").append(deviceWatchdogTrips);
+        if (lastError != null) {
+            s.append(", last error: ").append(lastError);
+        }
+        return s.toString();
+    }
+}
