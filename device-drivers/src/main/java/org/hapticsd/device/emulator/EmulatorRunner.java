@@ -50,6 +50,7 @@ public final class EmulatorRunner implements AutoCloseable {
     private volatile String lastError;
     private volatile long linksOpened;
     private volatile long bytesDiscarded;
+    private long lastCycleNs = Long.MIN_VALUE;
 
     public EmulatorRunner(EmulatedDevice device, LinkConnector connector) {
         this(device, connector, System::nanoTime, DEFAULT_POLL_INTERVAL_NS);
@@ -183,13 +184,19 @@ public final class EmulatorRunner implements AutoCloseable {
     private void cycle(ByteLink current) throws IOException {
         runTasks();
         long nowNs = clockNs.getAsLong();
+        // Bytes waiting now arrived at some time since the last cycle. A real device's UART interrupt takes them
+        // as they come; only this thread can be late (a starved emulator on a busy host), so they count as received
+        // one poll interval after the last cycle: the earliest they could have been seen. Taking "now" instead
+        // would trip the firmware's 5 ms watchdog whenever this thread, not the host, was descheduled.
+        long receivedNs = lastCycleNs == Long.MIN_VALUE ? nowNs : Math.min(nowNs, lastCycleNs + pollIntervalNs);
+        lastCycleNs = nowNs;
         int available = current.available();
         while (available > 0) {
             int n = current.read(rx, 0, Math.min(available, rx.length));
             if (unplugged) {
                 bytesDiscarded += n;
             } else {
-                device.receive(rx, 0, n, nowNs);
+                device.receive(rx, 0, n, receivedNs);
             }
             available -= n;
             if (n == 0) {

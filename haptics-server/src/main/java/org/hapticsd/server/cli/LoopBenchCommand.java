@@ -8,7 +8,9 @@ import java.util.Locale;
 import java.util.Map;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
+import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.server.JitWarmUp;
+import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopStats;
@@ -69,7 +71,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
-        LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
+        OpenedDevice opened = options.openDevice(scene, rateHz);
+        LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
         com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -102,6 +105,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             garbage.stop();
             runner.close();
+            opened.close();
         }
         long ticks = ticksAfter - ticksBefore;
         double elapsedS = (endNs - startNs) * 1e-9;
@@ -122,6 +126,18 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         result.put("tickUs", tickUs);
         result.put("overruns", overrunsAfter - overrunsBefore);
         result.put("allocatedBytesPerTick", ticks > 0 ? (double) (bytesAfter - bytesBefore) / ticks : 0.0);
+        LinkStatistics link = opened.linkStatistics();
+        if (link != null) {
+            Map<String, Object> roundTripUs = new LinkedHashMap<>();
+            roundTripUs.put("samples", link.roundTripNs().getTotalCount());
+            roundTripUs.put("p50", us(link.roundTripNs().getValueAtPercentile(50)));
+            roundTripUs.put("p99", us(link.roundTripNs().getValueAtPercentile(99)));
+            roundTripUs.put("max", us(link.roundTripNs().getMaxValue()));
+            result.put("linkRoundTripUs", roundTripUs);
+            result.put("linkFramesDamagedOrLost", link.framesDamagedOrLost());
+            result.put("linkReconnects", link.reconnects());
+            result.put("deviceWatchdogTrips", link.deviceWatchdogTrips());
+        }
 
         PrintWriter out = bench.parent.out();
         if (json) {

@@ -1,13 +1,13 @@
 package org.hapticsd.server.cli;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.DoubleConsumer;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
 import org.hapticsd.server.loop.TickSchedule;
-import org.hapticsd.server.record.ReplayDevice;
+import org.hapticsd.server.device.DeviceSelector;
+import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.DeviceSpec;
 import org.hapticsd.server.scene.SceneBuilder;
@@ -19,15 +19,17 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that run the loop: which scene, which device, what rate. */
 final class LoopOptions {
     static final String SIM_DEVICE = "sim";
-    static final String REPLAY_PREFIX = "replay:";
+    static final String REPLAY_PREFIX = DeviceSelector.REPLAY_PREFIX;
 
     @Option(names = "--scene", paramLabel = "FILE",
         description = "Scene file (YAML). Default: the embedded scenes/wall.yaml.")
     Path scene;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = SIM_DEVICE,
-        description = "Device to drive: sim (the simulated stylus) or replay:FILE (a tick recording played back). "
-            + "Default: ${DEFAULT-VALUE}.")
+        description = "Device to drive: sim (the simulated stylus), replay:FILE (a tick recording played back), "
+            + "serial:PORT[:BAUD] (a device on a serial port, default 1000000 baud), tcp:HOST:PORT (a device "
+            + "behind a network bridge, or ./hapticsd emulate --tcp), emulator[:falcon|:touch] (the device "
+            + "emulator in this process, over a real link). Default: ${DEFAULT-VALUE}.")
     String device;
 
     @Option(names = "--sim-mass", paramLabel = "KG",
@@ -104,28 +106,36 @@ final class LoopOptions {
         return rate;
     }
 
-    /** Opens the device named by {@code --device}. */
-    HapticDevice openDevice(BuiltScene built) {
-        HapticDevice opened;
-        if (SIM_DEVICE.equals(device)) {
-            opened = built.newSimulatedDevice();
-        } else if (device.startsWith(REPLAY_PREFIX)) {
-            Path file = Path.of(device.substring(REPLAY_PREFIX.length()));
-            try {
-                opened = new ReplayDevice(file);
-            } catch (IOException e) {
-                throw new UsageException("--device " + device + ": " + e.getMessage());
-            }
-        } else {
-            throw new UsageException("--device: unknown device '" + device + "' (this build supports: sim, replay:FILE)");
-        }
+    /** Checks the {@code --device} name before anything is opened or created. */
+    void checkDevice() {
         try {
-            opened.open();
-        } catch (DeviceException e) {
-            opened.close();
+            DeviceSelector.check(device);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--device: " + e.getMessage());
+        }
+    }
+
+    /** Opens the device named by {@code --device}, whatever kind; the loop will drive it in real time. */
+    OpenedDevice openDevice(BuiltScene built, int rateHz) {
+        checkDevice();
+        try {
+            return DeviceSelector.open(device, built, rateHz, null);
+        } catch (DeviceException | IllegalArgumentException e) {
             throw new UsageException("--device " + device + ": " + e.getMessage());
         }
-        return opened;
+    }
+
+    /**
+     * Opens a device that can run on simulated time ({@code sim} or {@code replay:FILE}); a device on a link runs
+     * on its own clock and cannot be simulated faster than real time.
+     */
+    HapticDevice openSimulatedTimeDevice(BuiltScene built, int rateHz) {
+        checkDevice();
+        if (!SIM_DEVICE.equals(device) && !device.startsWith(REPLAY_PREFIX)) {
+            throw new UsageException("--device " + device + ": simulated time needs sim or replay:FILE; "
+                + "use run for devices on a link");
+        }
+        return openDevice(built, rateHz).device();
     }
 
     static double positiveSeconds(String option, double seconds) {

@@ -6,7 +6,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
+import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.server.JitWarmUp;
+import org.hapticsd.server.device.OpenedDevice;
 import java.nio.file.Path;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.record.TickRecorder;
@@ -52,9 +54,21 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         double limitS = durationS == null ? Double.POSITIVE_INFINITY : LoopOptions.positiveSeconds("--duration", durationS);
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
+        options.checkDevice();
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
-        TickRecorder recorder = Recorders.open(recordFile, scene, rateHz, false);
-        LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
+        OpenedDevice opened = options.openDevice(scene, rateHz);
+        TickRecorder recorder;
+        try {
+            recorder = Recorders.open(recordFile, scene, rateHz, false);
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        if (opened.link() != null && opened.link().sessionRateHz() != rateHz) {
+            LOG.warn("device {} streams at {} Hz, the loop runs at {} Hz: ticks without a new state count toward "
+                + "the safety watchdog", opened.name(), opened.link().sessionRateHz(), rateHz);
+        }
+        LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         if (recorder != null) {
             assembly.loop().setTickSink(recorder);
         }
@@ -74,11 +88,16 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long startNs = System.nanoTime();
         runner.start();
         try {
-            statusLoop(out, assembly, runner, stopRequested, startNs, limitS);
+            statusLoop(out, assembly, opened, runner, stopRequested, startNs, limitS);
         } finally {
             runner.close();
+            opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
+            LinkStatistics link = opened.linkStatistics();
+            if (link != null) {
+                out.println("link " + opened.name() + ": " + link.summary());
+            }
             Recorders.close(recorder, out);
             reported.countDown();
             try {
@@ -95,7 +114,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    private static void statusLoop(PrintWriter out, LoopAssembly assembly, LoopRunner runner,
+    private static void statusLoop(PrintWriter out, LoopAssembly assembly, OpenedDevice opened, LoopRunner runner,
                                    CountDownLatch stopRequested, long startNs, double limitS) {
         LoopSnapshot snapshot = assembly.snapshots().newSnapshot();
         long lastTicks = 0;
@@ -116,10 +135,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             Histogram periodError = assembly.stats().sample().periodError().interval();
             assembly.snapshots().read(snapshot);
             double rateHz = (ticks - lastTicks) / ((nowNs - lastNs) * 1e-9);
-            out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%n",
+            LinkStatistics link = opened.linkStatistics();
+            out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%n",
                 (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),
                 snapshot.commandedForceMagnitudeN(), snapshot.safety,
-                snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault);
+                snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault + " ",
+                link == null ? "" : linkStatus(link));
             out.flush();
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {
@@ -129,6 +150,14 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             lastTicks = ticks;
             lastNs = nowNs;
         }
+    }
+
+    /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */
+    private static String linkStatus(LinkStatistics link) {
+        String rtt = link.roundTripNs().getTotalCount() == 0 ? "rtt -"
+            : String.format(Locale.ROOT, "rtt p99 %.0f us", link.roundTripNs().getValueAtPercentile(99) / 1e3);
+        return String.format(Locale.ROOT, " link %s, lost %d, reconnects %d", rtt, link.framesDamagedOrLost(),
+            link.reconnects());
     }
 
     static WaitStrategy waitStrategy(String name) {

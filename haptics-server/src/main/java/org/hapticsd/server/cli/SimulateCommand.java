@@ -53,7 +53,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         // an existing file.
         // Simulated time: the loop may wait for the recorder, so the recording is complete whatever the disk.
         TickRecorder recorder = Recorders.open(recordFile, scene, rateHz, true);
-        LoopAssembly assembly = new LoopAssembly(scene, options.openDevice(scene), rateHz, SystemNanoClock.INSTANCE);
+        LoopAssembly assembly = new LoopAssembly(scene, options.openSimulatedTimeDevice(scene, rateHz), rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         if (recorder != null) {
             loop.setTickSink(recorder);

@@ -11,8 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.DeviceException;
+import org.hapticsd.device.link.LinkAddress;
+import org.hapticsd.device.link.LinkStatistics;
+import org.hapticsd.device.sim.DeferredStartHandTarget;
+import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.device.sim.WaypointHandTarget;
+import org.hapticsd.server.device.DeviceSelector;
+import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
@@ -28,9 +35,11 @@ import org.hapticsd.server.scene.SceneSpec;
 /**
  * Loads a device-in-the-loop test script, runs it in real time and checks its assertions.
  *
- * <p>The timeline becomes the simulated hand's path (a hold jumps the target, a move is a straight line over its
- * duration), so the run needs no other thread to steer it. Every tick is traced by a {@link TickTrace}, the
- * loop's sink, and the assertions are checked after the run against the trace.
+ * <p>The timeline's hand steps become the virtual hand's path (a hold jumps the target, a move is a straight line
+ * over its duration), of the simulated stylus or of the emulator's, so no thread steers the hand during the run.
+ * Faults (unplug, garbage, stall) are injected at their times by {@link FaultSchedule} on the script's thread.
+ * Every tick is traced by a {@link TickTrace}, the loop's sink; assertions are checked after the run against the
+ * trace, or for link checks against the link's statistics.
  */
 public final class ScriptRunner {
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
@@ -68,10 +77,10 @@ public final class ScriptRunner {
     }
 
     private static void check(Path file, ScriptSpec spec) throws ScriptException {
-        if (!"sim".equals(spec.device())) {
-            throw new ScriptException(file + ": device: '" + spec.device()
-                + "' is not available in this build (devices: sim; emulator, serial and tcp come with the device link)");
-        }
+        String device = spec.device();
+        boolean emulator = device.startsWith(DeviceSelector.EMULATOR);
+        boolean linked = emulator || LinkAddress.isLinkAddress(device);
+        boolean handScriptable = emulator || DeviceSelector.SIM.equals(device);
         double previousS = -1;
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.Step step = spec.timeline().get(i);
@@ -79,8 +88,19 @@ public final class ScriptRunner {
             if (Double.isNaN(step.atS())) {
                 throw error(file, step, at + ".at", "missing (seconds from the start)");
             }
-            if ((step.holdM() == null) == (step.moveToM() == null)) {
-                throw error(file, step, at, "give exactly one of hold or moveTo");
+            if (step.kinds() != 1) {
+                throw error(file, step, at, "give exactly one of hold, moveTo, unplug, garbage or stall");
+            }
+            if (step.movesHand() && !handScriptable) {
+                throw error(file, step, at, "the hand of device '" + device + "' cannot be scripted (use device sim "
+                    + "or emulator, or move an external emulator's hand with ./hapticsd emulate --hand-path)");
+            }
+            if ((step.unplugS() > 0 || step.garbageBytes() > 0) && !emulator) {
+                throw error(file, step, at, "unplug and garbage need device: emulator, not '" + device + "'");
+            }
+            if (!step.movesHand()) {
+                // Faults may happen at any time, during a move or a hold: only hand steps must follow each other.
+                continue;
             }
             if (step.moveToM() != null && step.overS() == 0) {
                 throw error(file, step, at + ".over", "missing (seconds the move takes)");
@@ -93,14 +113,23 @@ public final class ScriptRunner {
         for (int i = 0; i < spec.assertions().size(); i++) {
             ScriptSpec.Assertion a = spec.assertions().get(i);
             String at = "assertions[" + i + "]";
-            int kinds = (a.force() != null ? 1 : 0) + (a.safety() != null ? 1 : 0) + (a.contact() != null ? 1 : 0)
-                + (a.maxOverruns() != null ? 1 : 0);
-            if (kinds != 1) {
-                throw error(file, a, at, "give exactly one of force, safety, contact or maxOverruns");
+            if (a.kinds() != 1) {
+                throw error(file, a, at, "give exactly one of force, safety, contact, maxOverruns, linkLatency, "
+                    + "maxFramesLost, reconnects or deviceWatchdogTrips");
+            }
+            if (a.isLinkCheck() && !linked) {
+                throw error(file, a, at, "link checks need a device on a link (emulator, serial:, tcp:), not '"
+                    + device + "'");
+            }
+            if (a.linkLatency() != null && Double.isNaN(a.linkLatency().maxMs())) {
+                throw error(file, a, at + ".linkLatency.maxMs", "missing (milliseconds)");
             }
             boolean instant = !Double.isNaN(a.atS());
             boolean interval = !Double.isNaN(a.fromS()) || !Double.isNaN(a.toS());
-            if (a.maxOverruns() == null && instant == interval) {
+            if (a.isWholeRun() && (instant || interval)) {
+                throw error(file, a, at, "this check covers the whole run: no at, from or to");
+            }
+            if (!a.isWholeRun() && instant == interval) {
                 throw error(file, a, at, "give either at, or from and to");
             }
             if (interval && (Double.isNaN(a.fromS()) || Double.isNaN(a.toS()) || !(a.toS() > a.fromS()))) {
@@ -141,27 +170,43 @@ public final class ScriptRunner {
         double durationS = Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
         JitWarmUp.run(scene(scriptFile, spec), rateHz, JitWarmUp.DEFAULT_TICKS);
 
-        SimulatedDevice stylus = scene.newSimulatedDevice();
-        if (!spec.timeline().isEmpty()) {
-            stylus.setHandTarget(path(spec.timeline(), scene));
+        boolean hasHandSteps = spec.timeline().stream().anyMatch(ScriptSpec.Step::movesHand);
+        HandTarget handPath = hasHandSteps ? path(spec.timeline(), scene) : scene.handTargets().get();
+        // The emulator's hand runs on the emulator's clock: its path starts when the loop does.
+        DeferredStartHandTarget emulatorHand = new DeferredStartHandTarget(handPath);
+        OpenedDevice opened;
+        try {
+            opened = DeviceSelector.open(spec.device(), scene, rateHz, emulatorHand);
+        } catch (DeviceException e) {
+            throw new ScriptException(scriptFile + ": device: " + e.getMessage());
         }
-        stylus.open();
-        LoopAssembly assembly = new LoopAssembly(scene, stylus, rateHz, SystemNanoClock.INSTANCE);
+        if (opened.device() instanceof SimulatedDevice stylus && hasHandSteps) {
+            stylus.setHandTarget(handPath);
+        }
+        LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         TickTrace trace = new TickTrace((int) Math.ceil(durationS * rateHz) + rateHz);
         assembly.loop().setTickSink(trace);
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        LinkStatistics link;
+        long emulatorWatchdogTrips = -1;
         runner.start();
         try {
-            Thread.sleep(Math.round(durationS * 1000));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            emulatorHand.start();
+            new FaultSchedule(spec.timeline(), assembly, opened).run(System.nanoTime(), durationS);
         } finally {
             runner.close();
+            link = opened.linkStatistics();
+            if (opened.emulator() != null) {
+                emulatorWatchdogTrips = opened.emulator().runner().query(d -> d.watchdogTrips());
+            }
+            opened.close();
         }
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();
         for (int i = 0; i < spec.assertions().size(); i++) {
-            results.add(check(spec.assertions().get(i), i, trace, periodNs));
+            ScriptSpec.Assertion a = spec.assertions().get(i);
+            results.add(a.isLinkCheck() ? LinkChecks.check(a, i, link, emulatorWatchdogTrips)
+                : check(a, i, trace, periodNs));
         }
         return results;
     }
@@ -183,6 +228,9 @@ public final class ScriptRunner {
         double[] current = {scene.simDevice().initialXM(), scene.simDevice().initialYM(), scene.simDevice().initialZM()};
         points.add(new WaypointHandTarget.Waypoint(0.0, current[0], current[1], current[2]));
         for (ScriptSpec.Step step : steps) {
+            if (!step.movesHand()) {
+                continue;
+            }
             double[] to = step.holdM() != null ? step.holdM() : step.moveToM();
             double startS = step.atS();
             double endS = step.holdM() != null ? startS + 1e-6 : startS + step.overS();
@@ -195,8 +243,12 @@ public final class ScriptRunner {
         return new WaypointHandTarget(points, false);
     }
 
+    static String nameOf(ScriptSpec.Assertion a, int index) {
+        return a.name() != null ? a.name() : "assertion " + (index + 1);
+    }
+
     private static AssertionResult check(ScriptSpec.Assertion a, int index, TickTrace trace, long periodNs) {
-        String name = a.name() != null ? a.name() : "assertion " + (index + 1);
+        String name = nameOf(a, index);
         if (a.maxOverruns() != null) {
             return new AssertionResult(name, trace.overruns <= a.maxOverruns(), trace.overruns + " overruns",
                 "at most " + a.maxOverruns());

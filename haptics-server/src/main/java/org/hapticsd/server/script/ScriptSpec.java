@@ -2,6 +2,7 @@ package org.hapticsd.server.script;
 
 import java.util.List;
 import java.util.Locale;
+import org.hapticsd.server.device.DeviceSelector;
 import org.hapticsd.server.scene.Located;
 
 /**
@@ -22,9 +23,7 @@ public final class ScriptSpec {
     }
 
     public void setDevice(String value) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("device must name a device (sim)");
-        }
+        DeviceSelector.check(value);
         this.device = value;
     }
 
@@ -115,6 +114,9 @@ public final class ScriptSpec {
         private double[] holdM;
         private double[] moveToM;
         private double overS;
+        private double unplugS;
+        private int garbageBytes;
+        private double stallS;
 
         public void setAt(double value) {
             this.atS = nonNegative("at", value);
@@ -130,6 +132,49 @@ public final class ScriptSpec {
 
         public void setOver(double value) {
             this.overS = positive("over", value);
+        }
+
+        /** Emulator only: the cable is out for this many seconds (the device neither hears nor answers). */
+        public void setUnplug(double value) {
+            this.unplugS = positive("unplug", value);
+        }
+
+        /** Emulator only: this many bytes of noise on the line from the device. */
+        public void setGarbage(int value) {
+            if (value < 1 || value > 65_536) {
+                throw new IllegalArgumentException("garbage must be 1..65536 bytes, got " + value);
+            }
+            this.garbageBytes = value;
+        }
+
+        /** The server's loop thread stops for this many seconds inside one tick (at most 1 s). */
+        public void setStall(double value) {
+            if (!(value > 0) || value > 1.0) {
+                throw new IllegalArgumentException("stall must be > 0 and <= 1 s, got " + value);
+            }
+            this.stallS = value;
+        }
+
+        public double unplugS() {
+            return unplugS;
+        }
+
+        public int garbageBytes() {
+            return garbageBytes;
+        }
+
+        public double stallS() {
+            return stallS;
+        }
+
+        /** How many of hold, moveTo, unplug, garbage, stall this step gives. */
+        int kinds() {
+            return (holdM != null ? 1 : 0) + (moveToM != null ? 1 : 0) + (unplugS > 0 ? 1 : 0)
+                + (garbageBytes > 0 ? 1 : 0) + (stallS > 0 ? 1 : 0);
+        }
+
+        boolean movesHand() {
+            return holdM != null || moveToM != null;
         }
 
         public double atS() {
@@ -163,6 +208,10 @@ public final class ScriptSpec {
         private String safety;
         private Boolean contact;
         private Integer maxOverruns;
+        private LatencyBound linkLatency;
+        private Integer maxFramesLost;
+        private CountBound reconnects;
+        private CountBound deviceWatchdogTrips;
 
         public void setName(String value) {
             this.name = value;
@@ -204,6 +253,57 @@ public final class ScriptSpec {
             this.maxOverruns = value;
         }
 
+        public void setLinkLatency(LatencyBound value) {
+            this.linkLatency = value;
+        }
+
+        public void setMaxFramesLost(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("maxFramesLost must be >= 0, got " + value);
+            }
+            this.maxFramesLost = value;
+        }
+
+        public void setReconnects(CountBound value) {
+            this.reconnects = value;
+        }
+
+        public void setDeviceWatchdogTrips(CountBound value) {
+            this.deviceWatchdogTrips = value;
+        }
+
+        public LatencyBound linkLatency() {
+            return linkLatency;
+        }
+
+        public Integer maxFramesLost() {
+            return maxFramesLost;
+        }
+
+        public CountBound reconnects() {
+            return reconnects;
+        }
+
+        public CountBound deviceWatchdogTrips() {
+            return deviceWatchdogTrips;
+        }
+
+        /** Checks over the whole run that read the link's statistics, not the trace. */
+        boolean isLinkCheck() {
+            return linkLatency != null || maxFramesLost != null || reconnects != null || deviceWatchdogTrips != null;
+        }
+
+        /** Checks with no time: over the whole run. */
+        boolean isWholeRun() {
+            return maxOverruns != null || isLinkCheck();
+        }
+
+        int kinds() {
+            return (force != null ? 1 : 0) + (safety != null ? 1 : 0) + (contact != null ? 1 : 0)
+                + (maxOverruns != null ? 1 : 0) + (linkLatency != null ? 1 : 0) + (maxFramesLost != null ? 1 : 0)
+                + (reconnects != null ? 1 : 0) + (deviceWatchdogTrips != null ? 1 : 0);
+        }
+
         public String name() {
             return name;
         }
@@ -234,6 +334,59 @@ public final class ScriptSpec {
 
         public Integer maxOverruns() {
             return maxOverruns;
+        }
+    }
+
+    /** {@code maxMs}: the round-trip time at {@code percentile} (default 99) must not exceed it. */
+    public static final class LatencyBound {
+        private double percentile = 99.0;
+        private double maxMs = Double.NaN;
+
+        public void setPercentile(double value) {
+            if (!(value > 0) || value > 100) {
+                throw new IllegalArgumentException("percentile must be > 0 and <= 100, got " + value);
+            }
+            this.percentile = value;
+        }
+
+        public void setMaxMs(double value) {
+            this.maxMs = positive("maxMs", value);
+        }
+
+        public double percentile() {
+            return percentile;
+        }
+
+        public double maxMs() {
+            return maxMs;
+        }
+    }
+
+    /** {@code min} and/or {@code max}, whole numbers >= 0. */
+    public static final class CountBound {
+        private long min;
+        private long max = Long.MAX_VALUE;
+
+        public void setMin(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("min must be >= 0, got " + value);
+            }
+            this.min = value;
+        }
+
+        public void setMax(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("max must be >= 0, got " + value);
+            }
+            this.max = value;
+        }
+
+        public long min() {
+            return min;
+        }
+
+        public long max() {
+            return max;
         }
     }
 

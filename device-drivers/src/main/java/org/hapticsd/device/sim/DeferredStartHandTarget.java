@@ -1,0 +1,35 @@
+package org.hapticsd.device.sim;
+
+/**
+ * A hand target whose time starts when another thread says so: before {@link #start()} the hand holds the path's
+ * first point; from the first {@link #targetAt} after it, the path runs from its time 0. A device model that
+ * runs on its own clock (the emulator's firmware thread) can then follow a script whose time starts with the
+ * server's first tick, without either thread reading the other's clock.
+ */
+public final class DeferredStartHandTarget implements HandTarget {
+    private final HandTarget path;
+    private volatile boolean startRequested;
+    private boolean started;
+    private double originS;
+
+    public DeferredStartHandTarget(HandTarget path) {
+        if (path == null) {
+            throw new IllegalArgumentException("path must not be null");
+        }
+        this.path = path;
+    }
+
+    /** Any thread: the path starts at the next {@link #targetAt} call. Idempotent. */
+    public void start() {
+        startRequested = true;
+    }
+
+    @Override
+    public void targetAt(double tSeconds, double[] positionOut3) {
+        if (!started && startRequested) {
+            started = true;
+            originS = tSeconds;
+        }
+        path.targetAt(started ? Math.max(0.0, tSeconds - originS) : 0.0, positionOut3);
+    }
+}

@@ -1,0 +1,121 @@
+package org.hapticsd.server.device;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.hapticsd.device.DeviceException;
+import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.emulator.EmulatorProfile;
+import org.hapticsd.device.link.LinkAddress;
+import org.hapticsd.device.link.LinkHapticDevice;
+import org.hapticsd.device.sim.HandTarget;
+import org.hapticsd.server.record.ReplayDevice;
+import org.hapticsd.server.scene.BuiltScene;
+
+/**
+ * Opens a device by the name given to {@code --device} or a test script's {@code device}:
+ * <ul>
+ *   <li>{@code sim}: the scene's simulated stylus, in the loop thread, no link;
+ *   <li>{@code replay:FILE}: a tick recording played back;
+ *   <li>{@code serial:PORT[:BAUD]}: a device on a serial port (default 1 Mbaud);
+ *   <li>{@code tcp:HOST:PORT}: a device behind a serial-to-network bridge, or {@code ./hapticsd emulate --tcp};
+ *   <li>{@code emulator[:falcon|:touch]}: the device emulator started in this process, reached over a real link.
+ * </ul>
+ */
+public final class DeviceSelector {
+    public static final String NAMES = "sim, replay:FILE, serial:PORT[:BAUD], tcp:HOST:PORT, emulator[:falcon|:touch]";
+    public static final String SIM = "sim";
+    public static final String REPLAY_PREFIX = "replay:";
+    public static final String EMULATOR = "emulator";
+
+    private DeviceSelector() {
+    }
+
+    /** Whether {@code name} is well formed (the device may still fail to open); the message says what is wrong. */
+    public static void check(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("no device named (devices: " + NAMES + ")");
+        }
+        if (SIM.equals(name)) {
+            return;
+        }
+        if (name.startsWith(REPLAY_PREFIX)) {
+            if (name.length() == REPLAY_PREFIX.length()) {
+                throw new IllegalArgumentException("replay: needs a file, as replay:FILE");
+            }
+            return;
+        }
+        if (LinkAddress.isLinkAddress(name)) {
+            LinkAddress.parse(name);
+            return;
+        }
+        if (name.equals(EMULATOR) || name.startsWith(EMULATOR + ":")) {
+            profile(name);
+            return;
+        }
+        throw new IllegalArgumentException("unknown device '" + name + "' (devices: " + NAMES + ")");
+    }
+
+    /** The emulator profile named by {@code emulator[:NAME]}: falcon (the default) or touch. */
+    public static EmulatorProfile profile(String name) {
+        String profile = name.equals(EMULATOR) ? "falcon" : name.substring(EMULATOR.length() + 1);
+        return profileNamed(profile);
+    }
+
+    /** {@code falcon} or {@code touch}, case-insensitive. */
+    public static EmulatorProfile profileNamed(String profile) {
+        return switch (profile.toLowerCase(Locale.ROOT)) {
+            case "falcon" -> EmulatorProfile.falconLike();
+            case "touch" -> EmulatorProfile.touchLike();
+            default -> throw new IllegalArgumentException("unknown emulator profile '" + profile
+                + "' (profiles: falcon, touch)");
+        };
+    }
+
+    /**
+     * Opens the named device.
+     *
+     * @param emulatorHand the virtual hand of an in-process emulator; null for the scene's own hand
+     * @throws IllegalArgumentException the name is malformed
+     * @throws DeviceException the device cannot be opened (no port, nothing answers, incompatible)
+     */
+    public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand)
+            throws DeviceException {
+        check(name);
+        if (SIM.equals(name)) {
+            HapticDevice sim = scene.newSimulatedDevice();
+            sim.open();
+            return new OpenedDevice(name, sim, null, null);
+        }
+        if (name.startsWith(REPLAY_PREFIX)) {
+            try {
+                ReplayDevice replay = new ReplayDevice(Path.of(name.substring(REPLAY_PREFIX.length())));
+                replay.open();
+                return new OpenedDevice(name, replay, null, null);
+            } catch (IOException e) {
+                throw new DeviceException(e.getMessage());
+            }
+        }
+        LinkHapticDevice.Config config = LinkHapticDevice.Config.defaults(rateHz);
+        if (LinkAddress.isLinkAddress(name)) {
+            LinkHapticDevice link = new LinkHapticDevice(LinkAddress.parse(name).connector(1_000, 20), config);
+            link.open();
+            return new OpenedDevice(name, link, link, null);
+        }
+        HandTarget hand = emulatorHand != null ? emulatorHand : scene.handTargets().get();
+        InProcessEmulator emulator;
+        try {
+            emulator = InProcessEmulator.overTcp(InProcessEmulator.device(profile(name), hand));
+        } catch (IOException e) {
+            throw new DeviceException("emulator: cannot start: " + e.getMessage());
+        }
+        LinkHapticDevice link = new LinkHapticDevice(emulator.hostSide(), config);
+        try {
+            link.open();
+        } catch (DeviceException e) {
+            emulator.close();
+            throw e;
+        }
+        return new OpenedDevice(name, link, link, emulator);
+    }
+}

@@ -1,0 +1,58 @@
+package org.hapticsd.server.device;
+
+import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.link.LinkHapticDevice;
+import org.hapticsd.device.link.LinkStatistics;
+
+/**
+ * A device opened from its name ({@link DeviceSelector}), with what only some devices have: link statistics
+ * (serial, TCP, emulator) and the in-process emulator behind {@code emulator}.
+ *
+ * <p>The loop owns {@link #device()} and closes it when it stops; {@link #close()} then releases the rest (the
+ * emulator), so the device's last zero-force frame still reaches a live emulator.
+ */
+public final class OpenedDevice implements AutoCloseable {
+    private final String name;
+    private final HapticDevice device;
+    private final LinkHapticDevice link;
+    private final InProcessEmulator emulator;
+
+    OpenedDevice(String name, HapticDevice device, LinkHapticDevice link, InProcessEmulator emulator) {
+        this.name = name;
+        this.device = device;
+        this.link = link;
+        this.emulator = emulator;
+    }
+
+    /** The name it was opened by, as on the command line. */
+    public String name() {
+        return name;
+    }
+
+    public HapticDevice device() {
+        return device;
+    }
+
+    /** The link driver, or null for devices without a link (sim, replay). */
+    public LinkHapticDevice link() {
+        return link;
+    }
+
+    /** Link statistics now, or null for devices without a link. */
+    public LinkStatistics linkStatistics() {
+        return link == null ? null : link.statistics();
+    }
+
+    /** The in-process emulator, or null unless the device is {@code emulator}. */
+    public InProcessEmulator emulator() {
+        return emulator;
+    }
+
+    @Override
+    public void close() {
+        device.close();
+        if (emulator != null) {
+            emulator.close();
+        }
+    }
+}
