@@ -37,6 +37,9 @@ final class LinkChecks {
                     link.oversizeFrames()),
                 "at most " + a.maxFramesLost());
         }
+        if (a.framesLost() != null) {
+            return count(name, "frames lost or damaged", link.framesDamagedOrLost(), a.framesLost());
+        }
         if (a.reconnects() != null) {
             return count(name, "reconnects", link.reconnects(), a.reconnects());
         }

@@ -115,7 +115,7 @@ public final class ScriptRunner {
             String at = "assertions[" + i + "]";
             if (a.kinds() != 1) {
                 throw error(file, a, at, "give exactly one of force, safety, contact, maxOverruns, linkLatency, "
-                    + "maxFramesLost, reconnects or deviceWatchdogTrips");
+                    + "maxFramesLost, framesLost, reconnects or deviceWatchdogTrips");
             }
             if (a.isLinkCheck() && !linked) {
                 throw error(file, a, at, "link checks need a device on a link (emulator, serial:, tcp:), not '"

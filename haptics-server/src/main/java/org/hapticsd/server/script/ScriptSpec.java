@@ -210,6 +210,7 @@ public final class ScriptSpec {
         private Integer maxOverruns;
         private LatencyBound linkLatency;
         private Integer maxFramesLost;
+        private CountBound framesLost;
         private CountBound reconnects;
         private CountBound deviceWatchdogTrips;
 
@@ -264,6 +265,14 @@ public final class ScriptSpec {
             this.maxFramesLost = value;
         }
 
+        public void setFramesLost(CountBound value) {
+            this.framesLost = value;
+        }
+
+        public CountBound framesLost() {
+            return framesLost;
+        }
+
         public void setReconnects(CountBound value) {
             this.reconnects = value;
         }
@@ -290,7 +299,8 @@ public final class ScriptSpec {
 
         /** Checks over the whole run that read the link's statistics, not the trace. */
         boolean isLinkCheck() {
-            return linkLatency != null || maxFramesLost != null || reconnects != null || deviceWatchdogTrips != null;
+            return linkLatency != null || maxFramesLost != null || framesLost != null || reconnects != null
+                || deviceWatchdogTrips != null;
         }
 
         /** Checks with no time: over the whole run. */
@@ -301,7 +311,7 @@ public final class ScriptSpec {
         int kinds() {
             return (force != null ? 1 : 0) + (safety != null ? 1 : 0) + (contact != null ? 1 : 0)
                 + (maxOverruns != null ? 1 : 0) + (linkLatency != null ? 1 : 0) + (maxFramesLost != null ? 1 : 0)
-                + (reconnects != null ? 1 : 0) + (deviceWatchdogTrips != null ? 1 : 0);
+                + (framesLost != null ? 1 : 0) + (reconnects != null ? 1 : 0) + (deviceWatchdogTrips != null ? 1 : 0);
         }
 
         public String name() {
