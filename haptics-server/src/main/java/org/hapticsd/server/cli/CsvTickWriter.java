@@ -3,14 +3,18 @@ package org.hapticsd.server.cli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import org.hapticsd.server.loop.LoopEvents;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.scene.BuiltScene;
 
 /**
  * Writes the simulate command's CSV: {@code t, device.x..z, tool.x..z, force.x..z, safety}, then for each named
- * body {@code NAME.px NAME.py NAME.pz NAME.qw NAME.qx NAME.qy NAME.qz NAME.vx NAME.vy NAME.vz}. Numbers are
- * written with {@link Double#toString(double)}, which round-trips exactly, so a reader can check physics
- * identities to the last bit.
+ * body {@code NAME.px NAME.py NAME.pz NAME.qw NAME.qx NAME.qy NAME.qz NAME.vx NAME.vy NAME.vz}, then
+ * {@code delivered.x..z, events, events.names}. Numbers are written with {@link Double#toString(double)}, which
+ * round-trips exactly, so a reader can check physics identities to the last bit.
+ *
+ * <p>The delivered force and the events come last, after the body columns, rather than next to the force: the
+ * layout is a stable interface and readers index the older columns by position, which appending keeps valid.
  */
 final class CsvTickWriter {
     private static final String[] BODY_COLUMNS = {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz"};
@@ -32,6 +36,7 @@ final class CsvTickWriter {
                 line.append(',').append(name).append('.').append(column);
             }
         }
+        line.append(",delivered.x,delivered.y,delivered.z,events,events.names");
         flushLine();
     }
 
@@ -53,6 +58,9 @@ final class CsvTickWriter {
                 line.append(',').append(s.bodyVelocity[v + i]);
             }
         }
+        append(s.deliveredForceN);
+        line.append(',').append(s.events).append(',');
+        LoopEvents.appendNames(s.events, line);
         flushLine();
     }
 

@@ -11,7 +11,9 @@ import org.hapticsd.device.HapticDevice;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
+import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
+import org.hapticsd.server.safety.SafetyState;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
 
@@ -24,6 +26,11 @@ import org.joml.Vector3d;
  * a fake clock). Nothing here allocates after construction, blocks, or logs: a stage that throws is caught,
  * the device gets zero force, the safety layer latches an internal-error fault, and the error is left for
  * another thread to report ({@link #lastError()}).
+ *
+ * <p>Every tick, failed or not, is published and handed to the {@link TickSink} with the {@link LoopEvents} that
+ * happened in it. The events are found by comparing this tick's values with the previous tick's, kept in plain
+ * fields: a recording then says what changed without a reader having to diff records, and the loop neither
+ * allocates nor keeps history to do it.
  */
 public final class HapticLoop implements LoopControl {
     private final PhysicsWorld world;
@@ -61,6 +68,17 @@ public final class HapticLoop implements LoopControl {
     private int consecutiveOverruns;
     private boolean fresh;
 
+    // Events: the bits of the tick under way, those the runner reported for the next tick, and the values of the
+    // previous tick that the change events compare against (the state before the first tick: LoopEvents).
+    private int tickEvents;
+    private int nextTickEvents;
+    private SafetyState previousSafety;
+    private SafetyFault previousSafetyFault;
+    private boolean previousConnected;
+    private DeviceFault previousDeviceFault = DeviceFault.NONE;
+    private int previousStatusFlags;
+    private int previousContactCount;
+
     /**
      * @param stageTimer clock used only to time stages (wall time, even when the loop runs on simulated time)
      */
@@ -85,6 +103,8 @@ public final class HapticLoop implements LoopControl {
             throw new IllegalArgumentException("snapshot exchange sized for " + snapshot.bodyCount
                 + " bodies, world has " + world.bodyCount());
         }
+        this.previousSafety = safety.state();
+        this.previousSafetyFault = safety.fault();
     }
 
     /** Runs one tick at loop time {@code nowNs}. Loop thread only. */
@@ -96,19 +116,25 @@ public final class HapticLoop implements LoopControl {
             stats.recordPeriodError(Math.abs(nowNs - previousTickNs - periodNs));
         }
         previousTickNs = nowNs;
+        tickEvents = nextTickEvents;
+        nextTickEvents = 0;
         try {
             commands.drain(applyCommand);
             runStages(nowNs, startNs);
         } catch (Throwable error) {
-            onStageError(error);
+            onStageError(error, nowNs);
         }
         ticks++;
         stats.recordTick(stageTimer.nanoTime() - startNs);
     }
 
-    /** Told by the runner after each tick whether it ended past the next deadline. */
+    /**
+     * Told by the runner after each tick whether it ended past the next deadline. An overrun is marked
+     * ({@link LoopEvents#OVERRUN}) on the next tick: this one has already been published.
+     */
     public void afterTick(boolean overran) {
         if (overran) {
+            nextTickEvents |= LoopEvents.OVERRUN;
             consecutiveOverruns++;
             stats.recordOverrun();
         } else {
@@ -117,6 +143,8 @@ public final class HapticLoop implements LoopControl {
     }
 
     private void runStages(long nowNs, long startNs) {
+        // Not fresh unless the read returns: a read that throws must not leave the previous tick's answer.
+        fresh = false;
         fresh = device.readState(nowNs, deviceState);
         device.health(nowNs, deviceHealth);
         long t = mark(LoopStage.READ_DEVICE, startNs);
@@ -158,14 +186,7 @@ public final class HapticLoop implements LoopControl {
         LoopSnapshot s = snapshot;
         s.tick = ticks;
         s.timeNs = nowNs - firstTickNs;
-        s.devicePositionM[0] = deviceState.positionXM;
-        s.devicePositionM[1] = deviceState.positionYM;
-        s.devicePositionM[2] = deviceState.positionZM;
-        s.deviceVelocityMps[0] = deviceState.velocityXMps;
-        s.deviceVelocityMps[1] = deviceState.velocityYMps;
-        s.deviceVelocityMps[2] = deviceState.velocityZMps;
-        s.deviceSequence = deviceState.sequence;
-        s.deviceFresh = fresh;
+        fillDevice(s);
         s.toolPositionM[0] = toolPositionM.x;
         s.toolPositionM[1] = toolPositionM.y;
         s.toolPositionM[2] = toolPositionM.z;
@@ -204,6 +225,61 @@ public final class HapticLoop implements LoopControl {
             s.bodyVelocity[v + 2] = bodyVelocityMps.z;
         }
         s.overruns = stats.overruns();
+        tickEvents |= changeEvents(s);
+        s.events = tickEvents;
+    }
+
+    /** The device's side of the snapshot: this tick's state and health as the read stage left them. */
+    private void fillDevice(LoopSnapshot s) {
+        DeviceState d = deviceState;
+        s.devicePositionM[0] = d.positionXM;
+        s.devicePositionM[1] = d.positionYM;
+        s.devicePositionM[2] = d.positionZM;
+        s.deviceVelocityMps[0] = d.velocityXMps;
+        s.deviceVelocityMps[1] = d.velocityYMps;
+        s.deviceVelocityMps[2] = d.velocityZMps;
+        s.deviceSequence = d.sequence;
+        s.deviceFresh = fresh;
+        s.deliveredForceN[0] = d.appliedForceXN;
+        s.deliveredForceN[1] = d.appliedForceYN;
+        s.deliveredForceN[2] = d.appliedForceZN;
+        s.deviceStatusFlags = d.statusFlags;
+        s.deviceConnected = deviceHealth.connected;
+        s.deviceFault = deviceHealth.fault;
+    }
+
+    /**
+     * The change events of this tick: {@code s} against the previous tick's values, which it then replaces. Called
+     * again on a tick that fails after the snapshot was filled, it adds only what changed since, so no change is
+     * reported twice.
+     */
+    private int changeEvents(LoopSnapshot s) {
+        int events = 0;
+        if (s.safety != previousSafety) {
+            events |= LoopEvents.SAFETY_STATE_CHANGED;
+        }
+        if (s.fault != previousSafetyFault && s.fault != SafetyFault.NONE) {
+            events |= LoopEvents.SAFETY_FAULT_RAISED;
+        }
+        if (s.deviceConnected != previousConnected) {
+            events |= s.deviceConnected ? LoopEvents.DEVICE_CONNECTED : LoopEvents.DEVICE_DISCONNECTED;
+        }
+        if (s.deviceFault != previousDeviceFault) {
+            events |= LoopEvents.DEVICE_FAULT_CHANGED;
+        }
+        if (s.deviceStatusFlags != previousStatusFlags) {
+            events |= LoopEvents.DEVICE_STATUS_CHANGED;
+        }
+        if ((s.contactCount > 0) != (previousContactCount > 0)) {
+            events |= s.contactCount > 0 ? LoopEvents.CONTACT_BEGAN : LoopEvents.CONTACT_ENDED;
+        }
+        previousSafety = s.safety;
+        previousSafetyFault = s.fault;
+        previousConnected = s.deviceConnected;
+        previousDeviceFault = s.deviceFault;
+        previousStatusFlags = s.deviceStatusFlags;
+        previousContactCount = s.contactCount;
+        return events;
     }
 
     /**
@@ -213,26 +289,45 @@ public final class HapticLoop implements LoopControl {
     private void apply(LoopCommand command) {
         try {
             command.applyTo(this);
+            tickEvents |= LoopEvents.COMMAND_APPLIED;
         } catch (RuntimeException rejected) {
+            tickEvents |= LoopEvents.COMMAND_REJECTED;
             commandErrors.lazySet(commandErrors.get() + 1);
             lastError.lazySet(rejected);
         }
     }
 
-    /** A stage threw: zero force first, then latch the fault, then leave the error for a reporter thread. */
-    private void onStageError(Throwable error) {
+    /**
+     * A stage threw: zero force first, then latch the fault, then publish and record the tick, then leave the error
+     * for a reporter thread. The tick is recorded like any other, marked {@link LoopEvents#STAGE_ERROR}, so a
+     * recording has no gap where the loop failed: its device fields are whatever the read stage got to, its scene
+     * fields (tool, rendered force, contacts, bodies) are those of the last tick that filled them.
+     */
+    private void onStageError(Throwable error, long nowNs) {
         try {
             device.commandForce(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
         } catch (Throwable ignored) {
             // The device is already failing; the safety fault below keeps the output at zero.
         }
         safety.internalError();
-        snapshot.safety = safety.state();
-        snapshot.fault = safety.fault();
-        snapshot.commandedForceN[0] = 0.0;
-        snapshot.commandedForceN[1] = 0.0;
-        snapshot.commandedForceN[2] = 0.0;
-        exchange.publish(snapshot);
+        LoopSnapshot s = snapshot;
+        s.tick = ticks;
+        s.timeNs = nowNs - firstTickNs;
+        fillDevice(s);
+        s.safety = safety.state();
+        s.fault = safety.fault();
+        s.commandedForceN[0] = 0.0;
+        s.commandedForceN[1] = 0.0;
+        s.commandedForceN[2] = 0.0;
+        tickEvents |= LoopEvents.STAGE_ERROR | changeEvents(s);
+        s.events = tickEvents;
+        exchange.publish(s);
+        try {
+            tickSink.onTick(s);
+        } catch (Throwable ignored) {
+            // The sink may be what threw in the first place; the tick must still end, and the error that is
+            // reported below is the first one.
+        }
         errorCount.lazySet(errorCount.get() + 1);
         lastError.lazySet(error);
     }

@@ -1,5 +1,6 @@
 package org.hapticsd.server.loop;
 
+import org.hapticsd.device.DeviceFault;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 
@@ -22,6 +23,18 @@ public final class LoopSnapshot {
     public final double[] deviceVelocityMps = new double[3];
     public long deviceSequence;
     public boolean deviceFresh;
+    /**
+     * Force the device reports applying when this tick's state was sampled, after its own clamp and watchdog
+     * (device frame). It is the answer to an earlier command: for the simulated stylus exactly the previous tick's
+     * {@link #commandedForceN} after the device's clamp; for a real link whatever reached the motors.
+     */
+    public final double[] deliveredForceN = new double[3];
+    /** The device's status word of this tick's state ({@code org.hapticsd.protocol.StatusFlags}); 0 if it has none. */
+    public int deviceStatusFlags;
+    /** Whether the device reported itself connected this tick. */
+    public boolean deviceConnected;
+    /** The fault the device reported about itself this tick. */
+    public DeviceFault deviceFault = DeviceFault.NONE;
     public final double[] toolPositionM = new double[3];
     /** Force the scene pushes on the device's hand, before safety (device frame). */
     public final double[] renderedForceN = new double[3];
@@ -39,6 +52,8 @@ public final class LoopSnapshot {
     public final double[] bodyPose;
     public final double[] bodyVelocity;
     public long overruns;
+    /** What happened this tick: bits of {@link LoopEvents}. */
+    public int events;
     public long lastTickNs;
     public final long[] stageNs = new long[LoopStage.ALL.length];
 
@@ -60,6 +75,10 @@ public final class LoopSnapshot {
         System.arraycopy(other.deviceVelocityMps, 0, deviceVelocityMps, 0, 3);
         deviceSequence = other.deviceSequence;
         deviceFresh = other.deviceFresh;
+        System.arraycopy(other.deliveredForceN, 0, deliveredForceN, 0, 3);
+        deviceStatusFlags = other.deviceStatusFlags;
+        deviceConnected = other.deviceConnected;
+        deviceFault = other.deviceFault;
         System.arraycopy(other.toolPositionM, 0, toolPositionM, 0, 3);
         System.arraycopy(other.renderedForceN, 0, renderedForceN, 0, 3);
         System.arraycopy(other.commandedForceN, 0, commandedForceN, 0, 3);
@@ -72,6 +91,7 @@ public final class LoopSnapshot {
         System.arraycopy(other.bodyPose, 0, bodyPose, 0, bodyPose.length);
         System.arraycopy(other.bodyVelocity, 0, bodyVelocity, 0, bodyVelocity.length);
         overruns = other.overruns;
+        events = other.events;
         lastTickNs = other.lastTickNs;
         System.arraycopy(other.stageNs, 0, stageNs, 0, stageNs.length);
     }

@@ -1,8 +1,9 @@
 package org.hapticsd.server.loop;
 
 /**
- * Receives every tick's snapshot on the loop thread, at the end of the publish stage. Implementations must not
- * block, allocate or throw: the recorder hands the data to its own thread through a preallocated ring.
+ * Receives every tick's snapshot on the loop thread, at the end of the publish stage, and also the snapshot of a
+ * tick whose stage threw (marked {@link LoopEvents#STAGE_ERROR}). Implementations must not block, allocate or
+ * throw: the recorder hands the data to its own thread through a preallocated ring.
  */
 @FunctionalInterface
 public interface TickSink {

@@ -8,11 +8,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.hapticsd.device.DeviceFault;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 
-/** A tick recording read back from a file (docs/recording.md). */
+/**
+ * A tick recording read back from a file (docs/recording.md). Reads format version 2 only: a version-1 file is
+ * refused with a message that names it, because its records lack the delivered force, device health and events,
+ * and inventing values for them would make a replay or an event count silently wrong.
+ */
 public final class Recording {
+    private static final DeviceFault[] DEVICE_FAULTS = DeviceFault.values();
+
     private final String sceneName;
     private final int rateHz;
     private final ByteBuffer records;
@@ -45,7 +52,10 @@ public final class Recording {
         }
         int version = all.getInt();
         if (version != RecordingFormat.VERSION) {
-            throw new IOException(file + ": byte offset 8: unsupported recording version " + version);
+            throw new IOException(file + ": byte offset 8: recording format version " + version
+                + " is not supported, this build reads version " + RecordingFormat.VERSION
+                + (version == 1 ? " (version 1 lacks the delivered force, device health and events; record again)"
+                    : ""));
         }
         int recordBytes = all.getInt();
         if (recordBytes != RecordingFormat.RECORD_BYTES) {
@@ -156,6 +166,38 @@ public final class Recording {
 
     public boolean deviceFresh(int i) {
         return (records.get(at(i, RecordingFormat.FLAGS)) & RecordingFormat.FLAG_DEVICE_FRESH) != 0;
+    }
+
+    /** The force the device reported applying when record {@code i}'s state was sampled, N, device frame. */
+    public double deliveredForceN(int i, int axis) {
+        return records.getDouble(at(i, RecordingFormat.DELIVERED_FORCE_N) + 8 * axis);
+    }
+
+    public boolean deviceConnected(int i) {
+        return (records.get(at(i, RecordingFormat.FLAGS)) & RecordingFormat.FLAG_DEVICE_CONNECTED) != 0;
+    }
+
+    public DeviceFault deviceFault(int i) {
+        return DEVICE_FAULTS[records.get(at(i, RecordingFormat.DEVICE_FAULT))];
+    }
+
+    /** The device's status word ({@code org.hapticsd.protocol.StatusFlags}). */
+    public int deviceStatusFlags(int i) {
+        return records.getInt(at(i, RecordingFormat.DEVICE_STATUS_FLAGS));
+    }
+
+    /** What happened in record {@code i}'s tick: bits of {@link org.hapticsd.server.loop.LoopEvents}. */
+    public int events(int i) {
+        return records.getInt(at(i, RecordingFormat.EVENTS));
+    }
+
+    /** How many records carry each event, over the whole file. */
+    public EventCounts eventCounts() {
+        EventCounts counts = new EventCounts();
+        for (int i = 0; i < recordCount; i++) {
+            counts.add(events(i));
+        }
+        return counts;
     }
 
     /** Ticks lost immediately before record {@code i}. */

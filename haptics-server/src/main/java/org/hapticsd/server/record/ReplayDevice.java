@@ -11,8 +11,13 @@ import org.hapticsd.device.Workspace;
 
 /**
  * A device that plays a tick recording back: each {@link #readState} returns the next recorded device state (the
- * positions and velocities as recorded, fresh or stale as they were), whatever force the loop commands. For
- * regression tests (the same motion through a changed scene or safety layer) and for calibration work.
+ * positions and velocities as recorded, fresh or stale as they were, with the recorded delivered force and status
+ * word), whatever force the loop commands; {@link #health} reports the connection and device fault recorded for
+ * that tick, so the safety layer sees the device trouble the original run saw. For regression tests (the same
+ * motion through a changed scene or safety layer) and for calibration work.
+ *
+ * <p>The delivered force is replayed as recorded, not as a response to the commands of the replay: it describes the
+ * device of the original run, and a replay that renders different forces shows the difference between the two.
  *
  * <p>When the recording ends the device stops producing states, like an unplugged one: the loop's watchdog takes
  * it to SAFE. The commanded forces are kept so a test can compare them with the recorded ones.
@@ -23,6 +28,8 @@ public final class ReplayDevice implements HapticDevice {
     private boolean open;
     private boolean exhausted;
     private int next;
+    /** The record the latest {@link #readState} consumed, fresh or not; −1 before the first. */
+    private int current = -1;
     private long lastSampleNs = Long.MIN_VALUE;
     private double lastForceXN;
     private double lastForceYN;
@@ -41,6 +48,7 @@ public final class ReplayDevice implements HapticDevice {
         open = true;
         exhausted = false;
         next = 0;
+        current = -1;
     }
 
     @Override
@@ -55,6 +63,7 @@ public final class ReplayDevice implements HapticDevice {
             return false;
         }
         int i = next++;
+        current = i;
         if (!recording.deviceFresh(i)) {
             return false;
         }
@@ -67,6 +76,10 @@ public final class ReplayDevice implements HapticDevice {
         dest.sequence = recording.deviceSequence(i);
         dest.deviceTimeNs = recording.timeNs(i);
         dest.hasOrientation = false;
+        dest.appliedForceXN = recording.deliveredForceN(i, 0);
+        dest.appliedForceYN = recording.deliveredForceN(i, 1);
+        dest.appliedForceZN = recording.deliveredForceN(i, 2);
+        dest.statusFlags = recording.deviceStatusFlags(i);
         lastSampleNs = nowNs;
         return true;
     }
@@ -81,9 +94,10 @@ public final class ReplayDevice implements HapticDevice {
 
     @Override
     public void health(long nowNs, DeviceHealth dest) {
-        dest.connected = open && !exhausted;
+        boolean playing = open && !exhausted && current >= 0;
+        dest.connected = playing ? recording.deviceConnected(current) : open && !exhausted;
         dest.lastStateAgeNs = lastSampleNs == Long.MIN_VALUE ? Long.MAX_VALUE : nowNs - lastSampleNs;
-        dest.fault = DeviceFault.NONE;
+        dest.fault = playing ? recording.deviceFault(current) : DeviceFault.NONE;
     }
 
     @Override

@@ -24,8 +24,8 @@ import org.hapticsd.server.loop.TickSink;
  * into a preallocated single-producer ring (Agrona {@link OneToOneRingBuffer}: claim, write in place, commit; no
  * allocation, no lock), and a writer thread drains the ring to the file in batches.
  *
- * <p>Nothing is lost while the writer keeps up, and at 1 kHz it needs 136 kB/s. If it ever falls behind far
- * enough to fill the ring (4 MiB by default, about 30 s of ticks), a real-time loop does not wait: the tick is
+ * <p>Nothing is lost while the writer keeps up, and at 1 kHz it needs 168 kB/s. If it ever falls behind far
+ * enough to fill the ring (4 MiB by default, about 24 s of ticks), a real-time loop does not wait: the tick is
  * counted as lost, the next record says how many were lost just before it, and the trailer gives the total, so
  * a recording never drops ticks silently. A loop on simulated time ({@code simulate}) may instead wait for room
  * ({@code waitWhenFull}), which makes the recording complete whatever the disk's speed.
@@ -44,6 +44,7 @@ public final class TickRecorder implements TickSink, AutoCloseable {
     private final byte[] batch = new byte[BATCH_BYTES];
     private final UnsafeBuffer batchBuffer = new UnsafeBuffer(batch);
     private int batchBytes;
+    private final EventCounts eventCounts = new EventCounts();
 
     private final AtomicLong lostTicks = new AtomicLong();
     private final AtomicLong recordsWritten = new AtomicLong();
@@ -124,9 +125,14 @@ public final class TickRecorder implements TickSink, AutoCloseable {
         b.putInt(index + RecordingFormat.CONTACT_COUNT, s.contactCount, ORDER);
         b.putByte(index + RecordingFormat.SAFETY_STATE, (byte) s.safety.ordinal());
         b.putByte(index + RecordingFormat.SAFETY_FAULT, (byte) s.fault.ordinal());
-        b.putByte(index + RecordingFormat.FLAGS, (byte) (s.deviceFresh ? RecordingFormat.FLAG_DEVICE_FRESH : 0));
-        b.putByte(index + RecordingFormat.FLAGS + 1, (byte) 0);
+        int flags = (s.deviceFresh ? RecordingFormat.FLAG_DEVICE_FRESH : 0)
+            | (s.deviceConnected ? RecordingFormat.FLAG_DEVICE_CONNECTED : 0);
+        b.putByte(index + RecordingFormat.FLAGS, (byte) flags);
+        b.putByte(index + RecordingFormat.DEVICE_FAULT, (byte) s.deviceFault.ordinal());
         b.putLong(index + RecordingFormat.LOST_BEFORE, lostPending, ORDER);
+        putVector(b, index + RecordingFormat.DELIVERED_FORCE_N, s.deliveredForceN);
+        b.putInt(index + RecordingFormat.EVENTS, s.events, ORDER);
+        b.putInt(index + RecordingFormat.DEVICE_STATUS_FLAGS, s.deviceStatusFlags, ORDER);
         lostPending = 0;
         ring.commit(index);
     }
@@ -178,6 +184,8 @@ public final class TickRecorder implements TickSink, AutoCloseable {
         }
         buffer.getBytes(index, batchBuffer, batchBytes, length);
         batchBytes += length;
+        // Counted here, on the writer thread, so the summary costs the loop nothing and needs no re-read of the file.
+        eventCounts.add(buffer.getInt(index + RecordingFormat.EVENTS, ORDER));
         recordsWritten.lazySet(recordsWritten.get() + 1);
     }
 
@@ -209,6 +217,14 @@ public final class TickRecorder implements TickSink, AutoCloseable {
 
     public Path file() {
         return file;
+    }
+
+    /**
+     * How many recorded ticks carried each event (lost ticks are not counted: their events were lost with them).
+     * Filled by the writer thread: read it only after {@link #close()}, whose join makes the counts visible.
+     */
+    public EventCounts eventCounts() {
+        return eventCounts;
     }
 
     /** Drains what is left, writes the trailer and closes the file. Call after the loop has stopped. */

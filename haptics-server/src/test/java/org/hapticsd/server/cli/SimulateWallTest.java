@@ -41,7 +41,9 @@ class SimulateWallTest {
         assertEquals(List.of("t", "device.x", "device.y", "device.z", "tool.x", "tool.y", "tool.z",
             "force.x", "force.y", "force.z", "safety"), header.subList(0, 11));
         assertEquals("wall.px", header.get(11));
-        assertEquals("box.vz", header.get(header.size() - 1));
+        // The delivered force and the events were added after the body columns, so no older column moved.
+        assertEquals(List.of("box.vz", "delivered.x", "delivered.y", "delivered.z", "events", "events.names"),
+            header.subList(header.size() - 6, header.size()));
 
         int checked = 0;
         double deepestM = 0;
@@ -69,6 +71,53 @@ class SimulateWallTest {
         assertTrue(deepestM > 0.004, "the stylus presses into the wall, deepest " + deepestM);
         String[] stderr = err.toString().strip().split("\n");
         assertTrue(stderr[stderr.length - 1].matches("step_us p50=[0-9.]+ p99=[0-9.]+"), stderr[stderr.length - 1]);
+    }
+
+    /**
+     * The simulated stylus holds each command until the next, so the delivered force of row k is the force column
+     * of row k − 1, character for character (Double.toString round-trips, and the stylus's 10 N clamp never acts
+     * below the safety layer's 8 N). The events column is the bitmask, events.names its bits by name.
+     */
+    @Test
+    void shouldWriteTheDeliveredForceAndTheEventsOfEachTick(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("w.csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err),
+            "simulate", "--scene", "../scenes/wall.yaml", "--duration", "4", "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.get(0).split(","));
+        int force = header.indexOf("force.x");
+        int delivered = header.indexOf("delivered.x");
+        int events = header.indexOf("events");
+        int names = header.indexOf("events.names");
+
+        String[] first = lines.get(1).split(",", -1);
+        assertEquals("0.0", first[delivered], "nothing commanded before the first tick");
+        assertEquals(org.hapticsd.server.loop.LoopEvents.DEVICE_CONNECTED, Integer.parseInt(first[events]));
+        assertEquals("DEVICE_CONNECTED", first[names]);
+        int began = 0;
+        int ended = 0;
+        for (int k = 2; k < lines.size(); k++) {
+            String[] previous = lines.get(k - 1).split(",", -1);
+            String[] row = lines.get(k).split(",", -1);
+            for (int axis = 0; axis < 3; axis++) {
+                assertEquals(previous[force + axis], row[delivered + axis], "row " + k + " axis " + axis);
+            }
+            int mask = Integer.parseInt(row[events]);
+            assertEquals(org.hapticsd.server.loop.LoopEvents.appendNames(mask, new StringBuilder()).toString(),
+                row[names], "row " + k);
+            if ((mask & org.hapticsd.server.loop.LoopEvents.CONTACT_BEGAN) != 0) {
+                began++;
+            }
+            if ((mask & org.hapticsd.server.loop.LoopEvents.CONTACT_ENDED) != 0) {
+                ended++;
+            }
+        }
+        // scenes/wall.yaml: the hand reaches into the wall from 0.8 s and leaves it from 2.6 s, then comes down onto
+        // the box from 3 s and holds until 4.5 s: in 4 s two contacts begin and one ends.
+        assertEquals(2, began);
+        assertEquals(1, ended);
     }
 
     @Test

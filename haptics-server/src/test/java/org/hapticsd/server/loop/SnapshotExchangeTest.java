@@ -27,6 +27,29 @@ class SnapshotExchangeTest {
     }
 
     @Test
+    void shouldCopyTheDeviceHealthDeliveredForceAndEvents() {
+        SnapshotExchange exchange = new SnapshotExchange(1);
+        LoopSnapshot written = exchange.newSnapshot();
+        written.deliveredForceN[0] = 1.5;
+        written.deliveredForceN[1] = -2.25;
+        written.deliveredForceN[2] = 3.125;
+        written.deviceStatusFlags = 0x45;
+        written.deviceConnected = true;
+        written.deviceFault = org.hapticsd.device.DeviceFault.WATCHDOG;
+        written.events = LoopEvents.CONTACT_BEGAN | LoopEvents.OVERRUN;
+        exchange.publish(written);
+        LoopSnapshot read = exchange.newSnapshot();
+        exchange.read(read);
+        assertEquals(1.5, read.deliveredForceN[0], 0.0);
+        assertEquals(-2.25, read.deliveredForceN[1], 0.0);
+        assertEquals(3.125, read.deliveredForceN[2], 0.0);
+        assertEquals(0x45, read.deviceStatusFlags);
+        assertTrue(read.deviceConnected);
+        assertEquals(org.hapticsd.device.DeviceFault.WATCHDOG, read.deviceFault);
+        assertEquals(LoopEvents.CONTACT_BEGAN | LoopEvents.OVERRUN, read.events);
+    }
+
+    @Test
     void shouldRefuseToCopyBetweenSnapshotsOfDifferentScenes() {
         assertThrows(IllegalArgumentException.class, () -> new LoopSnapshot(2).copyFrom(new LoopSnapshot(3)));
     }

@@ -34,14 +34,65 @@ class ReplayDeviceTest {
         List<String> b = Files.readAllLines(replayed);
         assertEquals(a.size(), b.size());
         // Same scene, same safety layer, the recorded device states: the loop is deterministic, so the replayed
-        // run commands exactly the recorded forces. Columns 1..9 are device, tool and force; 10 is safety.
+        // run commands exactly the recorded forces, and every other column follows: device, tool, force, safety,
+        // bodies, and the delivered force and events, which the replay device reports as recorded.
         for (int i = 1; i < a.size(); i++) {
-            String[] x = a.get(i).split(",");
-            String[] y = b.get(i).split(",");
-            for (int c = 1; c <= 10; c++) {
-                assertEquals(x[c], y[c], "row " + i + " column " + c);
-            }
+            assertEquals(a.get(i), b.get(i), "row " + i);
         }
+    }
+
+    /**
+     * A run whose device was unplugged, faulted and changed its status word, replayed: the replay device reports the
+     * recorded delivered force, status word, connection and fault tick by tick, so the replayed loop sees the same
+     * device trouble and marks the same events on the same ticks.
+     */
+    @Test
+    void shouldReplayTheDeliveredForceStatusAndDeviceHealthAsRecorded(@TempDir Path dir) throws Exception {
+        Path rec = dir.resolve("trouble.rec");
+        org.hapticsd.server.scene.BuiltScene scene = org.hapticsd.server.scene.SceneBuilder.build(
+            new org.hapticsd.server.scene.SceneLoader().loadEmbedded());
+        SettableDevice device = new SettableDevice();
+        device.open();
+        org.hapticsd.server.LoopAssembly original = new org.hapticsd.server.LoopAssembly(scene, device, 1000,
+            new org.agrona.concurrent.CachedNanoClock());
+        TickRecorder recorder = TickRecorder.start(rec, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        original.loop().setTickSink(recorder);
+        int ticks = 300;
+        for (int k = 0; k < ticks; k++) {
+            device.appliedXN = 0.01 * k;
+            device.appliedZN = -1.0 / (k + 1);
+            device.statusFlags = k / 40;
+            device.connected = k < 100 || k >= 120;
+            device.fault = k >= 200 && k < 210 ? org.hapticsd.device.DeviceFault.WATCHDOG
+                : org.hapticsd.device.DeviceFault.NONE;
+            original.loop().tick(k * 1_000_000L);
+            original.loop().afterTick(false);
+        }
+        original.loop().shutdown();
+        recorder.close();
+        Recording recording = Recording.read(rec);
+
+        ReplayDevice replay = new ReplayDevice(rec);
+        replay.open();
+        org.hapticsd.server.LoopAssembly replayed = new org.hapticsd.server.LoopAssembly(scene, replay, 1000,
+            new org.agrona.concurrent.CachedNanoClock());
+        for (int k = 0; k < ticks; k++) {
+            replayed.loop().tick(k * 1_000_000L);
+            replayed.loop().afterTick(false);
+            org.hapticsd.server.loop.LoopSnapshot s = replayed.loop().lastSnapshot();
+            String at = "tick " + k;
+            for (int axis = 0; axis < 3; axis++) {
+                assertEquals(recording.deliveredForceN(k, axis), s.deliveredForceN[axis], 0.0, at);
+            }
+            assertEquals(recording.deviceStatusFlags(k), s.deviceStatusFlags, at);
+            assertEquals(recording.deviceConnected(k), s.deviceConnected, at);
+            assertEquals(recording.deviceFault(k), s.deviceFault, at);
+            assertEquals(recording.safety(k), s.safety, at);
+            assertEquals(recording.events(k), s.events, at);
+        }
+        assertEquals(0.01 * 250, recording.deliveredForceN(250, 0), 0.0, "the recording holds the device's values");
+        assertEquals(org.hapticsd.server.safety.SafetyState.SAFE, recording.safety(110), "the unplug was seen");
+        assertTrue((recording.events(100) & org.hapticsd.server.loop.LoopEvents.DEVICE_DISCONNECTED) != 0);
     }
 
     @Test

@@ -72,8 +72,8 @@ class TickRecorderTest {
     void shouldCountAndMarkTicksLostWhenTheRingIsFull(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("lossy.rec");
         HapticLoop loop = defaultLoop();
-        // 4 KiB holds 28 records of 136 bytes (+8 bytes of ring header each). The writer is held off, so ticks 28
-        // and later find the ring full and are lost, never waited for.
+        // 4 KiB holds 23 records of 168 bytes (+8 bytes of ring header each: 4096 / 176 = 23.3). The writer is held
+        // off, so ticks 23 and later find the ring full and are lost, never waited for.
         TickRecorder recorder = TickRecorder.startPaused(file, "wall", 1000, 4096);
         loop.setTickSink(recorder);
         for (long k = 0; k < 100; k++) {
@@ -93,12 +93,12 @@ class TickRecorderTest {
         recorder.close();
 
         Recording recording = Recording.read(file);
-        assertEquals(28, 100 - lostWhilePaused, "ring capacity in records");
-        assertEquals(72, recording.trailerLostTicks());
-        assertEquals(38, recording.recordCount());
-        assertEquals(27, recording.tick(27));
-        assertEquals(100, recording.tick(28), "the first tick after the loss");
-        assertEquals(72, recording.lostBefore(28), "says how many ticks were lost just before it");
+        assertEquals(23, 100 - lostWhilePaused, "ring capacity in records");
+        assertEquals(77, recording.trailerLostTicks());
+        assertEquals(33, recording.recordCount());
+        assertEquals(22, recording.tick(22));
+        assertEquals(100, recording.tick(23), "the first tick after the loss");
+        assertEquals(77, recording.lostBefore(23), "says how many ticks were lost just before it");
         long sumLost = 0;
         for (int i = 0; i < recording.recordCount(); i++) {
             sumLost += recording.lostBefore(i);
@@ -125,8 +125,8 @@ class TickRecorderTest {
         }
         recorder.close();
         byte[] bytes = Files.readAllBytes(file);
-        // Drop the 24-byte trailer and half of the last record, as a crash would.
-        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 24 - 68));
+        // Drop the 24-byte trailer and half of the last 168-byte record, as a crash would.
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 24 - 84));
         Recording recording = Recording.read(file);
         assertFalse(recording.complete());
         assertEquals(49, recording.recordCount(), "whole records only");
@@ -147,5 +147,10 @@ class TickRecorderTest {
         String[] lastRow = Files.readAllLines(csv).get(2000).split(",");
         assertEquals(Double.parseDouble(lastRow[7]), recording.commandedForceN(1999, 0), 0.0,
             "the recording and the CSV agree on the force");
+        // The summary line counts what the file holds: the gate opening into the ramp and the ramp ending (two
+        // state changes), the stylus seen connected on the first tick, the wall touched at about 1 s and held.
+        assertEquals("SAFETY_STATE_CHANGED 2, DEVICE_CONNECTED 1, CONTACT_BEGAN 1", recording.eventCounts().summary());
+        assertTrue(out.toString().lines().anyMatch(
+            line -> line.equals("events: SAFETY_STATE_CHANGED 2, DEVICE_CONNECTED 1, CONTACT_BEGAN 1")), out.toString());
     }
 }
