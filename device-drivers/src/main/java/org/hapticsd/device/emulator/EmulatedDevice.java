@@ -41,7 +41,8 @@ import org.hapticsd.protocol.StatusFlags;
  *       WATCHDOG_TRIPPED and FAULT (code 5); output resumes only after a FORCE with outputEnable = 0 followed by
  *       one with outputEnable = 1. With no valid frame for 500 ms the session ends: output off, STATE stops.
  *       While not streaming (homing, incompatible version) it sends DEVICE_HEARTBEAT and STATUS every
- *       {@link #HEARTBEAT_INTERVAL_NS}.
+ *       {@link #HEARTBEAT_INTERVAL_NS}. The 5 ms is the spec's; a constructor takes another minimum, as a
+ *       firmware build with a stricter or a more lenient watchdog would have, and the 3-period floor still holds.
  *   <li>4.7, 4.8: a homing run ignores FORCE, reports HOMING_PROGRESS on each phase change and every
  *       {@link #PROGRESS_INTERVAL_NS}, and succeeds after the profile's homing duration (HOMED) or fails with
  *       fault 8 at the request's timeout.
@@ -65,9 +66,14 @@ public final class EmulatedDevice {
 
     /** Room that always suffices for one poll: INFO + STATUS + PONG + HOMING_PROGRESS + STATE is 204 bytes. */
     public static final int MAX_POLL_BYTES = 2 * Frame.MAX_WIRE_BYTES;
-    /** Spec 7: 5 ms, or 3 periods at rates where that is longer. */
+    /** Spec 7: 5 ms, or 3 periods at rates where that is longer; the default minimum of every constructor. */
     public static final long WATCHDOG_MIN_TIMEOUT_NS = 5_000_000L;
     public static final int WATCHDOG_MIN_PERIODS = 3;
+    /**
+     * Upper bound of a configured minimum: one hour, far beyond any use (the session ends after 500 ms of
+     * silence anyway) and far below the 2^63 ns at which deadlines compared by subtraction would wrap.
+     */
+    public static final long WATCHDOG_MAX_TIMEOUT_NS = 3_600_000_000_000L;
     /** Spec 7: the session ends after this long without a valid frame. */
     public static final long LIVENESS_TIMEOUT_NS = 500_000_000L;
     /**
@@ -95,6 +101,7 @@ public final class EmulatedDevice {
     private final HomingProgress progress = new HomingProgress();
     private final Pong pong = new Pong();
     private final double maxForceN;
+    private final long watchdogMinTimeoutNs;
 
     // Clock.
     private boolean clockStarted;
@@ -152,9 +159,26 @@ public final class EmulatedDevice {
     }
 
     public EmulatedDevice(EmulatorProfile profile, HandTarget hand) {
+        this(profile, hand, WATCHDOG_MIN_TIMEOUT_NS);
+    }
+
+    /**
+     * A device whose FORCE watchdog waits {@code max(watchdogMinTimeoutNs, 3 periods)} instead of the spec's
+     * max(5 ms, 3 periods). A longer minimum lets a host on a machine with millisecond stalls (a shared virtual
+     * machine, a debugger) keep force on; a shorter one shows how a host copes with a strict firmware. The
+     * 3-period floor stays because below it a single late FORCE would trip the watchdog at low rates.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < watchdogMinTimeoutNs <= WATCHDOG_MAX_TIMEOUT_NS}
+     */
+    public EmulatedDevice(EmulatorProfile profile, HandTarget hand, long watchdogMinTimeoutNs) {
         if (profile == null) {
             throw new IllegalArgumentException("profile must not be null");
         }
+        if (watchdogMinTimeoutNs <= 0 || watchdogMinTimeoutNs > WATCHDOG_MAX_TIMEOUT_NS) {
+            throw new IllegalArgumentException("watchdog minimum timeout must be > 0 ns and at most "
+                    + WATCHDOG_MAX_TIMEOUT_NS + " ns (1 h), got " + watchdogMinTimeoutNs);
+        }
+        this.watchdogMinTimeoutNs = watchdogMinTimeoutNs;
         this.profile = profile;
         this.maxForceN = profile.maxForceN();
         this.stylus = new SimulatedDevice(profile.simulatedDeviceConfig(), hand);
@@ -293,7 +317,7 @@ public final class EmulatedDevice {
         if (compatible) {
             int rateIndex = profile.selectRateIndex(hello.requestedRateHz());
             periodNs = EmulatorProfile.periodNs(rateIndex);
-            watchdogTimeoutNs = Math.max(WATCHDOG_MIN_TIMEOUT_NS, WATCHDOG_MIN_PERIODS * periodNs);
+            watchdogTimeoutNs = Math.max(watchdogMinTimeoutNs, WATCHDOG_MIN_PERIODS * periodNs);
             info.setVersionAndDof(FIRMWARE_VERSION, profile.sensedDof(), profile.actuatedDof())
                     .setSelectedRateIndex(rateIndex);
             session = Session.ACTIVE;
@@ -561,9 +585,14 @@ public final class EmulatedDevice {
         return session == Session.ACTIVE ? (int) (1_000_000_000L / periodNs) : 0;
     }
 
-    /** Watchdog timeout of the current session: max(5 ms, 3 periods). */
+    /** Watchdog timeout of the current session: max(minimum, 3 periods), the minimum being 5 ms by default. */
     public long watchdogTimeoutNs() {
         return watchdogTimeoutNs;
+    }
+
+    /** The watchdog's minimum timeout this device was built with ({@link #WATCHDOG_MIN_TIMEOUT_NS} by default). */
+    public long watchdogMinTimeoutNs() {
+        return watchdogMinTimeoutNs;
     }
 
     /** Valid frames decoded from the host, of every type. */

@@ -27,12 +27,18 @@ import org.hapticsd.device.link.LinkConnector;
  * </ul>
  *
  * <p>When the link breaks (the host closed its TCP connection, the port failed) the runner opens it again with
- * its connector; on TCP that waits for the next host (the acceptor's timeout lets tasks run meanwhile).
+ * its connector; on TCP that waits for the next host (the acceptor's timeout lets tasks run meanwhile). A host
+ * that leaves without a word is noticed when a write fails (while streaming) or, while the device has nothing to
+ * send, by a read of up to the link's read timeout every {@link #LINK_CHECK_INTERVAL_NS}: only a read sees a TCP
+ * peer's close, and reading only while not streaming keeps that wait out of the STATE schedule. Without it a host
+ * that connected and left before HELLO would hold the single TCP slot for good.
  */
 public final class EmulatorRunner implements AutoCloseable {
     /** How often the firmware loop runs: a quarter of a 1 kHz period keeps STATE within 250 µs of schedule. */
     public static final long DEFAULT_POLL_INTERVAL_NS = 250_000L;
     private static final long RECONNECT_INTERVAL_NS = 100_000_000L;
+    /** How often an idle link is read to notice a host that left: a quarter of the device's 500 ms liveness. */
+    public static final long LINK_CHECK_INTERVAL_NS = 125_000_000L;
 
     private final EmulatedDevice device;
     private final LinkConnector connector;
@@ -51,6 +57,9 @@ public final class EmulatorRunner implements AutoCloseable {
     private volatile long linksOpened;
     private volatile long bytesDiscarded;
     private long lastCycleNs = Long.MIN_VALUE;
+    private long nextLinkCheckNs;
+    private volatile int sessionRateHz;
+    private int publishedSessionRateHz;
 
     public EmulatorRunner(EmulatedDevice device, LinkConnector connector) {
         this(device, connector, System::nanoTime, DEFAULT_POLL_INTERVAL_NS);
@@ -122,6 +131,20 @@ public final class EmulatorRunner implements AutoCloseable {
         return bytesDiscarded;
     }
 
+    /** The open link's name ({@code tcp:127.0.0.1:50123}), or null when no link is open. */
+    public String linkName() {
+        ByteLink current = link;
+        return current == null ? null : current.name();
+    }
+
+    /**
+     * The device's session rate as of its last poll, 0 outside a session: readable from any thread, unlike
+     * {@link EmulatedDevice#sessionRateHz()}.
+     */
+    public int sessionRateHz() {
+        return sessionRateHz;
+    }
+
     /** The last link error, or null. */
     public String lastError() {
         return lastError;
@@ -136,6 +159,7 @@ public final class EmulatorRunner implements AutoCloseable {
                     // No host: the firmware keeps running (its watchdog and liveness timers still act).
                     runTasks();
                     device.poll(clockNs.getAsLong(), tx, 0);
+                    publish();
                     LockSupport.parkNanos(pollIntervalNs);
                     continue;
                 }
@@ -143,7 +167,10 @@ public final class EmulatorRunner implements AutoCloseable {
             try {
                 cycle(current);
             } catch (IOException e) {
-                lastError = e.getMessage();
+                // After close() the link fails because close() closed it; that is not worth reporting.
+                if (running) {
+                    lastError = named(current, e);
+                }
                 current.close();
                 link = null;
             }
@@ -181,6 +208,15 @@ public final class EmulatorRunner implements AutoCloseable {
         }
     }
 
+    /** A volatile write only when the rate changes, not one fence per cycle. */
+    private void publish() {
+        int rateHz = device.sessionRateHz();
+        if (rateHz != publishedSessionRateHz) {
+            publishedSessionRateHz = rateHz;
+            sessionRateHz = rateHz;
+        }
+    }
+
     private void cycle(ByteLink current) throws IOException {
         runTasks();
         long nowNs = clockNs.getAsLong();
@@ -191,19 +227,25 @@ public final class EmulatorRunner implements AutoCloseable {
         long receivedNs = lastCycleNs == Long.MIN_VALUE ? nowNs : Math.min(nowNs, lastCycleNs + pollIntervalNs);
         lastCycleNs = nowNs;
         int available = current.available();
+        if (available == 0 && !device.isStreaming() && nowNs - nextLinkCheckNs >= 0) {
+            nextLinkCheckNs = nowNs + LINK_CHECK_INTERVAL_NS;
+            // Throws if the peer has closed; bytes that arrive during the wait are the host's and are kept.
+            int n = current.read(rx, 0, rx.length);
+            if (n > 0) {
+                nowNs = clockNs.getAsLong();
+                accept(n, nowNs);
+            }
+        }
         while (available > 0) {
             int n = current.read(rx, 0, Math.min(available, rx.length));
-            if (unplugged) {
-                bytesDiscarded += n;
-            } else {
-                device.receive(rx, 0, n, receivedNs);
-            }
+            accept(n, receivedNs);
             available -= n;
             if (n == 0) {
                 break;
             }
         }
         int n = device.poll(nowNs, tx, 0);
+        publish();
         if (unplugged) {
             return;
         }
@@ -214,6 +256,20 @@ public final class EmulatorRunner implements AutoCloseable {
         }
         if (n > 0) {
             current.write(tx, 0, n);
+        }
+    }
+
+    /** Socket errors say "Broken pipe" without saying where; serial link errors already name their port. */
+    private static String named(ByteLink link, IOException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.startsWith(link.name()) ? message : link.name() + ": " + message;
+    }
+
+    private void accept(int n, long receivedNs) {
+        if (unplugged) {
+            bytesDiscarded += n;
+        } else {
+            device.receive(rx, 0, n, receivedNs);
         }
     }
 

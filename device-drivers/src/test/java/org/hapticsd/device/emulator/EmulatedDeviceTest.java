@@ -2,6 +2,7 @@ package org.hapticsd.device.emulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.hapticsd.device.DeviceState;
@@ -339,6 +340,53 @@ class EmulatedDeviceTest {
 
         assertEquals(referenceState.positionXM, host.device.positionM(0), 1e-12,
                 "force acted from 1 ms to exactly 6 ms, not until the late poll at 40 ms");
+    }
+
+    /**
+     * A configured minimum replaces the spec's 5 ms in max(minimum, 3 periods): 20 ms wins at 1 kHz (3 ms), 2 ms
+     * loses to 3 periods at 1 kHz (3 ms) and at 125 Hz (24 ms). The trip is checked 1 ns either side of it.
+     */
+    @ParameterizedTest
+    @CsvSource({"20, 1000, 20", "2, 1000, 3", "2, 125, 24", "30, 125, 30"})
+    void shouldTripConfiguredWatchdogAtMaxOfMinimumAndThreePeriods(long minimumMs, int rateHz, long timeoutMs) {
+        EmulatedDevice device = new EmulatedDevice(EmulatorProfile.falconLike(), new FixedHandTarget(0, 0, 0),
+                minimumMs * MS);
+        HostLink host = new HostLink(device);
+        host.sendHello(1, 1, rateHz, 0L);
+        host.poll(0L);
+        assertEquals(minimumMs * MS, device.watchdogMinTimeoutNs());
+        long lastForceNs = 1 * MS;
+        host.sendForce(1f, 0f, 0f, true, lastForceNs);
+        assertEquals(timeoutMs * MS, device.watchdogTimeoutNs());
+
+        host.poll(lastForceNs + timeoutMs * MS - 1);
+        assertEquals(1.0, device.appliedForceN(0), "1 ns before the timeout the force still acts");
+        host.poll(lastForceNs + timeoutMs * MS);
+        assertEquals(0.0, device.appliedForceN(0), "at the timeout the output is zero");
+        assertTrue(device.isWatchdogTripped());
+        assertEquals(1, device.watchdogTrips());
+    }
+
+    @Test
+    void shouldKeepSpecWatchdogMinimumByDefault() {
+        assertEquals(EmulatedDevice.WATCHDOG_MIN_TIMEOUT_NS,
+                new EmulatedDevice(EmulatorProfile.falconLike()).watchdogMinTimeoutNs());
+        assertEquals(5 * MS, EmulatedDevice.WATCHDOG_MIN_TIMEOUT_NS, "spec section 7");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0L, -1L, Long.MIN_VALUE, EmulatedDevice.WATCHDOG_MAX_TIMEOUT_NS + 1, Long.MAX_VALUE})
+    void shouldRejectWatchdogMinimumOutsideZeroToOneHour(long minimumNs) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new EmulatedDevice(EmulatorProfile.falconLike(), new FixedHandTarget(0, 0, 0), minimumNs));
+        assertTrue(e.getMessage().contains("> 0 ns and at most 3600000000000 ns"), e.getMessage());
+    }
+
+    @Test
+    void shouldAcceptWatchdogMinimumOfOneHour() {
+        EmulatedDevice device = new EmulatedDevice(EmulatorProfile.falconLike(), new FixedHandTarget(0, 0, 0),
+                EmulatedDevice.WATCHDOG_MAX_TIMEOUT_NS);
+        assertEquals(3_600_000L * MS, device.watchdogMinTimeoutNs());
     }
 
     @Test
