@@ -36,6 +36,8 @@ import org.hapticsd.device.link.LinkConnector;
 public final class EmulatorRunner implements AutoCloseable {
     /** How often the firmware loop runs: a quarter of a 1 kHz period keeps STATE within 250 µs of schedule. */
     public static final long DEFAULT_POLL_INTERVAL_NS = 250_000L;
+    /** A cycle later than this after the previous one counts as late: 2 ms, under half the 5 ms watchdog. */
+    public static final long LATE_CYCLE_NS = 2_000_000L;
     private static final long RECONNECT_INTERVAL_NS = 100_000_000L;
     /** How often an idle link is read to notice a host that left: a quarter of the device's 500 ms liveness. */
     public static final long LINK_CHECK_INTERVAL_NS = 125_000_000L;
@@ -57,6 +59,8 @@ public final class EmulatorRunner implements AutoCloseable {
     private volatile long linksOpened;
     private volatile long bytesDiscarded;
     private long lastCycleNs = Long.MIN_VALUE;
+    private volatile long maxCycleGapNs;
+    private volatile long lateCycles;
     private long nextLinkCheckNs;
     private volatile int sessionRateHz;
     private int publishedSessionRateHz;
@@ -119,6 +123,20 @@ public final class EmulatorRunner implements AutoCloseable {
     /** Whether a host link is open now. */
     public boolean isLinked() {
         return link != null;
+    }
+
+    /**
+     * Firmware cycles that came more than {@link #LATE_CYCLE_NS} after the previous one: this thread was not
+     * scheduled in time. A real device's firmware is never late like this; when this count is not zero, a watchdog
+     * trip may be the emulator's own lateness rather than the host's.
+     */
+    public long lateCycles() {
+        return lateCycles;
+    }
+
+    /** The longest time between two firmware cycles, ns. */
+    public long maxCycleGapNs() {
+        return maxCycleGapNs;
     }
 
     /** How many times a link was opened (TCP: hosts accepted). */
@@ -220,11 +238,25 @@ public final class EmulatorRunner implements AutoCloseable {
     private void cycle(ByteLink current) throws IOException {
         runTasks();
         long nowNs = clockNs.getAsLong();
-        // Bytes waiting now arrived at some time since the last cycle. A real device's UART interrupt takes them
-        // as they come; only this thread can be late (a starved emulator on a busy host), so they count as received
-        // one poll interval after the last cycle: the earliest they could have been seen. Taking "now" instead
-        // would trip the firmware's 5 ms watchdog whenever this thread, not the host, was descheduled.
-        long receivedNs = lastCycleNs == Long.MIN_VALUE ? nowNs : Math.min(nowNs, lastCycleNs + pollIntervalNs);
+        // Bytes waiting now arrived at some time since the last cycle; a real device's UART interrupt would have
+        // taken them as they came. On time, they count as received one poll interval after the last cycle, the
+        // earliest they could have been seen, so a host that stalls is judged by when its frames really stopped.
+        // After a late cycle (this thread, not the host, was descheduled: a busy host machine) they count as
+        // received now, as a halted microcontroller sees its FIFO on resuming; the earliest-time rule would then
+        // date the newest FORCE up to the whole gap too early and trip the 5 ms watchdog for the emulator's own
+        // lateness. Late cycles are counted ({@link #lateCycles()}) so a test can tell the two apart.
+        long receivedNs = nowNs;
+        if (lastCycleNs != Long.MIN_VALUE) {
+            long gapNs = nowNs - lastCycleNs;
+            if (gapNs > maxCycleGapNs) {
+                maxCycleGapNs = gapNs;
+            }
+            if (gapNs > LATE_CYCLE_NS) {
+                lateCycles++;
+            } else {
+                receivedNs = Math.min(nowNs, lastCycleNs + pollIntervalNs);
+            }
+        }
         lastCycleNs = nowNs;
         int available = current.available();
         if (available == 0 && !device.isStreaming() && nowNs - nextLinkCheckNs >= 0) {

@@ -98,6 +98,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (link != null) {
                 out.println("link " + opened.name() + ": " + link.summary());
             }
+            if (opened.emulator() != null) {
+                out.printf(Locale.ROOT, "emulator: late firmware cycles %d (longest gap %.1f ms)%n",
+                    opened.emulator().runner().lateCycles(), opened.emulator().runner().maxCycleGapNs() / 1e6);
+            }
             Recorders.close(recorder, out);
             reported.countDown();
             try {

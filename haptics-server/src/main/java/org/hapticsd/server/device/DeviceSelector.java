@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.emulator.EmulatedDevice;
 import org.hapticsd.device.emulator.EmulatorProfile;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkHapticDevice;
@@ -19,7 +20,8 @@ import org.hapticsd.server.scene.BuiltScene;
  *   <li>{@code replay:FILE}: a tick recording played back;
  *   <li>{@code serial:PORT[:BAUD]}: a device on a serial port (default 1 Mbaud);
  *   <li>{@code tcp:HOST:PORT}: a device behind a serial-to-network bridge, or {@code ./hapticsd emulate --tcp};
- *   <li>{@code emulator[:falcon|:touch]}: the device emulator started in this process, reached over a real link.
+ *   <li>{@code emulator[:falcon|:touch]}: the device emulator started in this process, reached over a real link:
+ *       a pseudo-terminal pair when socat is installed (a serial port to the driver), else TCP on 127.0.0.1.
  * </ul>
  */
 public final class DeviceSelector {
@@ -81,6 +83,17 @@ public final class DeviceSelector {
      */
     public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand)
             throws DeviceException {
+        return open(name, scene, rateHz, emulatorHand, EmulatedDevice.WATCHDOG_MIN_TIMEOUT_NS,
+            InProcessEmulator.Transport.AUTO);
+    }
+
+    /**
+     * As {@link #open(String, BuiltScene, int, HandTarget)}, with the in-process emulator's FORCE watchdog set to
+     * at least {@code emulatorWatchdogNs}, reached over {@code transport} (both ignored for other devices).
+     */
+    public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand,
+                                    long emulatorWatchdogNs, InProcessEmulator.Transport transport)
+            throws DeviceException {
         check(name);
         if (SIM.equals(name)) {
             HapticDevice sim = scene.newSimulatedDevice();
@@ -105,7 +118,7 @@ public final class DeviceSelector {
         HandTarget hand = emulatorHand != null ? emulatorHand : scene.handTargets().get();
         InProcessEmulator emulator;
         try {
-            emulator = InProcessEmulator.overTcp(InProcessEmulator.device(profile(name), hand));
+            emulator = InProcessEmulator.start(new EmulatedDevice(profile(name), hand, emulatorWatchdogNs), transport);
         } catch (IOException e) {
             throw new DeviceException("emulator: cannot start: " + e.getMessage());
         }

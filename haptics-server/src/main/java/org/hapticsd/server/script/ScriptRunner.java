@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.device.DeviceException;
+import org.hapticsd.device.emulator.EmulatedDevice;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.device.sim.DeferredStartHandTarget;
@@ -19,11 +21,14 @@ import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.device.sim.WaypointHandTarget;
 import org.hapticsd.server.device.DeviceSelector;
+import org.hapticsd.server.device.InProcessEmulator;
 import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.Located;
@@ -81,6 +86,10 @@ public final class ScriptRunner {
         boolean emulator = device.startsWith(DeviceSelector.EMULATOR);
         boolean linked = emulator || LinkAddress.isLinkAddress(device);
         boolean handScriptable = emulator || DeviceSelector.SIM.equals(device);
+        if ((!Double.isNaN(spec.emulatorWatchdogMs()) || spec.emulatorTransport() != null) && !emulator) {
+            throw new ScriptException(file + ": emulator: settings for the emulator need device: emulator, not '"
+                + device + "'");
+        }
         double previousS = -1;
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.Step step = spec.timeline().get(i);
@@ -114,7 +123,7 @@ public final class ScriptRunner {
             ScriptSpec.Assertion a = spec.assertions().get(i);
             String at = "assertions[" + i + "]";
             if (a.kinds() != 1) {
-                throw error(file, a, at, "give exactly one of force, safety, contact, maxOverruns, linkLatency, "
+                throw error(file, a, at, "give exactly one of force, safety, contact, connected, maxOverruns, linkLatency, "
                     + "maxFramesLost, framesLost, reconnects or deviceWatchdogTrips");
             }
             if (a.isLinkCheck() && !linked) {
@@ -176,7 +185,11 @@ public final class ScriptRunner {
         DeferredStartHandTarget emulatorHand = new DeferredStartHandTarget(handPath);
         OpenedDevice opened;
         try {
-            opened = DeviceSelector.open(spec.device(), scene, rateHz, emulatorHand);
+            long watchdogNs = Double.isNaN(spec.emulatorWatchdogMs()) ? EmulatedDevice.WATCHDOG_MIN_TIMEOUT_NS
+                : Math.round(spec.emulatorWatchdogMs() * 1e6);
+            InProcessEmulator.Transport transport = spec.emulatorTransport() == null ? InProcessEmulator.Transport.AUTO
+                : InProcessEmulator.Transport.valueOf(spec.emulatorTransport().toUpperCase(Locale.ROOT));
+            opened = DeviceSelector.open(spec.device(), scene, rateHz, emulatorHand, watchdogNs, transport);
         } catch (DeviceException e) {
             throw new ScriptException(scriptFile + ": device: " + e.getMessage());
         }
@@ -192,7 +205,7 @@ public final class ScriptRunner {
         runner.start();
         try {
             emulatorHand.start();
-            new FaultSchedule(spec.timeline(), assembly, opened).run(System.nanoTime(), durationS);
+            new FaultSchedule(spec.timeline(), assembly, opened).run(firstTickNs(assembly), durationS);
         } finally {
             runner.close();
             link = opened.linkStatistics();
@@ -209,6 +222,22 @@ public final class ScriptRunner {
                 : check(a, i, trace, periodNs));
         }
         return results;
+    }
+
+    /**
+     * When the loop's first tick ran, on {@code System.nanoTime()}: script times count from it, as the trace's do.
+     * Waits for the first snapshot (at most 2 s; after that the start of waiting is used).
+     */
+    private static long firstTickNs(LoopAssembly assembly) {
+        LoopSnapshot snapshot = assembly.snapshots().newSnapshot();
+        long waitStartNs = System.nanoTime();
+        while (System.nanoTime() - waitStartNs < 2_000_000_000L) {
+            if (assembly.snapshots().read(snapshot) != 0) {
+                return System.nanoTime() - snapshot.timeNs;
+            }
+            LockSupport.parkNanos(100_000L);
+        }
+        return waitStartNs;
     }
 
     private static double defaultDurationS(ScriptSpec spec) {
@@ -268,8 +297,10 @@ public final class ScriptRunner {
             }
         }
         if (instant) {
-            // The tick at the instant, or the one just before it; an instant past the end of the run has none.
-            boolean covered = last >= 0 && fromNs - trace.timeNs[last] < periodNs;
+            // The tick at the instant, or the last one before it: the loop skips deadlines it missed rather than
+            // bursting, so after a host stall the instant may fall in a gap, and the state then is the last tick's.
+            // An instant past the end of the run (no later tick, and none within a period) has no tick.
+            boolean covered = last >= 0 && (fromNs - trace.timeNs[last] < periodNs || last + 1 < trace.count);
             first = covered ? last : -1;
         }
         String window = instant ? String.format(Locale.ROOT, "at %.3f s", a.atS())
@@ -281,10 +312,21 @@ public final class ScriptRunner {
             for (int i = first; i <= last; i++) {
                 String state = SafetyState.ALL[trace.safety[i]].name();
                 if (!state.equals(a.safety())) {
-                    return new AssertionResult(name, false, state + " " + timeOf(trace, i), a.safety() + " " + window);
+                    return new AssertionResult(name, false, state + " " + timeOf(trace, i) + lastFault(trace, i),
+                        a.safety() + " " + window);
                 }
             }
             return new AssertionResult(name, true, a.safety() + " " + window, a.safety() + " " + window);
+        }
+        if (a.connected() != null) {
+            for (int i = first; i <= last; i++) {
+                if (trace.connected[i] != a.connected()) {
+                    return new AssertionResult(name, false, (trace.connected[i] ? "connected " : "disconnected ")
+                        + timeOf(trace, i), (a.connected() ? "connected " : "disconnected ") + window);
+                }
+            }
+            String state = a.connected() ? "connected " : "disconnected ";
+            return new AssertionResult(name, true, state + window, state + window);
         }
         if (a.contact() != null) {
             boolean touched = false;
@@ -298,20 +340,43 @@ public final class ScriptRunner {
         double low = Double.POSITIVE_INFINITY;
         double high = Double.NEGATIVE_INFINITY;
         for (int i = first; i <= last; i++) {
-            double value = component(trace, i, bound.axis());
+            double value = bound.source().equals("delivered") ? delivered(trace, i, bound.axis())
+                : component(trace, i, bound.axis());
             low = Math.min(low, value);
             high = Math.max(high, value);
         }
         boolean passed = low >= bound.minN() && high <= bound.maxN();
-        String measured = String.format(Locale.ROOT, "force.%s %s [%.4f, %.4f] N", bound.axis(), window, low, high);
+        String measured = String.format(Locale.ROOT, "%sforce.%s %s [%.4f, %.4f] N",
+            bound.source().equals("delivered") ? "delivered " : "", bound.axis(), window, low, high)
+            + (passed ? "" : lastFault(trace, last));
         String expected = String.format(Locale.ROOT, "within [%s, %s] N",
             bound.minN() == Double.NEGATIVE_INFINITY ? "-inf" : Double.toString(bound.minN()),
             bound.maxN() == Double.POSITIVE_INFINITY ? "+inf" : Double.toString(bound.maxN()));
         return new AssertionResult(name, passed, measured, expected);
     }
 
+    /** Why the output was last cut before tick {@code i}: the fault and time of the last tick spent SAFE. */
+    private static String lastFault(TickTrace trace, int i) {
+        for (int k = i; k >= 0; k--) {
+            if (trace.safety[k] == SafetyState.SAFE.ordinal()) {
+                return " (last SAFE " + timeOf(trace, k) + ", fault " + SafetyFault.values()[trace.fault[k]] + ")";
+            }
+        }
+        return "";
+    }
+
     private static String timeOf(TickTrace trace, int i) {
         return String.format(Locale.ROOT, "at %.3f s", trace.timeNs[i] * 1e-9);
+    }
+
+    private static double delivered(TickTrace trace, int i, String axis) {
+        return switch (axis) {
+            case "x" -> trace.deliveredX[i];
+            case "y" -> trace.deliveredY[i];
+            case "z" -> trace.deliveredZ[i];
+            default -> Math.sqrt(trace.deliveredX[i] * trace.deliveredX[i] + trace.deliveredY[i] * trace.deliveredY[i]
+                + trace.deliveredZ[i] * trace.deliveredZ[i]);
+        };
     }
 
     private static double component(TickTrace trace, int i, String axis) {

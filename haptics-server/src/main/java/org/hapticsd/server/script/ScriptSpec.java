@@ -15,6 +15,8 @@ public final class ScriptSpec {
     private String scene;
     private Integer rateHz;
     private double durationS = Double.NaN;
+    private double emulatorWatchdogMs = Double.NaN;
+    private String emulatorTransport;
     private List<Step> timeline = List.of();
     private List<Assertion> assertions = List.of();
 
@@ -40,6 +42,41 @@ public final class ScriptSpec {
 
     public void setDuration(double value) {
         this.durationS = positive("duration", value);
+    }
+
+    /** {@code emulator: {watchdogMs: MS}}: the in-process emulator's FORCE watchdog (default 5 ms, spec 7). */
+    public void setEmulator(EmulatorSettings value) {
+        this.emulatorWatchdogMs = value == null ? Double.NaN : value.watchdogMs;
+        this.emulatorTransport = value == null ? null : value.transport;
+    }
+
+    /** {@code pty}, {@code tcp} or null (pty when socat is installed). */
+    public String emulatorTransport() {
+        return emulatorTransport;
+    }
+
+    public double emulatorWatchdogMs() {
+        return emulatorWatchdogMs;
+    }
+
+    /** Settings of the in-process emulator. */
+    public static final class EmulatorSettings {
+        private double watchdogMs = Double.NaN;
+        private String transport;
+
+        public void setTransport(String value) {
+            if (!List.of("pty", "tcp").contains(value)) {
+                throw new IllegalArgumentException("transport must be pty or tcp, got '" + value + "'");
+            }
+            this.transport = value;
+        }
+
+        public void setWatchdogMs(double value) {
+            if (!(value > 0) || value > 1000) {
+                throw new IllegalArgumentException("watchdogMs must be > 0 and <= 1000, got " + value);
+            }
+            this.watchdogMs = value;
+        }
     }
 
     public void setTimeline(List<Step> value) {
@@ -207,6 +244,7 @@ public final class ScriptSpec {
         private ForceBound force;
         private String safety;
         private Boolean contact;
+        private Boolean connected;
         private Integer maxOverruns;
         private LatencyBound linkLatency;
         private Integer maxFramesLost;
@@ -245,6 +283,15 @@ public final class ScriptSpec {
 
         public void setContact(boolean value) {
             this.contact = value;
+        }
+
+        /** The device reports itself connected (fresh states arriving) at every tick of the time, or at none. */
+        public void setConnected(boolean value) {
+            this.connected = value;
+        }
+
+        public Boolean connected() {
+            return connected;
         }
 
         public void setMaxOverruns(int value) {
@@ -310,6 +357,7 @@ public final class ScriptSpec {
 
         int kinds() {
             return (force != null ? 1 : 0) + (safety != null ? 1 : 0) + (contact != null ? 1 : 0)
+                + (connected != null ? 1 : 0)
                 + (maxOverruns != null ? 1 : 0) + (linkLatency != null ? 1 : 0) + (maxFramesLost != null ? 1 : 0)
                 + (framesLost != null ? 1 : 0) + (reconnects != null ? 1 : 0) + (deviceWatchdogTrips != null ? 1 : 0);
         }
@@ -403,6 +451,7 @@ public final class ScriptSpec {
     /** {@code axis: x | y | z | magnitude}, and at least one of {@code min}, {@code max} (newtons). */
     public static final class ForceBound {
         private String axis = "magnitude";
+        private String source = "commanded";
         private double minN = Double.NEGATIVE_INFINITY;
         private double maxN = Double.POSITIVE_INFINITY;
 
@@ -425,6 +474,21 @@ public final class ScriptSpec {
                 throw new IllegalArgumentException("max must be finite");
             }
             this.maxN = value;
+        }
+
+        /**
+         * {@code commanded}: the force the server sent (after its safety layer); {@code delivered}: the force the
+         * device reports applying (after its own clamp and watchdog), from its STATE.
+         */
+        public void setSource(String value) {
+            if (!List.of("commanded", "delivered").contains(value)) {
+                throw new IllegalArgumentException("source must be commanded or delivered, got '" + value + "'");
+            }
+            this.source = value;
+        }
+
+        public String source() {
+            return source;
         }
 
         public String axis() {

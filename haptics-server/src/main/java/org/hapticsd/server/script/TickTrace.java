@@ -9,8 +9,13 @@ final class TickTrace implements TickSink {
     final double[] forceX;
     final double[] forceY;
     final double[] forceZ;
+    final double[] deliveredX;
+    final double[] deliveredY;
+    final double[] deliveredZ;
     final byte[] safety;
+    final byte[] fault;
     final int[] contacts;
+    final boolean[] connected;
     int count;
     long overruns;
 
@@ -19,8 +24,13 @@ final class TickTrace implements TickSink {
         forceX = new double[capacity];
         forceY = new double[capacity];
         forceZ = new double[capacity];
+        deliveredX = new double[capacity];
+        deliveredY = new double[capacity];
+        deliveredZ = new double[capacity];
         safety = new byte[capacity];
+        fault = new byte[capacity];
         contacts = new int[capacity];
+        connected = new boolean[capacity];
     }
 
     @Override
@@ -33,8 +43,13 @@ final class TickTrace implements TickSink {
         forceX[i] = s.commandedForceN[0];
         forceY[i] = s.commandedForceN[1];
         forceZ[i] = s.commandedForceN[2];
+        deliveredX[i] = s.deliveredForceN[0];
+        deliveredY[i] = s.deliveredForceN[1];
+        deliveredZ[i] = s.deliveredForceN[2];
         safety[i] = (byte) s.safety.ordinal();
+        fault[i] = (byte) s.fault.ordinal();
         contacts[i] = s.contactCount;
+        connected[i] = s.deviceConnected;
         overruns = s.overruns;
         count = i + 1;
     }
