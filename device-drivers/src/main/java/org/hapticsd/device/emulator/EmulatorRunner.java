@@ -80,6 +80,8 @@ public final class EmulatorRunner implements AutoCloseable {
         this.pollIntervalNs = pollIntervalNs;
         this.thread = new Thread(this::run, "hapticsd-emulator");
         this.thread.setDaemon(true);
+        // Firmware runs on its own microcontroller; on a shared host its thread must not queue behind others.
+        this.thread.setPriority(Thread.MAX_PRIORITY);
     }
 
     public EmulatorRunner start() {

@@ -88,10 +88,14 @@ public final class LinkHapticDevice implements HapticDevice {
             }
         }
 
-        /** Spec values: HELLO every 100 ms, session lost after 500 ms; 20 ms stale limit, ping every 100 ms. */
+        /**
+         * Spec values: HELLO every 100 ms, session lost after 500 ms; ping every 100 ms. The stale limit is 100 ms:
+         * the loop's own watchdog (a few ticks without a fresh state, set per scene) is what takes the loop to SAFE
+         * first; this limit only makes {@link DeviceHealth#connected} say what a user would call disconnected.
+         */
         public static Config defaults(int requestedRateHz) {
             return new Config(requestedRateHz, 2_000_000_000L, 100_000_000L, 100_000_000L, 50_000_000L,
-                    20_000_000L, 500_000_000L, 2_000_000_000L, 20);
+                    100_000_000L, 500_000_000L, 2_000_000_000L, 20);
         }
     }
 
@@ -184,6 +188,9 @@ public final class LinkHapticDevice implements HapticDevice {
         reader = new Thread(this::readLoop, "hapticsd-link-rx");
         writer.setDaemon(true);
         reader.setDaemon(true);
+        // Both sit on the force path (a late FORCE trips the device's 5 ms watchdog): same priority as the loop.
+        writer.setPriority(Thread.MAX_PRIORITY);
+        reader.setPriority(Thread.MAX_PRIORITY);
         reader.start();
         writer.start();
         long deadlineNs = clockNs.getAsLong() + config.openTimeoutNs();

@@ -2,6 +2,7 @@ package org.hapticsd.server.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,8 +33,15 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the results as JUnit XML.")
     Path junitXml;
 
+    @Option(names = "--record-dir", paramLabel = "DIR",
+        description = "Also record every tick of each script to DIR/SCRIPT.rec (format: docs/recording.md).")
+    Path recordDir;
+
     @Override
     public Integer call() {
+        if (recordDir != null && !Files.isDirectory(recordDir)) {
+            throw new UsageException("--record-dir " + recordDir + ": not a directory");
+        }
         ScriptRunner runner = new ScriptRunner();
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
         for (Path script : scripts) {
@@ -55,7 +63,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             out.flush();
             List<AssertionResult> checked;
             try {
-                checked = runner.run(entry.getKey(), entry.getValue());
+                Path recording = recordDir == null ? null
+                    : recordDir.resolve(entry.getKey().getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".rec");
+                checked = runner.run(entry.getKey(), entry.getValue(), recording);
             } catch (ScriptRunner.ScriptException e) {
                 throw new UsageException(e.getMessage());
             }

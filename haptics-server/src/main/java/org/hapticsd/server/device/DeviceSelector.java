@@ -55,7 +55,7 @@ public final class DeviceSelector {
             profile(name);
             return;
         }
-        throw new IllegalArgumentException("unknown device '" + name + "' (devices: " + NAMES + ")");
+        throw new IllegalArgumentException("'" + name + "' is not a device (devices: " + NAMES + ")");
     }
 
     /** The emulator profile named by {@code emulator[:NAME]}: falcon (the default) or touch. */

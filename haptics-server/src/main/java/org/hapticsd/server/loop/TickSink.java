@@ -10,6 +10,14 @@ public interface TickSink {
 
     void onTick(LoopSnapshot snapshot);
 
+    /** Both sinks, {@code first} then {@code second}; the pair is built once, so it allocates nothing per tick. */
+    static TickSink tee(TickSink first, TickSink second) {
+        return snapshot -> {
+            first.onTick(snapshot);
+            second.onTick(snapshot);
+        };
+    }
+
     /** A sink that does nothing: the loop's default. */
     TickSink NONE = snapshot -> {
     };

@@ -28,6 +28,8 @@ import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.TickSink;
+import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 import org.hapticsd.server.scene.BuiltScene;
@@ -174,6 +176,14 @@ public final class ScriptRunner {
 
     /** Runs the script in real time and returns the checked assertions, in script order. */
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec) throws ScriptException {
+        return run(scriptFile, spec, null);
+    }
+
+    /**
+     * As {@link #run(Path, ScriptSpec)}, also recording every tick to {@code recording} (docs/recording.md) when it
+     * is not null, so a failed run can be examined tick by tick.
+     */
+    public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         BuiltScene scene = scene(scriptFile, spec);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
         double durationS = Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
@@ -198,7 +208,16 @@ public final class ScriptRunner {
         }
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         TickTrace trace = new TickTrace((int) Math.ceil(durationS * rateHz) + rateHz);
-        assembly.loop().setTickSink(trace);
+        TickRecorder recorder = null;
+        if (recording != null) {
+            try {
+                recorder = TickRecorder.start(recording, scene.name(), rateHz, TickRecorder.DEFAULT_RING_BYTES, false);
+            } catch (IOException e) {
+                opened.close();
+                throw new ScriptException(recording + ": cannot record: " + e.getMessage());
+            }
+        }
+        assembly.loop().setTickSink(recorder == null ? trace : TickSink.tee(trace, recorder));
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
         LinkStatistics link;
         long emulatorWatchdogTrips = -1;
@@ -213,6 +232,13 @@ public final class ScriptRunner {
                 emulatorWatchdogTrips = opened.emulator().runner().query(d -> d.watchdogTrips());
             }
             opened.close();
+            if (recorder != null) {
+                try {
+                    recorder.close();
+                } catch (IOException e) {
+                    throw new ScriptException(recording + ": recording failed: " + e.getMessage());
+                }
+            }
         }
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();

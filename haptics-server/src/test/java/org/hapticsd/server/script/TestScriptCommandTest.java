@@ -108,12 +108,89 @@ class TestScriptCommandTest {
     }
 
     @Test
-    void shouldRejectADeviceThisBuildDoesNotHave(@TempDir Path dir) throws Exception {
-        Path script = dir.resolve("serial.yaml");
-        Files.writeString(script, "name: s\ndevice: serial:/dev/ttyUSB0\n");
+    void shouldRejectAnUnknownDeviceNamingTheDevicesThereAre(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("usb.yaml");
+        Files.writeString(script, "name: s\ndevice: usb:3\n");
         Outcome outcome = run("test", script.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains("device: 'serial:/dev/ttyUSB0' is not available in this build"),
+        assertTrue(outcome.err().contains(script + ":2:") && outcome.err().contains("'usb:3' is not a device")
+            && outcome.err().contains("serial:PORT[:BAUD], tcp:HOST:PORT, emulator"), outcome.err());
+    }
+
+    @Test
+    void shouldRejectScriptingTheHandOfARealDevice(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("real.yaml");
+        Files.writeString(script, "name: s\ndevice: serial:/dev/ttyUSB0\ntimeline:\n"
+            + "  - {at: 0.1, hold: [0.0, 0.0, 0.0]}\n");
+        Outcome outcome = run("test", script.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains(script + ":4:") && outcome.err().contains("timeline[0]")
+            && outcome.err().contains("cannot be scripted"), outcome.err());
+    }
+
+    @Test
+    void shouldRejectFaultsAndLinkChecksWithoutALink(@TempDir Path dir) throws Exception {
+        Path unplug = dir.resolve("unplug.yaml");
+        Files.writeString(unplug, "name: s\ndevice: sim\ntimeline:\n  - {at: 0.1, unplug: 0.5}\n");
+        Outcome outcome = run("test", unplug.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("unplug and garbage need device: emulator, not 'sim'"), outcome.err());
+
+        Path latency = dir.resolve("latency.yaml");
+        Files.writeString(latency, "name: s\ndevice: sim\nassertions:\n  - {linkLatency: {maxMs: 2}}\n");
+        outcome = run("test", latency.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains(latency + ":4:") && outcome.err().contains("need a device on a link"),
             outcome.err());
+    }
+
+    @Test
+    void shouldRejectATimeOnAWholeRunCheckAndAnEmulatorSettingForAnotherDevice(@TempDir Path dir)
+            throws Exception {
+        Path timed = dir.resolve("timed.yaml");
+        Files.writeString(timed, "name: s\ndevice: emulator\nassertions:\n  - {at: 1.0, maxFramesLost: 0}\n");
+        Outcome outcome = run("test", timed.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("covers the whole run: no at, from or to"), outcome.err());
+
+        Path settings = dir.resolve("settings.yaml");
+        Files.writeString(settings, "name: s\ndevice: sim\nemulator: {watchdogMs: 20}\n");
+        outcome = run("test", settings.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("settings for the emulator need device: emulator"), outcome.err());
+
+        Path transport = dir.resolve("transport.yaml");
+        Files.writeString(transport, "name: s\ndevice: emulator\nemulator: {transport: usb}\n");
+        outcome = run("test", transport.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains(transport + ":3:") && outcome.err().contains("emulator.transport: must be pty or tcp"),
+            outcome.err());
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldRunAgainstTheEmulatorOverTcpAndReportLinkChecksAndDeliveredForce(@TempDir Path dir)
+            throws Exception {
+        Path script = dir.resolve("emu.yaml");
+        // The emulator's hand holds the stylus still at the origin, in free space (the wall starts at x = 25 mm):
+        // no contact, so commanded and delivered force are exactly 0. The link must measure a round trip (well under a second on loopback) and lose nothing;
+        // an impossible bound (0.000001 ms) must fail with the measured value printed.
+        Files.writeString(script, "name: emu\ndevice: emulator\nemulator: {transport: tcp, watchdogMs: 50}\n"
+            + "duration: 1.5\ntimeline:\n  - {at: 0.0, hold: [0.0, 0.0, 0.0]}\nassertions:\n"
+            + "  - {name: delivered zero, from: 0.5, to: 1.4, force: {source: delivered, axis: magnitude, max: 0.0}}\n"
+            + "  - {name: connected, from: 0.5, to: 1.4, connected: true}\n"
+            + "  - {name: rtt, linkLatency: {percentile: 50, maxMs: 1000}}\n"
+            + "  - {name: rtt impossible, linkLatency: {maxMs: 0.000001}}\n"
+            + "  - {name: nothing lost, maxFramesLost: 0}\n"
+            + "  - {name: no reconnect, reconnects: {max: 0}}\n");
+        Outcome outcome = run("test", script.toString());
+        assertEquals(1, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("PASS delivered zero: measured delivered force.magnitude"), outcome.out());
+        assertTrue(outcome.out().contains("PASS connected: measured connected from 0.500 s"), outcome.out());
+        assertTrue(outcome.out().contains("PASS rtt: measured round trip p50 "), outcome.out());
+        assertTrue(outcome.out().contains("FAIL rtt impossible: measured round trip p99 "), outcome.out());
+        assertTrue(outcome.out().contains("PASS nothing lost: measured 0 frames lost or damaged"), outcome.out());
+        assertTrue(outcome.out().contains("PASS no reconnect: measured 0 reconnects"), outcome.out());
+        assertTrue(outcome.out().contains("5 passed, 1 failed"), outcome.out());
     }
 }
