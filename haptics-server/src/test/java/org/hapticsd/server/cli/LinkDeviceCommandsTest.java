@@ -1,0 +1,66 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code run --device serial:|tcp:|emulator}: devices on a link from the command line, and their misuse. */
+class LinkDeviceCommandsTest {
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldRunAgainstTheEmulatorAndPrintLinkStatisticsWhileRunningAndAtTheEnd(@TempDir Path dir) {
+        Path recording = dir.resolve("run.rec");
+        CliCall call = CliCall.run("run", "--device", "emulator", "--duration", "2.5", "--record", recording.toString());
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        // The status line carries the link's part every second; the end has the link summary.
+        assertTrue(Pattern.compile("(?m)^\\[ +[12]\\.0 s\\].* link rtt (p99 \\d+ us|-), lost 0, reconnects 0$")
+            .matcher(call.out()).find(), call.out());
+        Matcher end = Pattern.compile("(?m)^link emulator: states (\\d+), forces (\\d+), rtt p50/p99/max .*"
+            + "crc errors 0, malformed 0, gaps 0 \\(0 frames lost\\).*reconnects 0").matcher(call.out());
+        assertTrue(end.find(), call.out());
+        // 2.5 s at 1 kHz: about 2500 of each. 1000 only proves both directions streamed all along on this
+        // shared machine, where a thread can be descheduled for milliseconds at a time.
+        assertTrue(Long.parseLong(end.group(1)) > 1000 && Long.parseLong(end.group(2)) > 1000, call.out());
+        assertTrue(call.out().contains("emulator: late firmware cycles"), call.out());
+        assertTrue(Files.exists(recording));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldExitTwoNamingTheDeviceWhenNothingAnswers() throws IOException {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        CliCall call = CliCall.run("run", "--device", "tcp:127.0.0.1:" + port, "--duration", "1");
+        call.assertMisuse("--device tcp:127.0.0.1:" + port, "refused");
+    }
+
+    @Test
+    void shouldExitTwoForAMalformedDeviceBeforeWarmingUp() {
+        CliCall.run("run", "--device", "tcp:localhost").assertMisuse("--device", "expected tcp:HOST:PORT");
+        CliCall.run("run", "--device", "usb:1").assertMisuse("--device", "'usb:1' is not a device");
+        CliCall.run("run", "--device", "serial:ttyS0:fast").assertMisuse("--device");
+        CliCall.run("run", "--device", "emulator:phantom").assertMisuse("unknown emulator profile 'phantom'");
+    }
+
+    @Test
+    void shouldRefuseALinkDeviceOnSimulatedTime(@TempDir Path dir) {
+        CliCall call = CliCall.run("simulate", "--device", "emulator", "--duration", "1", "--out",
+            dir.resolve("x.csv").toString());
+        call.assertMisuse("simulated time needs sim or replay:FILE");
+        assertTrue(!Files.exists(dir.resolve("x.csv")), "nothing created on misuse");
+    }
+}
