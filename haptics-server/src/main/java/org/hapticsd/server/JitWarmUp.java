@@ -2,7 +2,13 @@ package org.hapticsd.server;
 
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.DeviceFault;
+import org.hapticsd.device.DeviceHealth;
+import org.hapticsd.device.DeviceInfo;
+import org.hapticsd.device.DeviceState;
+import org.hapticsd.device.HapticDevice;
 import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.protocol.StatusFlags;
 import org.hapticsd.server.loop.HapticLoop;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
@@ -18,7 +24,8 @@ import org.hapticsd.server.scene.BuiltScene;
  * in the middle of the run, which on HotSpot also charges a few dozen bytes to the loop thread.
  *
  * <p>Two phases, both on a throwaway world and simulated stylus so nothing leaks into the real scene or device:
- * ticks driven directly on simulated time (the scene's hand path with contacts, the safety gate and ramp), then
+ * ticks driven directly on simulated time (the scene's hand path with contacts, the safety gate and ramp, and the
+ * device faults of a link: stale states, disconnection, the device's own watchdog), then
  * a {@link LoopRunner} on a simulated clock that makes some ticks overrun while this thread samples the
  * statistics, as the status printer does.
  */
@@ -36,8 +43,8 @@ public final class JitWarmUp {
      * @param throwawayScene a freshly built scene that nothing else uses (its world is consumed)
      */
     public static void run(BuiltScene throwawayScene, int rateHz, int ticks) {
-        LoopAssembly assembly = new LoopAssembly(throwawayScene, openedSimulatedDevice(throwawayScene), rateHz,
-            SystemNanoClock.INSTANCE);
+        LoopAssembly assembly = new LoopAssembly(throwawayScene,
+            new FaultyDevice(openedSimulatedDevice(throwawayScene)), rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         long periodNs = loop.periodNs();
         for (int k = 0; k < ticks; k++) {
@@ -63,6 +70,69 @@ public final class JitWarmUp {
         SimulatedDevice device = scene.newSimulatedDevice();
         device.open();
         return device;
+    }
+
+    /**
+     * The simulated stylus with the faults a device on a link shows now and then, so their branches (the safety
+     * layer's watchdog and device faults, the loop's device events) are compiled before the run rather than
+     * deoptimised in it: every {@link #CYCLE_TICKS} ticks, 10 ticks without a fresh state, then 60 ticks
+     * disconnected, then 60 ticks with the device's own watchdog tripped and its status word changed.
+     */
+    private static final class FaultyDevice implements HapticDevice {
+        private static final int CYCLE_TICKS = 2_000;
+        private final SimulatedDevice device;
+        private long reads;
+
+        FaultyDevice(SimulatedDevice device) {
+            this.device = device;
+        }
+
+        private int phase() {
+            return (int) (reads % CYCLE_TICKS);
+        }
+
+        @Override
+        public void open() {
+            device.open();
+        }
+
+        @Override
+        public DeviceInfo info() {
+            return device.info();
+        }
+
+        @Override
+        public boolean readState(long nowNs, DeviceState dest) {
+            reads++;
+            boolean fresh = device.readState(nowNs, dest);
+            int phase = phase();
+            dest.statusFlags = phase >= 1_200 && phase < 1_260 ? StatusFlags.WATCHDOG_TRIPPED | StatusFlags.FAULT
+                : StatusFlags.OUTPUT_ENABLED;
+            return fresh && !(phase >= 1_000 && phase < 1_010);
+        }
+
+        @Override
+        public void commandForce(double forceXN, double forceYN, double forceZN,
+                                 double torqueXNm, double torqueYNm, double torqueZNm) {
+            device.commandForce(forceXN, forceYN, forceZN, torqueXNm, torqueYNm, torqueZNm);
+        }
+
+        @Override
+        public void health(long nowNs, DeviceHealth dest) {
+            device.health(nowNs, dest);
+            int phase = phase();
+            if (phase >= 1_100 && phase < 1_160) {
+                dest.connected = false;
+                dest.fault = DeviceFault.LINK_LOST;
+            } else if (phase >= 1_200 && phase < 1_260) {
+                dest.fault = DeviceFault.WATCHDOG;
+            }
+        }
+
+        @Override
+        public void close() {
+            device.close();
+        }
     }
 
     /** Moves a third of a period per read, and every 97th read jumps three periods: ticks overrun now and then. */
