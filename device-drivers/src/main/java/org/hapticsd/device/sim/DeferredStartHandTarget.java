@@ -32,4 +32,10 @@ public final class DeferredStartHandTarget implements HandTarget {
         }
         path.targetAt(started ? Math.max(0.0, tSeconds - originS) : 0.0, positionOut3);
     }
+
+    /** The path's mode at the same shifted time; before the start, the mode at its time 0. */
+    @Override
+    public int modeAt(double tSeconds, double[] forceOut3) {
+        return path.modeAt(started ? Math.max(0.0, tSeconds - originS) : 0.0, forceOut3);
+    }
 }

@@ -41,6 +41,8 @@ public final class SimulatedDevice implements HapticDevice {
     private final double invMassPerKg;
     private final double handStiffnessNpm;
     private final double totalDampingNspm;
+    private final double mechanismDampingNspm;
+    private final double[] pressForceN = new double[3];
     private final double maxForceN;
     private final long maxSubstepNs;
 
@@ -80,6 +82,7 @@ public final class SimulatedDevice implements HapticDevice {
         this.invMassPerKg = 1.0 / config.massKg();
         this.handStiffnessNpm = config.handStiffnessNpm();
         this.totalDampingNspm = config.dampingNspm() + config.handDampingNspm();
+        this.mechanismDampingNspm = config.dampingNspm();
         this.maxForceN = info.maxForceN();
         this.maxSubstepNs = config.maxSubstepNs();
         setHandTarget(handTarget);
@@ -248,17 +251,38 @@ public final class SimulatedDevice implements HapticDevice {
         long substeps = intervalNs / maxSubstepNs + (intervalNs % maxSubstepNs == 0 ? 0 : 1);
         double h = intervalNs * 1e-9 / substeps;
         double t0S = (simulatedUpToNs - startNs) * 1e-9;
-        double k = handStiffnessNpm;
-        double c = totalDampingNspm;
         double hInvM = h * invMassPerKg;
         double[] p = targetM;
+        double[] press = pressForceN;
         for (long i = 0; i < substeps; i++) {
-            // Target at the substep's start: the whole force is evaluated at (t_i, x_i, v_i), as the
+            // Hand force at the substep's start: the whole force is evaluated at (t_i, x_i, v_i), as the
             // semi-implicit Euler velocity update requires.
-            handTarget.targetAt(t0S + i * h, p);
-            vxMps += hInvM * (forceXN + k * (p[0] - xM) - c * vxMps);
-            vyMps += hInvM * (forceYN + k * (p[1] - yM) - c * vyMps);
-            vzMps += hInvM * (forceZN + k * (p[2] - zM) - c * vzMps);
+            double tS = t0S + i * h;
+            int mode = handTarget.modeAt(tS, press);
+            double handXN;
+            double handYN;
+            double handZN;
+            double c;
+            if (mode == HandTarget.HOLDS) {
+                handTarget.targetAt(tS, p);
+                handXN = handStiffnessNpm * (p[0] - xM);
+                handYN = handStiffnessNpm * (p[1] - yM);
+                handZN = handStiffnessNpm * (p[2] - zM);
+                c = totalDampingNspm;
+            } else if (mode == HandTarget.PRESSES) {
+                handXN = press[0];
+                handYN = press[1];
+                handZN = press[2];
+                c = totalDampingNspm;
+            } else {
+                handXN = 0.0;
+                handYN = 0.0;
+                handZN = 0.0;
+                c = mechanismDampingNspm;
+            }
+            vxMps += hInvM * (forceXN + handXN - c * vxMps);
+            vyMps += hInvM * (forceYN + handYN - c * vyMps);
+            vzMps += hInvM * (forceZN + handZN - c * vzMps);
             xM += h * vxMps;
             yM += h * vyMps;
             zM += h * vzMps;

@@ -18,6 +18,7 @@ import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.device.sim.DeferredStartHandTarget;
 import org.hapticsd.device.sim.HandTarget;
+import org.hapticsd.device.sim.ScriptedHand;
 import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.device.sim.WaypointHandTarget;
 import org.hapticsd.server.device.DeviceSelector;
@@ -100,7 +101,7 @@ public final class ScriptRunner {
                 throw error(file, step, at + ".at", "missing (seconds from the start)");
             }
             if (step.kinds() != 1) {
-                throw error(file, step, at, "give exactly one of hold, moveTo, unplug, garbage or stall");
+                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, unplug, garbage or stall");
             }
             if (step.movesHand() && !handScriptable) {
                 throw error(file, step, at, "the hand of device '" + device + "' cannot be scripted (use device sim "
@@ -277,13 +278,36 @@ public final class ScriptRunner {
         return endS + 0.2;
     }
 
-    /** The timeline as waypoints: hold = a jump (two points 1 µs apart), move = a straight segment. */
-    private static WaypointHandTarget path(List<ScriptSpec.Step> steps, BuiltScene scene) {
+    /**
+     * The timeline's hand: positions as waypoints (hold = a jump, two points 1 µs apart; move = a straight
+     * segment), and from each press or release on, the hand pushes or lets go until the next hold or move.
+     */
+    private static ScriptedHand path(List<ScriptSpec.Step> steps, BuiltScene scene) {
+        List<ScriptedHand.Phase> phases = new ArrayList<>();
+        int mode = HandTarget.HOLDS;
+        for (ScriptSpec.Step step : steps) {
+            if (step.pressN() != null) {
+                double[] f = step.pressN();
+                phases.add(new ScriptedHand.Phase(step.atS(), HandTarget.PRESSES, f[0], f[1], f[2]));
+                mode = HandTarget.PRESSES;
+            } else if (step.release()) {
+                phases.add(new ScriptedHand.Phase(step.atS(), HandTarget.RELEASED, 0, 0, 0));
+                mode = HandTarget.RELEASED;
+            } else if (step.positionsHand() && mode != HandTarget.HOLDS) {
+                phases.add(new ScriptedHand.Phase(step.atS(), HandTarget.HOLDS, 0, 0, 0));
+                mode = HandTarget.HOLDS;
+            }
+        }
+        return new ScriptedHand(waypoints(steps, scene), phases);
+    }
+
+    /** The position steps as waypoints: hold = a jump (two points 1 µs apart), move = a straight segment. */
+    private static WaypointHandTarget waypoints(List<ScriptSpec.Step> steps, BuiltScene scene) {
         List<WaypointHandTarget.Waypoint> points = new ArrayList<>();
         double[] current = {scene.simDevice().initialXM(), scene.simDevice().initialYM(), scene.simDevice().initialZM()};
         points.add(new WaypointHandTarget.Waypoint(0.0, current[0], current[1], current[2]));
         for (ScriptSpec.Step step : steps) {
-            if (!step.movesHand()) {
+            if (!step.positionsHand()) {
                 continue;
             }
             double[] to = step.holdM() != null ? step.holdM() : step.moveToM();

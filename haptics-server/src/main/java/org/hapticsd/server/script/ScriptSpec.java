@@ -151,6 +151,8 @@ public final class ScriptSpec {
         private double[] holdM;
         private double[] moveToM;
         private double overS;
+        private double[] pressN;
+        private boolean release;
         private double unplugS;
         private int garbageBytes;
         private double stallS;
@@ -169,6 +171,35 @@ public final class ScriptSpec {
 
         public void setOver(double value) {
             this.overS = positive("over", value);
+        }
+
+        /** The hand pushes with this force (N, device frame) from {@code at} until the next hand step. */
+        public void setPress(double[] value) {
+            if (value == null || value.length != 3) {
+                throw new IllegalArgumentException("press must be [fx, fy, fz] in newtons");
+            }
+            for (double v : value) {
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("press must be finite");
+                }
+            }
+            this.pressN = value.clone();
+        }
+
+        /** {@code release: true}: the hand lets go of the stylus at {@code at} until the next hand step. */
+        public void setRelease(boolean value) {
+            if (!value) {
+                throw new IllegalArgumentException("release must be true (leave it out otherwise)");
+            }
+            this.release = true;
+        }
+
+        public double[] pressN() {
+            return pressN;
+        }
+
+        public boolean release() {
+            return release;
         }
 
         /** Emulator only: the cable is out for this many seconds (the device neither hears nor answers). */
@@ -206,11 +237,17 @@ public final class ScriptSpec {
 
         /** How many of hold, moveTo, unplug, garbage, stall this step gives. */
         int kinds() {
-            return (holdM != null ? 1 : 0) + (moveToM != null ? 1 : 0) + (unplugS > 0 ? 1 : 0)
+            return (holdM != null ? 1 : 0) + (moveToM != null ? 1 : 0) + (pressN != null ? 1 : 0) + (release ? 1 : 0)
+                + (unplugS > 0 ? 1 : 0)
                 + (garbageBytes > 0 ? 1 : 0) + (stallS > 0 ? 1 : 0);
         }
 
         boolean movesHand() {
+            return holdM != null || moveToM != null || pressN != null || release;
+        }
+
+        /** A step that sets the hand's position target (hold, moveTo), as opposed to press or release. */
+        boolean positionsHand() {
             return holdM != null || moveToM != null;
         }
 
