@@ -390,8 +390,7 @@ public final class ScriptRunner {
         double low = Double.POSITIVE_INFINITY;
         double high = Double.NEGATIVE_INFINITY;
         for (int i = first; i <= last; i++) {
-            double value = bound.source().equals("delivered") ? delivered(trace, i, bound.axis())
-                : component(trace, i, bound.axis());
+            double value = component(trace, i, bound.axis(), bound.source().equals("delivered"));
             low = Math.min(low, value);
             high = Math.max(high, value);
         }
@@ -419,23 +418,16 @@ public final class ScriptRunner {
         return String.format(Locale.ROOT, "at %.3f s", trace.timeNs[i] * 1e-9);
     }
 
-    private static double delivered(TickTrace trace, int i, String axis) {
+    /** One axis, or the magnitude, of the commanded or the delivered force at tick {@code i}. */
+    private static double component(TickTrace trace, int i, String axis, boolean delivered) {
+        double x = delivered ? trace.deliveredX[i] : trace.forceX[i];
+        double y = delivered ? trace.deliveredY[i] : trace.forceY[i];
+        double z = delivered ? trace.deliveredZ[i] : trace.forceZ[i];
         return switch (axis) {
-            case "x" -> trace.deliveredX[i];
-            case "y" -> trace.deliveredY[i];
-            case "z" -> trace.deliveredZ[i];
-            default -> Math.sqrt(trace.deliveredX[i] * trace.deliveredX[i] + trace.deliveredY[i] * trace.deliveredY[i]
-                + trace.deliveredZ[i] * trace.deliveredZ[i]);
-        };
-    }
-
-    private static double component(TickTrace trace, int i, String axis) {
-        return switch (axis) {
-            case "x" -> trace.forceX[i];
-            case "y" -> trace.forceY[i];
-            case "z" -> trace.forceZ[i];
-            default -> Math.sqrt(trace.forceX[i] * trace.forceX[i] + trace.forceY[i] * trace.forceY[i]
-                + trace.forceZ[i] * trace.forceZ[i]);
+            case "x" -> x;
+            case "y" -> y;
+            case "z" -> z;
+            default -> Math.sqrt(x * x + y * y + z * z);
         };
     }
 }
