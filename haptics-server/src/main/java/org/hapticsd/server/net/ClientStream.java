@@ -1,0 +1,122 @@
+package org.hapticsd.server.net;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import java.util.concurrent.TimeUnit;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.SnapshotExchange;
+
+/**
+ * Sends one client the loop's newest state at the client's own rate, on the client's Netty event loop. The loop is
+ * never involved: each run copies the latest snapshot out of the sequence lock (the loop never waits for it) and
+ * writes one frame. A client that cannot keep up is conflated, not queued: while its channel is unwritable
+ * (Netty's high water mark) a run sends nothing, and when it drains it gets the newest state, never a backlog. One
+ * that stays unwritable for the configured time is closed.
+ *
+ * <p>Runs are scheduled at absolute deadlines; after a stall the next run is one period from now, so a slow
+ * event loop never bursts missed frames (the rejected alternative, {@code scheduleAtFixedRate}, does burst).
+ */
+final class ClientStream implements Runnable {
+    /** Transport and format of the frames this client gets. */
+    enum Kind { WEBSOCKET_BINARY, WEBSOCKET_JSON, TCP }
+
+    private final Channel channel;
+    private final SnapshotExchange exchange;
+    private final LoopSnapshot snapshot;
+    private final StreamFrames frames;
+    private final Kind kind;
+    private final long loopPeriodNs;
+    private final long unwritableCloseNs;
+
+    private long periodNs;
+    private long nextNs;
+    private long lastTick = -1;
+    private long unwritableSinceNs;
+    private boolean running;
+    private long framesSent;
+    private long framesConflated;
+
+    ClientStream(Channel channel, SnapshotExchange exchange, StreamFrames frames, Kind kind, long loopPeriodNs,
+                 long unwritableCloseNs) {
+        this.channel = channel;
+        this.exchange = exchange;
+        this.snapshot = exchange.newSnapshot();
+        this.frames = frames;
+        this.kind = kind;
+        this.loopPeriodNs = loopPeriodNs;
+        this.unwritableCloseNs = unwritableCloseNs;
+    }
+
+    /**
+     * Starts or changes the rate; event loop only. 0 or a rate above the loop's means every tick.
+     *
+     * @return the period used, ns
+     */
+    long subscribe(double rateHz) {
+        periodNs = rateHz <= 0 ? loopPeriodNs : Math.max(loopPeriodNs, Math.round(1e9 / rateHz));
+        if (!running) {
+            running = true;
+            nextNs = System.nanoTime();
+            run();
+        }
+        return periodNs;
+    }
+
+    /** Told by the handler; the clock of the unwritable timeout starts here. */
+    void writabilityChanged(boolean writable) {
+        unwritableSinceNs = writable ? 0 : System.nanoTime();
+    }
+
+    @Override
+    public void run() {
+        if (!channel.isActive()) {
+            running = false;
+            return;
+        }
+        long nowNs = System.nanoTime();
+        if (channel.isWritable()) {
+            unwritableSinceNs = 0;
+            if (exchange.read(snapshot) != 0 && snapshot.tick != lastTick) {
+                lastTick = snapshot.tick;
+                channel.writeAndFlush(stateFrame(), channel.voidPromise());
+                framesSent++;
+            }
+        } else {
+            framesConflated++;
+            if (unwritableSinceNs == 0) {
+                unwritableSinceNs = nowNs;
+            } else if (nowNs - unwritableSinceNs > unwritableCloseNs) {
+                channel.close();
+                running = false;
+                return;
+            }
+        }
+        nextNs += periodNs;
+        if (nextNs - nowNs <= 0) {
+            nextNs = nowNs + periodNs;
+        }
+        channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
+    }
+
+    private Object stateFrame() {
+        return switch (kind) {
+            case WEBSOCKET_BINARY -> new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.stateBinary(snapshot)));
+            case WEBSOCKET_JSON -> new TextWebSocketFrame(frames.stateJson(snapshot));
+            case TCP -> Unpooled.wrappedBuffer(frames.stateBinary(snapshot));
+        };
+    }
+
+    long framesSent() {
+        return framesSent;
+    }
+
+    long framesConflated() {
+        return framesConflated;
+    }
+
+    long periodNs() {
+        return periodNs;
+    }
+}

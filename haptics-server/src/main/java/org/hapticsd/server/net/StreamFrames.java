@@ -1,0 +1,22 @@
+package org.hapticsd.server.net;
+
+import org.hapticsd.server.loop.LoopSnapshot;
+
+/**
+ * The stream's messages as bytes or JSON text, for the server's handlers: what a client is sent on connect (HELLO,
+ * SCENE) and at its rate (STATE). Implemented over the stream protocol's codec; the handlers only frame and send.
+ * Called on Netty threads, one client per call; implementations must be safe for concurrent calls.
+ */
+public interface StreamFrames {
+    byte[] helloBinary();
+
+    String helloJson();
+
+    byte[] sceneBinary();
+
+    String sceneJson();
+
+    byte[] stateBinary(LoopSnapshot snapshot);
+
+    String stateJson(LoopSnapshot snapshot);
+}

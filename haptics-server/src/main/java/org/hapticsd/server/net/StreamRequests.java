@@ -1,0 +1,14 @@
+package org.hapticsd.server.net;
+
+import io.netty.channel.Channel;
+
+/**
+ * What clients send (SUBSCRIBE, COMMAND), decoded and acted on: a rate change goes to the client's
+ * {@link ClientStream}, a command is checked (token, local limits) and enqueued for the loop, and every command is
+ * acknowledged or refused with a reason on {@code channel}. Called on the client's event loop.
+ */
+interface StreamRequests {
+    void onBinary(ClientStream stream, byte[] message, Channel channel);
+
+    void onJson(ClientStream stream, String message, Channel channel);
+}

@@ -1,0 +1,199 @@
+package org.hapticsd.server.net;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hapticsd.server.loop.SnapshotExchange;
+
+/**
+ * Publishes the loop's state to visualization clients: one port for the web page and WebSocket ({@code /ws}),
+ * one for raw TCP with length-prefixed frames. Each pipeline is built the Netty way, framing → codec →
+ * application handler, with the connection cap first and the idle timeout next.
+ *
+ * <p>The loop never sees a client: each client's {@link ClientStream} reads the loop's latest-value snapshot on
+ * the client's event loop at the client's rate, and conflates when the client cannot keep up. Two event loop
+ * threads at most: on a 2-core machine running a 1 kHz loop, more would only compete with it.
+ */
+public final class StreamServer implements AutoCloseable {
+    /** STATE rate for a client that asked for none: smooth on a 60 Hz display, light on the network. */
+    public static final double DEFAULT_RATE_HZ = 60.0;
+    /** Per-client outbound buffer before the channel turns unwritable: about a second of 60 Hz STATE frames. */
+    private static final int LOW_WATER_BYTES = 32 * 1024;
+    private static final int HIGH_WATER_BYTES = 64 * 1024;
+
+    private final StreamServerConfig config;
+    private final SnapshotExchange exchange;
+    private final StreamFrames frames;
+    private final StreamRequests requests;
+    private final long loopPeriodNs;
+    private final ConnectionLimit limit;
+    private final IdleCloser idleCloser = new IdleCloser();
+    private final AtomicLong clientErrors = new AtomicLong();
+    private final AtomicLong streamsOpened = new AtomicLong();
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private Channel http;
+    private Channel tcp;
+
+    StreamServer(StreamServerConfig config, SnapshotExchange exchange, StreamFrames frames, StreamRequests requests,
+                 long loopPeriodNs) {
+        this.config = config;
+        this.exchange = exchange;
+        this.frames = frames;
+        this.requests = requests;
+        this.loopPeriodNs = loopPeriodNs;
+        this.limit = new ConnectionLimit(config.maxClients());
+    }
+
+    /** Binds both ports; throws naming the address and port when one is taken or not allowed. */
+    public StreamServer start() throws IOException {
+        boss = new NioEventLoopGroup(1, daemonThreads("hapticsd-net-accept"));
+        workers = new NioEventLoopGroup(2, daemonThreads("hapticsd-net"));
+        try {
+            http = bind(config.httpPort(), new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(limit)
+                        .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))
+                        .addLast(idleCloser)
+                        .addLast(new HttpServerCodec())
+                        .addLast(new HttpObjectAggregator(config.maxInboundBytes()))
+                        .addLast(new HttpRequestHandler(config.allowedOrigins()))
+                        .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
+                            .websocketPath(HttpRequestHandler.WS_PATH)
+                            .checkStartsWith(true)
+                            .maxFramePayloadLength(config.maxInboundBytes())
+                            .build()))
+                        .addLast(new WebSocketStreamHandler(StreamServer.this));
+                }
+            });
+            if (config.tcpPort() >= 0) {
+                tcp = bind(config.tcpPort(), new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                            .addLast(limit)
+                            .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))
+                            .addLast(idleCloser)
+                            .addLast(new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
+                                config.maxInboundBytes(), 0, 4, 0, 4, true))
+                            .addLast(new LengthFieldPrepender(ByteOrder.LITTLE_ENDIAN, 4, 0, false))
+                            .addLast(new TcpStreamHandler(StreamServer.this));
+                    }
+                });
+            }
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        return this;
+    }
+
+    private Channel bind(int port, ChannelInitializer<SocketChannel> initializer) throws IOException {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(boss, workers)
+            .channel(NioServerSocketChannel.class)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(LOW_WATER_BYTES, HIGH_WATER_BYTES))
+            .childHandler(initializer);
+        try {
+            return bootstrap.bind(new InetSocketAddress(config.bindAddress(), port)).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding " + config.bindAddress() + ":" + port, e);
+        } catch (Exception e) {
+            throw new IOException("cannot listen on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String name) {
+        AtomicLong count = new AtomicLong();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    ClientStream newStream(Channel channel, ClientStream.Kind kind) {
+        streamsOpened.incrementAndGet();
+        return new ClientStream(channel, exchange, frames, kind, loopPeriodNs,
+            TimeUnit.SECONDS.toNanos(config.unwritableCloseS()));
+    }
+
+    StreamFrames frames() {
+        return frames;
+    }
+
+    StreamRequests requests() {
+        return requests;
+    }
+
+    double defaultRateHz() {
+        return DEFAULT_RATE_HZ;
+    }
+
+    void countClientError(Throwable cause) {
+        clientErrors.incrementAndGet();
+    }
+
+    /** The bound web/WebSocket port (the real one when 0 was asked for). */
+    public int httpPort() {
+        return ((InetSocketAddress) http.localAddress()).getPort();
+    }
+
+    /** The bound raw TCP port, or -1 when disabled. */
+    public int tcpPort() {
+        return tcp == null ? -1 : ((InetSocketAddress) tcp.localAddress()).getPort();
+    }
+
+    /** Open connections on both ports. */
+    public int clients() {
+        return limit.open();
+    }
+
+    /** Connections closed at once because the cap was reached. */
+    public int refusedConnections() {
+        return limit.refused();
+    }
+
+    /** Connections closed because of an error (bad frame, oversized frame, protocol error). */
+    public long clientErrors() {
+        return clientErrors.get();
+    }
+
+    public StreamServerConfig config() {
+        return config;
+    }
+
+    /** Closes both ports and every connection; waits at most 2 s. */
+    @Override
+    public void close() {
+        if (workers != null) {
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (boss != null) {
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.hapticsd.server.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+
+/**
+ * A raw TCP client of the stream: frames are already cut by the length-prefix decoder. HELLO and SCENE on connect,
+ * then STATE at the default rate until the client SUBSCRIBEs; binary format only.
+ */
+final class TcpStreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
+    private final StreamServer server;
+    private ClientStream stream;
+
+    TcpStreamHandler(StreamServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        stream = server.newStream(ctx.channel(), ClientStream.Kind.TCP);
+        ctx.write(Unpooled.wrappedBuffer(server.frames().helloBinary()));
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(server.frames().sceneBinary()));
+        stream.subscribe(server.defaultRateHz());
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+        byte[] bytes = new byte[frame.readableBytes()];
+        frame.getBytes(frame.readerIndex(), bytes);
+        server.requests().onBinary(stream, bytes, ctx.channel());
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (stream != null) {
+            stream.writabilityChanged(ctx.channel().isWritable());
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        server.countClientError(cause);
+        ctx.close();
+    }
+}
