@@ -14,8 +14,10 @@ import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
 import org.hapticsd.server.safety.SafetyState;
+import org.hapticsd.physics.Contact;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.joml.Vector3dc;
 
 /**
  * The tick: read device → map into the scene → step physics → render force → safety → write device → publish.
@@ -65,6 +67,7 @@ public final class HapticLoop implements LoopControl {
     private long ticks;
     private long firstTickNs;
     private long previousTickNs;
+    private long periodErrorNs;
     private int consecutiveOverruns;
     private boolean fresh;
 
@@ -113,7 +116,8 @@ public final class HapticLoop implements LoopControl {
         if (ticks == 0) {
             firstTickNs = nowNs;
         } else {
-            stats.recordPeriodError(Math.abs(nowNs - previousTickNs - periodNs));
+            periodErrorNs = Math.abs(nowNs - previousTickNs - periodNs);
+            stats.recordPeriodError(periodErrorNs);
         }
         previousTickNs = nowNs;
         tickEvents = nextTickEvents;
@@ -200,10 +204,31 @@ public final class HapticLoop implements LoopControl {
         s.fault = safety.fault();
         int contacts = world.contactCount();
         double deepestM = 0.0;
+        int published = Math.min(contacts, LoopSnapshot.MAX_CONTACTS);
         for (int i = 0; i < contacts; i++) {
-            deepestM = Math.max(deepestM, world.contact(i).depthM());
+            Contact c = world.contact(i);
+            deepestM = Math.max(deepestM, c.depthM());
+            if (i < published) {
+                s.contactBodies[2 * i] = c.bodyA();
+                s.contactBodies[2 * i + 1] = c.bodyB();
+                Vector3dc point = c.point();
+                Vector3dc normal = c.normal();
+                Vector3dc force = c.forceN();
+                s.contactPointM[3 * i] = point.x();
+                s.contactPointM[3 * i + 1] = point.y();
+                s.contactPointM[3 * i + 2] = point.z();
+                s.contactNormal[3 * i] = normal.x();
+                s.contactNormal[3 * i + 1] = normal.y();
+                s.contactNormal[3 * i + 2] = normal.z();
+                s.contactForceN[3 * i] = force.x();
+                s.contactForceN[3 * i + 1] = force.y();
+                s.contactForceN[3 * i + 2] = force.z();
+                s.contactDepthM[i] = c.depthM();
+            }
         }
         s.contactCount = contacts;
+        s.publishedContacts = published;
+        s.periodErrorNs = periodErrorNs;
         s.maxPenetrationM = deepestM;
         s.lcpResidualNs = world.profile().lastLcpResidualNs();
         s.lcpRows = world.profile().lastLcpRowCount();

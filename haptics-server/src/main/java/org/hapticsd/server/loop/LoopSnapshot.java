@@ -15,6 +15,11 @@ public final class LoopSnapshot {
     public static final int POSE_STRIDE = 7;
     /** Values per body in {@link #bodyVelocity}: vx, vy, vz. */
     public static final int VELOCITY_STRIDE = 3;
+    /**
+     * Contacts copied out per tick, at most: enough for every contact of the example scenes (the ten-box stack has
+     * 40), and a bound on what a reader copies. {@link #contactCount} still counts them all.
+     */
+    public static final int MAX_CONTACTS = 64;
 
     public long tick;
     /** Loop time since the first tick. */
@@ -43,7 +48,21 @@ public final class LoopSnapshot {
     public SafetyState safety = SafetyState.GATED;
     public SafetyFault fault = SafetyFault.NONE;
     public int contactCount;
+    /** Contacts in the arrays below: min({@link #contactCount}, {@link #MAX_CONTACTS}), deepest not preferred. */
+    public int publishedContacts;
+    /** Body indices (world indices) of each contact, A then B (A is the tool when the tool is involved). */
+    public final int[] contactBodies = new int[2 * MAX_CONTACTS];
+    /** Contact point on B's surface, scene frame, m: x, y, z per contact. */
+    public final double[] contactPointM = new double[3 * MAX_CONTACTS];
+    /** Unit normal, scene frame, from B toward A: x, y, z per contact. */
+    public final double[] contactNormal = new double[3 * MAX_CONTACTS];
+    /** Force of B on A, scene frame, N: x, y, z per contact (normal part plus friction). */
+    public final double[] contactForceN = new double[3 * MAX_CONTACTS];
+    /** Penetration depth, m, per contact. */
+    public final double[] contactDepthM = new double[MAX_CONTACTS];
     public double maxPenetrationM;
+    /** |this tick's start − previous tick's start − period|, ns; 0 on the first tick. */
+    public long periodErrorNs;
     /** Largest impulse change in the LCP solver's last sweep (N·s): 0 at an exact solution. */
     public double lcpResidualNs;
     /** Constraint rows the LCP solver handled in the last step. */
@@ -85,7 +104,15 @@ public final class LoopSnapshot {
         safety = other.safety;
         fault = other.fault;
         contactCount = other.contactCount;
+        int n = other.publishedContacts;
+        publishedContacts = n;
+        System.arraycopy(other.contactBodies, 0, contactBodies, 0, 2 * n);
+        System.arraycopy(other.contactPointM, 0, contactPointM, 0, 3 * n);
+        System.arraycopy(other.contactNormal, 0, contactNormal, 0, 3 * n);
+        System.arraycopy(other.contactForceN, 0, contactForceN, 0, 3 * n);
+        System.arraycopy(other.contactDepthM, 0, contactDepthM, 0, n);
         maxPenetrationM = other.maxPenetrationM;
+        periodErrorNs = other.periodErrorNs;
         lcpResidualNs = other.lcpResidualNs;
         lcpRows = other.lcpRows;
         System.arraycopy(other.bodyPose, 0, bodyPose, 0, bodyPose.length);
