@@ -1,0 +1,150 @@
+package org.hapticsd.server.net;
+
+import java.nio.ByteBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.broadcast.BroadcastBufferDescriptor;
+import org.agrona.concurrent.broadcast.BroadcastReceiver;
+import org.agrona.concurrent.broadcast.BroadcastTransmitter;
+import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.TickSink;
+import org.hapticsd.server.safety.SafetyState;
+
+/**
+ * Turns ticks into stream events (a contact pair began or ended, the impact that began it, a safety change, the
+ * device connecting or disconnecting) and broadcasts them to every client without the loop waiting for any:
+ * the loop thread writes fixed-size records into an Agrona broadcast ring (one writer, any number of readers,
+ * no lock, no allocation), and each client's stream reads what arrived since its last frame. Clients see every
+ * event even at 1 Hz, which reading the latest snapshot alone could not give; a client that falls a whole ring
+ * behind loses the oldest events and the loss is counted.
+ *
+ * <p>Pairs are compared tick to tick on the contacts the snapshot carries (at most
+ * {@link LoopSnapshot#MAX_CONTACTS}); a pair's impact impulse is the normal force of its points in the tick it
+ * began times the period: the impulse the contact exchanged in that step.
+ */
+public final class EventLog implements TickSink {
+    static final int CONTACT_BEGAN = 1;
+    static final int CONTACT_ENDED = 2;
+    static final int IMPACT = 3;
+    static final int SAFETY_CHANGED = 4;
+    static final int DEVICE_CONNECTED = 5;
+    static final int DEVICE_DISCONNECTED = 6;
+    /** tick (8) + body A (4) + body B (4) + impulse or safety codes (8). */
+    static final int RECORD_BYTES = 24;
+    /** 64 KiB: about 2,000 events; a client polled at 1 Hz keeps up unless a second holds more. */
+    private static final int RING_BYTES = 1 << 16;
+
+    private final UnsafeBuffer buffer;
+    private final BroadcastTransmitter transmitter;
+    private final UnsafeBuffer record = new UnsafeBuffer(new byte[RECORD_BYTES]);
+    private final double periodS;
+    private long[] previousPairs = new long[LoopSnapshot.MAX_CONTACTS];
+    private long[] currentPairs = new long[LoopSnapshot.MAX_CONTACTS];
+    private final double[] currentImpulse = new double[LoopSnapshot.MAX_CONTACTS];
+    private int previousCount;
+    private SafetyState previousSafety;
+    private boolean previousConnected;
+    private boolean first = true;
+
+    public EventLog(long periodNs) {
+        this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES + BroadcastBufferDescriptor.TRAILER_LENGTH));
+        this.transmitter = new BroadcastTransmitter(buffer);
+        this.periodS = periodNs * 1e-9;
+    }
+
+    /** A reader positioned at the newest event; any thread, one reader per client. */
+    CopyBroadcastReceiver newReceiver() {
+        return new CopyBroadcastReceiver(new BroadcastReceiver(buffer), new UnsafeBuffer(new byte[RECORD_BYTES * 2]));
+    }
+
+    /** Loop thread, once per tick: no allocation. */
+    @Override
+    public void onTick(LoopSnapshot s) {
+        int count = pairs(s);
+        if (!first) {
+            for (int i = 0; i < count; i++) {
+                if (!contains(previousPairs, previousCount, currentPairs[i])) {
+                    emitPair(CONTACT_BEGAN, s.tick, currentPairs[i], 0.0);
+                    emitPair(IMPACT, s.tick, currentPairs[i], currentImpulse[i]);
+                }
+            }
+            for (int i = 0; i < previousCount; i++) {
+                if (!contains(currentPairs, count, previousPairs[i])) {
+                    emitPair(CONTACT_ENDED, s.tick, previousPairs[i], 0.0);
+                }
+            }
+            if (s.safety != previousSafety) {
+                record.putLong(0, s.tick);
+                record.putInt(8, 0);
+                record.putInt(12, 0);
+                record.putInt(16, previousSafety.ordinal());
+                record.putInt(20, s.safety.ordinal() | s.fault.ordinal() << 8);
+                transmitter.transmit(SAFETY_CHANGED, record, 0, RECORD_BYTES);
+            }
+        }
+        if (first || s.deviceConnected != previousConnected) {
+            if (!first || s.deviceConnected) {
+                record.putLong(0, s.tick);
+                record.putInt(8, 0);
+                record.putInt(12, 0);
+                record.putLong(16, 0);
+                transmitter.transmit(s.deviceConnected ? DEVICE_CONNECTED : DEVICE_DISCONNECTED, record, 0,
+                    RECORD_BYTES);
+            }
+        }
+        long[] swap = previousPairs;
+        previousPairs = currentPairs;
+        currentPairs = swap;
+        previousCount = count;
+        previousSafety = s.safety;
+        previousConnected = s.deviceConnected;
+        first = false;
+    }
+
+    /** The distinct body pairs of this tick's contacts, sorted, with the normal impulse of each pair's points. */
+    private int pairs(LoopSnapshot s) {
+        int count = 0;
+        for (int i = 0; i < s.publishedContacts; i++) {
+            long key = (long) s.contactBodies[2 * i] << 32 | (s.contactBodies[2 * i + 1] & 0xFFFF_FFFFL);
+            double normalN = s.contactForceN[3 * i] * s.contactNormal[3 * i]
+                + s.contactForceN[3 * i + 1] * s.contactNormal[3 * i + 1]
+                + s.contactForceN[3 * i + 2] * s.contactNormal[3 * i + 2];
+            int at = indexOf(currentPairs, count, key);
+            if (at >= 0) {
+                currentImpulse[at] += Math.abs(normalN) * periodS;
+                continue;
+            }
+            // Insertion keeps the array sorted; at most 64 entries, so a linear insert beats any structure.
+            int j = count++;
+            while (j > 0 && currentPairs[j - 1] > key) {
+                currentPairs[j] = currentPairs[j - 1];
+                currentImpulse[j] = currentImpulse[j - 1];
+                j--;
+            }
+            currentPairs[j] = key;
+            currentImpulse[j] = Math.abs(normalN) * periodS;
+        }
+        return count;
+    }
+
+    private static int indexOf(long[] keys, int count, long key) {
+        for (int i = 0; i < count; i++) {
+            if (keys[i] == key) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean contains(long[] sorted, int count, long key) {
+        return indexOf(sorted, count, key) >= 0;
+    }
+
+    private void emitPair(int kind, long tick, long pair, double impulseNs) {
+        record.putLong(0, tick);
+        record.putInt(8, (int) (pair >>> 32));
+        record.putInt(12, (int) pair);
+        record.putDouble(16, impulseNs);
+        transmitter.transmit(kind, record, 0, RECORD_BYTES);
+    }
+}

@@ -1,0 +1,69 @@
+package org.hapticsd.server.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.safety.SafetyState;
+import org.junit.jupiter.api.Test;
+
+/** Tick-to-tick events as clients read them from the broadcast ring. */
+class EventLogTest {
+    private static final long MS = 1_000_000L;
+
+    private record Seen(int kind, long tick, int a, int b, double impulseNs) {
+    }
+
+    private static List<Seen> drain(CopyBroadcastReceiver receiver) {
+        List<Seen> seen = new ArrayList<>();
+        // One message per receive call: drain until none is left.
+        while (receiver.receive((kind, buffer, offset, length) -> seen.add(new Seen(kind, buffer.getLong(offset),
+            buffer.getInt(offset + 8), buffer.getInt(offset + 12),
+            kind == EventLog.IMPACT ? buffer.getDouble(offset + 16) : 0.0))) > 0) {
+            // Each pass handled one event.
+        }
+        return seen;
+    }
+
+    private static void contact(LoopSnapshot s, int i, int a, int b, double forceX, double normalX) {
+        s.contactBodies[2 * i] = a;
+        s.contactBodies[2 * i + 1] = b;
+        s.contactForceN[3 * i] = forceX;
+        s.contactNormal[3 * i] = normalX;
+    }
+
+    @Test
+    void shouldReportPairsBeginningAndEndingTheirImpactSafetyAndDevice() {
+        EventLog log = new EventLog(MS);
+        CopyBroadcastReceiver receiver = log.newReceiver();
+        LoopSnapshot s = new LoopSnapshot(2);
+        s.deviceConnected = true;
+        s.safety = SafetyState.GATED;
+        s.tick = 0;
+        log.onTick(s);
+        // Tick 1: the tool (0) touches body 1 at two points, 3 N and 1 N along the normal: impulse 4 N x 1 ms.
+        s.tick = 1;
+        s.publishedContacts = 2;
+        contact(s, 0, 0, 1, -3.0, -1.0);
+        contact(s, 1, 0, 1, -1.0, -1.0);
+        log.onTick(s);
+        s.tick = 2;
+        s.safety = SafetyState.ACTIVE;
+        log.onTick(s);
+        s.tick = 3;
+        s.publishedContacts = 0;
+        s.deviceConnected = false;
+        log.onTick(s);
+
+        List<Seen> seen = drain(receiver);
+        assertEquals(List.of(
+            new Seen(EventLog.DEVICE_CONNECTED, 0, 0, 0, 0.0),
+            new Seen(EventLog.CONTACT_BEGAN, 1, 0, 1, 0.0),
+            new Seen(EventLog.IMPACT, 1, 0, 1, 4.0e-3),
+            new Seen(EventLog.SAFETY_CHANGED, 2, 0, 0, 0.0),
+            new Seen(EventLog.CONTACT_ENDED, 3, 0, 1, 0.0),
+            new Seen(EventLog.DEVICE_DISCONNECTED, 3, 0, 0, 0.0)), seen);
+    }
+}
