@@ -9,6 +9,15 @@ import org.HdrHistogram.Histogram;
 import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.device.OpenedDevice;
+import org.hapticsd.server.loop.LoopStats;
+import org.hapticsd.server.loop.TickSink;
+import org.hapticsd.server.net.CommandGate;
+import org.hapticsd.server.net.EventLog;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.ProtocolStreamFrames;
+import org.hapticsd.server.net.StreamServer;
+import org.hapticsd.server.net.StreamServerConfig;
+import java.io.IOException;
 import java.nio.file.Path;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.record.TickRecorder;
@@ -36,6 +45,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     LoopOptions options = new LoopOptions();
 
+    @Mixin
+    StreamOptions stream = new StreamOptions();
+
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double durationS;
 
@@ -55,6 +67,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         options.checkDevice();
+        StreamServerConfig streamConfig = stream.disabled ? null : stream.config();
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
         OpenedDevice opened = options.openDevice(scene, rateHz);
         TickRecorder recorder;
@@ -69,8 +82,29 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 + "the safety watchdog", opened.name(), opened.link().sessionRateHz(), rateHz);
         }
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
-        if (recorder != null) {
-            assembly.loop().setTickSink(recorder);
+        LoopStatsBoard board = new LoopStatsBoard();
+        EventLog events = new EventLog(assembly.loop().periodNs());
+        TickSink sink = streamConfig == null ? recorder : recorder == null ? events : TickSink.tee(recorder, events);
+        if (sink != null) {
+            assembly.loop().setTickSink(sink);
+        }
+        StreamServer server = null;
+        if (streamConfig != null) {
+            try {
+                server = new StreamServer(streamConfig, assembly.snapshots(),
+                    new ProtocolStreamFrames(scene, rateHz, board), new CommandGate(streamConfig.token(),
+                    assembly.commands()), events, assembly.loop().periodNs()).start();
+            } catch (IOException e) {
+                opened.close();
+                Recorders.close(recorder, out);
+                throw new UsageException("stream: " + e.getMessage() + " (choose --http-port/--tcp-port, or "
+                    + "--no-stream)");
+            }
+            out.printf(Locale.ROOT, "stream: http://%s:%d/ (WebSocket /ws)%s; command token %s%n",
+                streamConfig.bindAddress(), server.httpPort(),
+                server.tcpPort() < 0 ? "" : ", tcp " + streamConfig.bindAddress() + ":" + server.tcpPort(),
+                streamConfig.token());
+            out.flush();
         }
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
 
@@ -88,9 +122,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long startNs = System.nanoTime();
         runner.start();
         try {
-            statusLoop(out, assembly, opened, runner, stopRequested, startNs, limitS);
+            statusLoop(out, assembly, opened, board, runner, stopRequested, startNs, limitS);
         } finally {
             runner.close();
+            if (server != null) {
+                server.close();
+            }
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
@@ -118,7 +155,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    private static void statusLoop(PrintWriter out, LoopAssembly assembly, OpenedDevice opened, LoopRunner runner,
+    private static void statusLoop(PrintWriter out, LoopAssembly assembly, OpenedDevice opened, LoopStatsBoard board,
+                                   LoopRunner runner,
                                    CountDownLatch stopRequested, long startNs, double limitS) {
         LoopSnapshot snapshot = assembly.snapshots().newSnapshot();
         long lastTicks = 0;
@@ -136,9 +174,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             }
             long nowNs = System.nanoTime();
             long ticks = assembly.stats().ticks();
-            Histogram periodError = assembly.stats().sample().periodError().interval();
+            LoopStats sample = assembly.stats().sample();
+            Histogram periodError = sample.periodError().interval();
             assembly.snapshots().read(snapshot);
             double rateHz = (ticks - lastTicks) / ((nowNs - lastNs) * 1e-9);
+            board.publish(rateHz, periodError.getValueAtPercentile(99),
+                sample.tickTime().interval().getValueAtPercentile(99), snapshot.overruns);
             LinkStatistics link = opened.linkStatistics();
             out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%n",
                 (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),

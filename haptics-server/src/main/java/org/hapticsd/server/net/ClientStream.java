@@ -27,6 +27,7 @@ final class ClientStream implements Runnable {
     private final LoopSnapshot snapshot;
     private final StreamFrames frames;
     private final Kind kind;
+    private final EventLog.Receiver events;
     private final long loopPeriodNs;
     private final long unwritableCloseNs;
 
@@ -39,7 +40,8 @@ final class ClientStream implements Runnable {
     private long framesConflated;
 
     ClientStream(Channel channel, SnapshotExchange exchange, StreamFrames frames, Kind kind, long loopPeriodNs,
-                 long unwritableCloseNs) {
+                 long unwritableCloseNs, EventLog.Receiver events) {
+        this.events = events;
         this.channel = channel;
         this.exchange = exchange;
         this.snapshot = exchange.newSnapshot();
@@ -78,10 +80,18 @@ final class ClientStream implements Runnable {
         long nowNs = System.nanoTime();
         if (channel.isWritable()) {
             unwritableSinceNs = 0;
+            if (events != null) {
+                Object eventsFrame = frames.eventsFrame(events, kind == Kind.WEBSOCKET_JSON);
+                if (eventsFrame != null) {
+                    channel.write(wrap(eventsFrame), channel.voidPromise());
+                }
+            }
             if (exchange.read(snapshot) != 0 && snapshot.tick != lastTick) {
                 lastTick = snapshot.tick;
                 channel.writeAndFlush(stateFrame(), channel.voidPromise());
                 framesSent++;
+            } else {
+                channel.flush();
             }
         } else {
             framesConflated++;
@@ -98,6 +108,15 @@ final class ClientStream implements Runnable {
             nextNs = nowNs + periodNs;
         }
         channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
+    }
+
+    /** A frame from {@link StreamFrames#eventsFrame}: byte[] for binary kinds, String for JSON. */
+    private Object wrap(Object frame) {
+        return switch (kind) {
+            case WEBSOCKET_BINARY -> new BinaryWebSocketFrame(Unpooled.wrappedBuffer((byte[]) frame));
+            case WEBSOCKET_JSON -> new TextWebSocketFrame((String) frame);
+            case TCP -> Unpooled.wrappedBuffer((byte[]) frame);
+        };
     }
 
     private Object stateFrame() {

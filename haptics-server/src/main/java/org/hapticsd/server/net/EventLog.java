@@ -57,6 +57,50 @@ public final class EventLog implements TickSink {
         return new CopyBroadcastReceiver(new BroadcastReceiver(buffer), new UnsafeBuffer(new byte[RECORD_BYTES * 2]));
     }
 
+    /** One client's view of the log: the events since its last {@link #drain}. */
+    public Receiver newClientReceiver() {
+        return new Receiver(newReceiver());
+    }
+
+    /** What one client has not read yet; used by one thread at a time (the client's event loop). */
+    public static final class Receiver {
+        private final CopyBroadcastReceiver receiver;
+        private long lost;
+
+        Receiver(CopyBroadcastReceiver receiver) {
+            this.receiver = receiver;
+        }
+
+        /**
+         * Hands every event since the last call to {@code sink}: kind, tick, body A, body B (world indices), and
+         * for IMPACT the impulse (N·s), for SAFETY_CHANGED the previous state's ordinal and the new state's plus
+         * fault's ordinals packed as {@code state | fault << 8}.
+         */
+        public void drain(Sink sink) {
+            try {
+                while (receiver.receive((kind, buffer, offset, length) -> sink.accept(kind, buffer.getLong(offset),
+                    buffer.getInt(offset + 8), buffer.getInt(offset + 12), buffer.getDouble(offset + 16),
+                    buffer.getInt(offset + 16), buffer.getInt(offset + 20))) > 0) {
+                    // One event per receive call.
+                }
+            } catch (IllegalStateException lapped) {
+                // The loop wrote a whole ring while this client was not reading: the oldest events are gone.
+                lost++;
+            }
+        }
+
+        /** Times this client fell a whole ring behind and lost events. */
+        public long lapped() {
+            return lost;
+        }
+    }
+
+    /** Receives one event; see {@link Receiver#drain}. */
+    @FunctionalInterface
+    public interface Sink {
+        void accept(int kind, long tick, int bodyA, int bodyB, double impulseNs, int fromState, int toStateAndFault);
+    }
+
     /** Loop thread, once per tick: no allocation. */
     @Override
     public void onTick(LoopSnapshot s) {

@@ -19,4 +19,10 @@ public interface StreamFrames {
     byte[] stateBinary(LoopSnapshot snapshot);
 
     String stateJson(LoopSnapshot snapshot);
+
+    /**
+     * An EVENTS frame with what {@code events} has received since the last call, or null when nothing happened.
+     * Each client has its own receiver.
+     */
+    Object eventsFrame(EventLog.Receiver events, boolean json);
 }

@@ -7,7 +7,7 @@ import io.netty.channel.Channel;
  * {@link ClientStream}, a command is checked (token, local limits) and enqueued for the loop, and every command is
  * acknowledged or refused with a reason on {@code channel}. Called on the client's event loop.
  */
-interface StreamRequests {
+public interface StreamRequests {
     void onBinary(ClientStream stream, byte[] message, Channel channel);
 
     void onJson(ClientStream stream, String message, Channel channel);

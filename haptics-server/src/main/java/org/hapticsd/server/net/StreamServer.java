@@ -43,6 +43,7 @@ public final class StreamServer implements AutoCloseable {
     private final SnapshotExchange exchange;
     private final StreamFrames frames;
     private final StreamRequests requests;
+    private final EventLog events;
     private final long loopPeriodNs;
     private final ConnectionLimit limit;
     private final IdleCloser idleCloser = new IdleCloser();
@@ -53,9 +54,13 @@ public final class StreamServer implements AutoCloseable {
     private Channel http;
     private Channel tcp;
 
-    StreamServer(StreamServerConfig config, SnapshotExchange exchange, StreamFrames frames, StreamRequests requests,
-                 long loopPeriodNs) {
+    /**
+     * @param events the loop's event log (its tick sink), or null to send no EVENTS
+     */
+    public StreamServer(StreamServerConfig config, SnapshotExchange exchange, StreamFrames frames,
+                        StreamRequests requests, EventLog events, long loopPeriodNs) {
         this.config = config;
+        this.events = events;
         this.exchange = exchange;
         this.frames = frames;
         this.requests = requests;
@@ -138,7 +143,7 @@ public final class StreamServer implements AutoCloseable {
     ClientStream newStream(Channel channel, ClientStream.Kind kind) {
         streamsOpened.incrementAndGet();
         return new ClientStream(channel, exchange, frames, kind, loopPeriodNs,
-            TimeUnit.SECONDS.toNanos(config.unwritableCloseS()));
+            TimeUnit.SECONDS.toNanos(config.unwritableCloseS()), events == null ? null : events.newClientReceiver());
     }
 
     StreamFrames frames() {

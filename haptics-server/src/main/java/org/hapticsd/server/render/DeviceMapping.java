@@ -47,6 +47,14 @@ public final class DeviceMapping {
         return rotation.transformInverse(forceN, destN).mul(scale);
     }
 
+    /**
+     * The inverse of {@link #sceneForceToDevice}: a device-frame force as it acts in the scene. Uses no scratch
+     * state, so viewer threads may call it while the loop runs.
+     */
+    public Vector3d deviceForceToScene(Vector3dc forceN, Vector3d destN) {
+        return rotation.transform(forceN, destN).div(scale);
+    }
+
     public double scale() {
         return scale;
     }

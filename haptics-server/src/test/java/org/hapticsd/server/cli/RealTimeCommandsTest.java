@@ -24,7 +24,8 @@ class RealTimeCommandsTest {
     void shouldPrintAStatusLineEverySecondAndTheStatisticsAtTheEnd() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--duration", "2.5");
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--duration", "2.5", "--http-port", "0",
+            "--tcp-port", "0");
         assertEquals(0, code, err.toString());
         List<String> status = new ArrayList<>();
         for (String line : out.toString().split("\n")) {
@@ -33,6 +34,8 @@ class RealTimeCommandsTest {
             }
         }
         assertEquals(2, status.size(), "one status line per whole second of a 2.5 s run:\n" + out);
+        assertTrue(out.toString().matches("(?s).*stream: http://127\\.0\\.0\\.1:\\d+/ \\(WebSocket /ws\\), tcp "
+            + "127\\.0\\.0\\.1:\\d+; command token [0-9a-f]{32}\n.*"), out.toString());
         assertTrue(out.toString().contains("loop statistics"), out.toString());
         assertTrue(out.toString().contains("period error"));
         for (String stage : new String[] {"read device", "map into scene", "step physics", "render force", "safety",

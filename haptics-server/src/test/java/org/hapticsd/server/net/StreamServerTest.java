@@ -37,7 +37,7 @@ class StreamServerTest {
     private static final long MS = 1_000_000L;
 
     private static StreamServer server(FakeLoop loop, StreamServerConfig config, int stateBytes) throws IOException {
-        return new StreamServer(config, loop.exchange, new TickFrames(stateBytes), new NoRequests(), MS).start();
+        return new StreamServer(config, loop.exchange, new TickFrames(stateBytes), new NoRequests(), null, MS).start();
     }
 
     private static StreamServerConfig localConfig() {

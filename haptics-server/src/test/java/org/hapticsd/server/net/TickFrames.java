@@ -47,6 +47,11 @@ final class TickFrames implements StreamFrames {
     }
 
     @Override
+    public Object eventsFrame(EventLog.Receiver events, boolean json) {
+        return null;
+    }
+
+    @Override
     public String stateJson(LoopSnapshot snapshot) {
         return "{\"type\":\"state\",\"tick\":" + snapshot.tick + "}";
     }

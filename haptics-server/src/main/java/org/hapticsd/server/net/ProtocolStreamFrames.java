@@ -1,0 +1,291 @@
+package org.hapticsd.server.net;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hapticsd.physics.BodyType;
+import org.hapticsd.physics.BoxShape;
+import org.hapticsd.physics.CapsuleShape;
+import org.hapticsd.physics.ConvexHullShape;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.PlaneShape;
+import org.hapticsd.physics.Shape;
+import org.hapticsd.physics.SphereShape;
+import org.hapticsd.physics.TriangleMeshShape;
+import org.hapticsd.physics.geometry.ConvexHull;
+import org.hapticsd.physics.geometry.TriangleMesh;
+import org.hapticsd.protocol.stream.Body;
+import org.hapticsd.protocol.stream.EventsMessage;
+import org.hapticsd.protocol.stream.StreamEvent;
+import org.hapticsd.protocol.stream.BodyPose;
+import org.hapticsd.protocol.stream.ContactPoint;
+import org.hapticsd.protocol.stream.FaultCode;
+import org.hapticsd.protocol.stream.HelloMessage;
+import org.hapticsd.protocol.stream.Motion;
+import org.hapticsd.protocol.stream.Quat;
+import org.hapticsd.protocol.stream.SafetyCode;
+import org.hapticsd.protocol.stream.SceneMessage;
+import org.hapticsd.protocol.stream.StateMessage;
+import org.hapticsd.protocol.stream.StreamCodec;
+import org.hapticsd.protocol.stream.StreamJson;
+import org.hapticsd.protocol.stream.StreamMessage;
+import org.hapticsd.protocol.stream.StreamProtocol;
+import org.hapticsd.protocol.stream.Vec3;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.render.DeviceMapping;
+import org.hapticsd.server.safety.SafetyFault;
+import org.hapticsd.server.safety.SafetyState;
+import org.hapticsd.server.scene.BuiltScene;
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+
+/**
+ * The loop's scene and snapshots as stream protocol messages (docs/stream-protocol.md). Stream body ids are the
+ * scene's named bodies in file order (0, 1, ...) and {@link StreamProtocol#TOOL_ID} for the tool; forces are
+ * turned from the device frame into the scene frame so a viewer draws them without knowing the mapping.
+ *
+ * <p>SCENE is built once, when the server starts, from the world before the loop owns it (shapes and static poses
+ * never change after building). Everything per frame comes from the snapshot a client copied: no call reaches the
+ * loop's world.
+ */
+public final class ProtocolStreamFrames implements StreamFrames {
+    private static final String SERVER_VERSION = "hapticsd 0.1.0";
+
+    private final int rateHz;
+    private final DeviceMapping mapping;
+    private final LoopStatsBoard stats;
+    private final int[] streamIdOfWorldIndex;
+    private final int[] movingWorldIndices;
+    private final HelloMessage hello;
+    private final SceneMessage scene;
+    private final byte[] helloBinary;
+    private final String helloJson;
+    private final byte[] sceneBinary;
+    private final String sceneJson;
+
+    /** Call before the loop starts: it reads the world's shapes and initial poses. */
+    public ProtocolStreamFrames(BuiltScene built, int rateHz, LoopStatsBoard stats) {
+        this.rateHz = rateHz;
+        this.mapping = built.haptic().mapping();
+        this.stats = stats;
+        PhysicsWorld world = built.haptic().world();
+        int toolBody = built.haptic().toolBody();
+        streamIdOfWorldIndex = new int[world.bodyCount()];
+        java.util.Arrays.fill(streamIdOfWorldIndex, -1);
+        streamIdOfWorldIndex[toolBody] = StreamProtocol.TOOL_ID;
+        List<Body> bodies = new ArrayList<>();
+        List<Integer> moving = new ArrayList<>();
+        Vector3d position = new Vector3d();
+        Quaterniond orientation = new Quaterniond();
+        for (int id = 0; id < built.bodyNames().size(); id++) {
+            int index = built.bodyIndices()[id];
+            streamIdOfWorldIndex[index] = id;
+            BodyType type = world.bodyType(index);
+            Motion motion = type == BodyType.DYNAMIC ? Motion.DYNAMIC
+                : type == BodyType.KINEMATIC ? Motion.KINEMATIC : Motion.STATIC;
+            if (motion != Motion.STATIC) {
+                moving.add(index);
+            }
+            world.bodyPosition(index, position);
+            world.bodyOrientation(index, orientation);
+            bodies.add(new Body(id, built.bodyNames().get(id), motion, shape(world.shape(index)),
+                materialName(world, index), colour(motion), vec(position), quat(orientation)));
+        }
+        movingWorldIndices = moving.stream().mapToInt(Integer::intValue).toArray();
+        double toolRadiusM = world.shape(toolBody) instanceof SphereShape s ? s.radiusM() : 0.0;
+        hello = new HelloMessage(StreamProtocol.VERSION, rateHz, SERVER_VERSION);
+        scene = new SceneMessage(1, built.name(), (float) toolRadiusM, bodies);
+        helloBinary = StreamCodec.encode(hello);
+        helloJson = StreamJson.encodeJson(hello);
+        sceneBinary = StreamCodec.encode(scene);
+        sceneJson = StreamJson.encodeJson(scene);
+    }
+
+    private static org.hapticsd.protocol.stream.Shape shape(Shape shape) {
+        if (shape instanceof SphereShape s) {
+            return new org.hapticsd.protocol.stream.Shape.Sphere((float) s.radiusM());
+        }
+        if (shape instanceof BoxShape b) {
+            return new org.hapticsd.protocol.stream.Shape.Box(
+                new Vec3((float) b.halfXM(), (float) b.halfYM(), (float) b.halfZM()));
+        }
+        if (shape instanceof CapsuleShape c) {
+            return new org.hapticsd.protocol.stream.Shape.Capsule((float) c.radiusM(), (float) c.halfLengthM());
+        }
+        if (shape instanceof PlaneShape p) {
+            // The plane passes through the body's position: offset 0 in the body's own frame.
+            return new org.hapticsd.protocol.stream.Shape.Plane(
+                new Vec3((float) p.normal().x(), (float) p.normal().y(), (float) p.normal().z()), 0f);
+        }
+        if (shape instanceof ConvexHullShape h) {
+            ConvexHull hull = h.hull();
+            float[] vertices = new float[3 * hull.vertexCount()];
+            Vector3d v = new Vector3d();
+            for (int i = 0; i < hull.vertexCount(); i++) {
+                hull.vertex(i, v);
+                vertices[3 * i] = (float) v.x;
+                vertices[3 * i + 1] = (float) v.y;
+                vertices[3 * i + 2] = (float) v.z;
+            }
+            return new org.hapticsd.protocol.stream.Shape.ConvexHull(vertices);
+        }
+        TriangleMesh mesh = ((TriangleMeshShape) shape).mesh();
+        float[] vertices = new float[3 * mesh.vertexCount()];
+        for (int i = 0; i < mesh.vertexCount(); i++) {
+            vertices[3 * i] = (float) mesh.vertexX(i);
+            vertices[3 * i + 1] = (float) mesh.vertexY(i);
+            vertices[3 * i + 2] = (float) mesh.vertexZ(i);
+        }
+        int[] indices = new int[3 * mesh.triangleCount()];
+        for (int t = 0; t < mesh.triangleCount(); t++) {
+            for (int k = 0; k < 3; k++) {
+                indices[3 * t + k] = mesh.corner(t, k);
+            }
+        }
+        return new org.hapticsd.protocol.stream.Shape.TriangleMesh(vertices, indices);
+    }
+
+    private static String materialName(PhysicsWorld world, int body) {
+        var m = world.material(body);
+        return m.equals(org.hapticsd.physics.Material.DEFAULT) ? "default"
+            : String.format(java.util.Locale.ROOT, "e%.2f mu0 %.2f mu %.2f", m.elasticity(), m.staticFriction(),
+                m.dynamicFriction());
+    }
+
+    /** A colour hint by motion: grey static, blue kinematic, orange dynamic (RGBA). */
+    private static int colour(Motion motion) {
+        return switch (motion) {
+            case STATIC -> 0x9E9E9EFF;
+            case KINEMATIC -> 0x4F8BD6FF;
+            case DYNAMIC -> 0xE8913AFF;
+        };
+    }
+
+    private static Vec3 vec(Vector3d v) {
+        return new Vec3((float) v.x, (float) v.y, (float) v.z);
+    }
+
+    private static Quat quat(Quaterniond q) {
+        return new Quat((float) q.w, (float) q.x, (float) q.y, (float) q.z);
+    }
+
+    /** The STATE message of a snapshot; any thread (the snapshot is the caller's copy). */
+    public StateMessage state(LoopSnapshot s) {
+        List<BodyPose> poses = new ArrayList<>(movingWorldIndices.length);
+        for (int index : movingWorldIndices) {
+            int p = index * LoopSnapshot.POSE_STRIDE;
+            poses.add(new BodyPose(streamIdOfWorldIndex[index],
+                new Vec3((float) s.bodyPose[p], (float) s.bodyPose[p + 1], (float) s.bodyPose[p + 2]),
+                new Quat((float) s.bodyPose[p + 3], (float) s.bodyPose[p + 4], (float) s.bodyPose[p + 5],
+                    (float) s.bodyPose[p + 6])));
+        }
+        List<ContactPoint> contacts = new ArrayList<>(s.publishedContacts);
+        for (int i = 0; i < s.publishedContacts; i++) {
+            int a = streamIdOfWorldIndex[s.contactBodies[2 * i]];
+            int b = streamIdOfWorldIndex[s.contactBodies[2 * i + 1]];
+            if (a < 0 || b < 0) {
+                continue;
+            }
+            contacts.add(new ContactPoint(a, b, vec3(s.contactPointM, i), vec3(s.contactNormal, i),
+                vec3(s.contactForceN, i), (float) s.contactDepthM[i]));
+        }
+        Vector3d scratch = new Vector3d();
+        return new StateMessage(s.tick, s.timeNs, scene.revision(), SafetyCode.valueOf(s.safety.name()),
+            FaultCode.valueOf(s.fault.name()), s.deviceConnected, false,
+            vec3(s.toolPositionM, 0), vec3(s.toolPositionM, 0),
+            sceneForce(s.renderedForceN, scratch), sceneForce(s.commandedForceN, scratch), stats.latest(),
+            poses, contacts);
+    }
+
+    private Vec3 sceneForce(double[] deviceForceN, Vector3d scratch) {
+        mapping.deviceForceToScene(scratch.set(deviceForceN[0], deviceForceN[1], deviceForceN[2]), scratch);
+        return new Vec3((float) scratch.x, (float) scratch.y, (float) scratch.z);
+    }
+
+    private static Vec3 vec3(double[] xyz, int i) {
+        return new Vec3((float) xyz[3 * i], (float) xyz[3 * i + 1], (float) xyz[3 * i + 2]);
+    }
+
+    public SceneMessage scene() {
+        return scene;
+    }
+
+    public int rateHz() {
+        return rateHz;
+    }
+
+    @Override
+    public byte[] helloBinary() {
+        return helloBinary;
+    }
+
+    @Override
+    public String helloJson() {
+        return helloJson;
+    }
+
+    @Override
+    public byte[] sceneBinary() {
+        return sceneBinary;
+    }
+
+    @Override
+    public String sceneJson() {
+        return sceneJson;
+    }
+
+    @Override
+    public byte[] stateBinary(LoopSnapshot snapshot) {
+        return StreamCodec.encode(state(snapshot));
+    }
+
+    @Override
+    public String stateJson(LoopSnapshot snapshot) {
+        return StreamJson.encodeJson(state(snapshot));
+    }
+
+    @Override
+    public Object eventsFrame(EventLog.Receiver events, boolean json) {
+        List<StreamEvent> list = new ArrayList<>();
+        events.drain((kind, tick, a, b, impulseNs, from, toAndFault) -> {
+            if (list.size() < StreamProtocol.MAX_EVENTS) {
+                StreamEvent event = event(kind, tick, a, b, impulseNs, from, toAndFault);
+                if (event != null) {
+                    list.add(event);
+                }
+            }
+        });
+        if (list.isEmpty()) {
+            return null;
+        }
+        EventsMessage message = new EventsMessage(list);
+        return json ? StreamJson.encodeJson(message) : StreamCodec.encode(message);
+    }
+
+    private StreamEvent event(int kind, long tick, int a, int b, double impulseNs, int from, int toAndFault) {
+        return switch (kind) {
+            case EventLog.CONTACT_BEGAN, EventLog.CONTACT_ENDED, EventLog.IMPACT -> {
+                int idA = a >= 0 && a < streamIdOfWorldIndex.length ? streamIdOfWorldIndex[a] : -1;
+                int idB = b >= 0 && b < streamIdOfWorldIndex.length ? streamIdOfWorldIndex[b] : -1;
+                if (idA < 0 || idB < 0) {
+                    yield null;
+                }
+                yield kind == EventLog.CONTACT_BEGAN ? new StreamEvent.ContactBegan(tick, idA, idB)
+                    : kind == EventLog.CONTACT_ENDED ? new StreamEvent.ContactEnded(tick, idA, idB)
+                    : new StreamEvent.Impact(tick, idA, idB, (float) impulseNs);
+            }
+            case EventLog.SAFETY_CHANGED -> new StreamEvent.SafetyChanged(tick,
+                SafetyCode.valueOf(SafetyState.values()[from].name()),
+                SafetyCode.valueOf(SafetyState.values()[toAndFault & 0xFF].name()),
+                FaultCode.valueOf(SafetyFault.values()[toAndFault >>> 8].name()));
+            case EventLog.DEVICE_CONNECTED -> new StreamEvent.DeviceConnected(tick);
+            case EventLog.DEVICE_DISCONNECTED -> new StreamEvent.DeviceDisconnected(tick);
+            default -> null;
+        };
+    }
+
+    /** For tests and benchmarks: the bytes of any message in either form. */
+    static int encodedBytes(StreamMessage message, boolean json) {
+        return json ? StreamJson.encodeJson(message).getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+            : StreamCodec.encode(message).length;
+    }
+}
