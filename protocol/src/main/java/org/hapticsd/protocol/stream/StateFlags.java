@@ -1,0 +1,10 @@
+package org.hapticsd.protocol.stream;
+
+/** Bits of STATE's {@code flags} byte; bits 2..7 are reserved (0 when sent, ignored when received). */
+final class StateFlags {
+    static final int DEVICE_CONNECTED = 1;
+    static final int PAUSED = 1 << 1;
+
+    private StateFlags() {
+    }
+}

@@ -1,0 +1,91 @@
+package org.hapticsd.protocol.stream;
+
+/** One entry of an EVENTS message: what happened, at which tick. Kind codes are in the spec's table. */
+public sealed interface StreamEvent {
+    /** Loop tick at which it happened, 0..2^63-1. */
+    long tick();
+
+    /** Kind code on the wire. */
+    int code();
+
+    /** Kind 1: two bodies (or a body and the tool, id {@link StreamProtocol#TOOL_ID}) started touching. */
+    record ContactBegan(long tick, int bodyA, int bodyB) implements StreamEvent {
+        public ContactBegan {
+            Checks.u63("tick", tick);
+            Checks.bodyOrTool("bodyA", bodyA);
+            Checks.bodyOrTool("bodyB", bodyB);
+        }
+
+        @Override
+        public int code() {
+            return 1;
+        }
+    }
+
+    /** Kind 2: they stopped touching. */
+    record ContactEnded(long tick, int bodyA, int bodyB) implements StreamEvent {
+        public ContactEnded {
+            Checks.u63("tick", tick);
+            Checks.bodyOrTool("bodyA", bodyA);
+            Checks.bodyOrTool("bodyB", bodyB);
+        }
+
+        @Override
+        public int code() {
+            return 2;
+        }
+    }
+
+    /** Kind 3: an impact, with the magnitude of the normal impulse exchanged, N·s. */
+    record Impact(long tick, int bodyA, int bodyB, float impulseNs) implements StreamEvent {
+        public Impact {
+            Checks.u63("tick", tick);
+            Checks.bodyOrTool("bodyA", bodyA);
+            Checks.bodyOrTool("bodyB", bodyB);
+        }
+
+        @Override
+        public int code() {
+            return 3;
+        }
+    }
+
+    /** Kind 4: the safety layer changed state; {@code fault} is the fault after the change. */
+    record SafetyChanged(long tick, SafetyCode from, SafetyCode to, FaultCode fault) implements StreamEvent {
+        public SafetyChanged {
+            Checks.u63("tick", tick);
+            Checks.notNull("from", from);
+            Checks.notNull("to", to);
+            Checks.notNull("fault", fault);
+        }
+
+        @Override
+        public int code() {
+            return 4;
+        }
+    }
+
+    /** Kind 5: the device connected. */
+    record DeviceConnected(long tick) implements StreamEvent {
+        public DeviceConnected {
+            Checks.u63("tick", tick);
+        }
+
+        @Override
+        public int code() {
+            return 5;
+        }
+    }
+
+    /** Kind 6: the device disconnected. */
+    record DeviceDisconnected(long tick) implements StreamEvent {
+        public DeviceDisconnected {
+            Checks.u63("tick", tick);
+        }
+
+        @Override
+        public int code() {
+            return 6;
+        }
+    }
+}
