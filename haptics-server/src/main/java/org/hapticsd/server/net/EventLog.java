@@ -98,7 +98,7 @@ public final class EventLog implements TickSink {
     /** Receives one event; see {@link Receiver#drain}. */
     @FunctionalInterface
     public interface Sink {
-        void accept(int kind, long tick, int bodyA, int bodyB, double impulseNs, int fromState, int toStateAndFault);
+        void accept(int kind, long tick, int bodyA, int bodyB, double impulseNewtonSeconds, int fromState, int toStateAndFault);
     }
 
     /** Loop thread, once per tick: no allocation. */
@@ -184,11 +184,11 @@ public final class EventLog implements TickSink {
         return indexOf(sorted, count, key) >= 0;
     }
 
-    private void emitPair(int kind, long tick, long pair, double impulseNs) {
+    private void emitPair(int kind, long tick, long pair, double impulseNewtonSeconds) {
         record.putLong(0, tick);
         record.putInt(8, (int) (pair >>> 32));
         record.putInt(12, (int) pair);
-        record.putDouble(16, impulseNs);
+        record.putDouble(16, impulseNewtonSeconds);
         transmitter.transmit(kind, record, 0, RECORD_BYTES);
     }
 }

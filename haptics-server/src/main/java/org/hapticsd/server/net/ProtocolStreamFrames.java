@@ -246,9 +246,9 @@ public final class ProtocolStreamFrames implements StreamFrames {
     @Override
     public Object eventsFrame(EventLog.Receiver events, boolean json) {
         List<StreamEvent> list = new ArrayList<>();
-        events.drain((kind, tick, a, b, impulseNs, from, toAndFault) -> {
+        events.drain((kind, tick, a, b, impulseNewtonSeconds, from, toAndFault) -> {
             if (list.size() < StreamProtocol.MAX_EVENTS) {
-                StreamEvent event = event(kind, tick, a, b, impulseNs, from, toAndFault);
+                StreamEvent event = event(kind, tick, a, b, impulseNewtonSeconds, from, toAndFault);
                 if (event != null) {
                     list.add(event);
                 }
@@ -261,7 +261,7 @@ public final class ProtocolStreamFrames implements StreamFrames {
         return json ? StreamJson.encodeJson(message) : StreamCodec.encode(message);
     }
 
-    private StreamEvent event(int kind, long tick, int a, int b, double impulseNs, int from, int toAndFault) {
+    private StreamEvent event(int kind, long tick, int a, int b, double impulseNewtonSeconds, int from, int toAndFault) {
         return switch (kind) {
             case EventLog.CONTACT_BEGAN, EventLog.CONTACT_ENDED, EventLog.IMPACT -> {
                 int idA = a >= 0 && a < streamIdOfWorldIndex.length ? streamIdOfWorldIndex[a] : -1;
@@ -271,7 +271,7 @@ public final class ProtocolStreamFrames implements StreamFrames {
                 }
                 yield kind == EventLog.CONTACT_BEGAN ? new StreamEvent.ContactBegan(tick, idA, idB)
                     : kind == EventLog.CONTACT_ENDED ? new StreamEvent.ContactEnded(tick, idA, idB)
-                    : new StreamEvent.Impact(tick, idA, idB, (float) impulseNs);
+                    : new StreamEvent.Impact(tick, idA, idB, (float) impulseNewtonSeconds);
             }
             case EventLog.SAFETY_CHANGED -> new StreamEvent.SafetyChanged(tick,
                 SafetyCode.valueOf(SafetyState.values()[from].name()),

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class EventLogTest {
     private static final long MS = 1_000_000L;
 
-    private record Seen(int kind, long tick, int a, int b, double impulseNs) {
+    private record Seen(int kind, long tick, int a, int b, double impulseNewtonSeconds) {
     }
 
     private static List<Seen> drain(CopyBroadcastReceiver receiver) {

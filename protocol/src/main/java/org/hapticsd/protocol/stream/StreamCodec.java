@@ -244,7 +244,7 @@ public final class StreamCodec {
         } else if (e instanceof StreamEvent.Impact c) {
             w.u16(c.bodyA());
             w.u16(c.bodyB());
-            w.f32(c.impulseNs());
+            w.f32(c.impulseNewtonSeconds());
         } else if (e instanceof StreamEvent.SafetyChanged c) {
             w.u8(c.from().code());
             w.u8(c.to().code());
@@ -480,7 +480,7 @@ public final class StreamCodec {
                 case 1 -> new StreamEvent.ContactBegan(tick, r.u16(field + " bodyA"), r.u16(field + " bodyB"));
                 case 2 -> new StreamEvent.ContactEnded(tick, r.u16(field + " bodyA"), r.u16(field + " bodyB"));
                 case 3 -> new StreamEvent.Impact(tick, r.u16(field + " bodyA"), r.u16(field + " bodyB"),
-                    r.f32(field + " impulseNs"));
+                    r.f32(field + " impulseNewtonSeconds"));
                 case 4 -> new StreamEvent.SafetyChanged(tick, safetyCode(r, field + " from"),
                     safetyCode(r, field + " to"), faultCode(r, field + " fault"));
                 case 5 -> new StreamEvent.DeviceConnected(tick);

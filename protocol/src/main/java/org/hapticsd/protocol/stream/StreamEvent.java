@@ -37,7 +37,7 @@ public sealed interface StreamEvent {
     }
 
     /** Kind 3: an impact, with the magnitude of the normal impulse exchanged, N·s. */
-    record Impact(long tick, int bodyA, int bodyB, float impulseNs) implements StreamEvent {
+    record Impact(long tick, int bodyA, int bodyB, float impulseNewtonSeconds) implements StreamEvent {
         public Impact {
             Checks.u63("tick", tick);
             Checks.bodyOrTool("bodyA", bodyA);

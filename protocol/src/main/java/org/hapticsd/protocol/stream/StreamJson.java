@@ -244,7 +244,7 @@ public final class StreamJson {
         } else if (e instanceof StreamEvent.Impact c) {
             j.put("bodyA", c.bodyA());
             j.put("bodyB", c.bodyB());
-            j.put("impulseNs", c.impulseNs());
+            j.put("impulseNewtonSeconds", c.impulseNewtonSeconds());
         } else if (e instanceof StreamEvent.SafetyChanged c) {
             j.put("from", c.from().name());
             j.put("to", c.to().name());
@@ -389,7 +389,7 @@ public final class StreamJson {
                 case CONTACT_BEGAN -> new StreamEvent.ContactBegan(tick, bodyOrTool(j, "bodyA"), bodyOrTool(j, "bodyB"));
                 case CONTACT_ENDED -> new StreamEvent.ContactEnded(tick, bodyOrTool(j, "bodyA"), bodyOrTool(j, "bodyB"));
                 case IMPACT -> new StreamEvent.Impact(tick, bodyOrTool(j, "bodyA"), bodyOrTool(j, "bodyB"),
-                    j.f32("impulseNs"));
+                    j.f32("impulseNewtonSeconds"));
                 case SAFETY_CHANGED -> new StreamEvent.SafetyChanged(tick, name(j, "from", SafetyCode.class),
                     name(j, "to", SafetyCode.class), name(j, "fault", FaultCode.class));
                 case DEVICE_CONNECTED -> new StreamEvent.DeviceConnected(tick);
