@@ -46,7 +46,6 @@ public final class CommandGate implements StreamRequests {
             decoded = StreamCodec.decode(message);
         } catch (StreamFormatException e) {
             malformed.incrementAndGet();
-            channel.close();
             return;
         }
         AckMessage ack = handle(stream, decoded);
@@ -64,7 +63,6 @@ public final class CommandGate implements StreamRequests {
             decoded = StreamJson.decodeJson(message);
         } catch (StreamFormatException e) {
             malformed.incrementAndGet();
-            channel.close();
             return;
         }
         AckMessage ack = handle(stream, decoded);
