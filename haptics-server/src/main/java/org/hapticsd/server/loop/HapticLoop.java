@@ -211,18 +211,9 @@ public final class HapticLoop implements LoopControl {
             if (i < published) {
                 s.contactBodies[2 * i] = c.bodyA();
                 s.contactBodies[2 * i + 1] = c.bodyB();
-                Vector3dc point = c.point();
-                Vector3dc normal = c.normal();
-                Vector3dc force = c.forceN();
-                s.contactPointM[3 * i] = point.x();
-                s.contactPointM[3 * i + 1] = point.y();
-                s.contactPointM[3 * i + 2] = point.z();
-                s.contactNormal[3 * i] = normal.x();
-                s.contactNormal[3 * i + 1] = normal.y();
-                s.contactNormal[3 * i + 2] = normal.z();
-                s.contactForceN[3 * i] = force.x();
-                s.contactForceN[3 * i + 1] = force.y();
-                s.contactForceN[3 * i + 2] = force.z();
+                putXyz(s.contactPointM, i, c.point());
+                putXyz(s.contactNormal, i, c.normal());
+                putXyz(s.contactForceN, i, c.forceN());
                 s.contactDepthM[i] = c.depthM();
             }
         }
@@ -252,6 +243,13 @@ public final class HapticLoop implements LoopControl {
         s.overruns = stats.overruns();
         tickEvents |= changeEvents(s);
         s.events = tickEvents;
+    }
+
+    /** Writes {@code v} as the {@code i}-th x, y, z triple of {@code dest}. */
+    private static void putXyz(double[] dest, int i, Vector3dc v) {
+        dest[3 * i] = v.x();
+        dest[3 * i + 1] = v.y();
+        dest[3 * i + 2] = v.z();
     }
 
     /** The device's side of the snapshot: this tick's state and health as the read stage left them. */

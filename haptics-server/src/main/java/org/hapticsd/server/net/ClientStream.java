@@ -36,8 +36,6 @@ final class ClientStream implements Runnable {
     private long lastTick = -1;
     private long unwritableSinceNs;
     private boolean running;
-    private long framesSent;
-    private long framesConflated;
 
     ClientStream(Channel channel, SnapshotExchange exchange, StreamFrames frames, Kind kind, long loopPeriodNs,
                  long unwritableCloseNs, EventLog.Receiver events) {
@@ -89,12 +87,10 @@ final class ClientStream implements Runnable {
             if (exchange.read(snapshot) != 0 && snapshot.tick != lastTick) {
                 lastTick = snapshot.tick;
                 channel.writeAndFlush(stateFrame(), channel.voidPromise());
-                framesSent++;
             } else {
                 channel.flush();
             }
         } else {
-            framesConflated++;
             if (unwritableSinceNs == 0) {
                 unwritableSinceNs = nowNs;
             } else if (nowNs - unwritableSinceNs > unwritableCloseNs) {
@@ -125,17 +121,5 @@ final class ClientStream implements Runnable {
             case WEBSOCKET_JSON -> new TextWebSocketFrame(frames.stateJson(snapshot));
             case TCP -> Unpooled.wrappedBuffer(frames.stateBinary(snapshot));
         };
-    }
-
-    long framesSent() {
-        return framesSent;
-    }
-
-    long framesConflated() {
-        return framesConflated;
-    }
-
-    long periodNs() {
-        return periodNs;
     }
 }

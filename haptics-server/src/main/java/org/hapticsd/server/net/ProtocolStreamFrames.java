@@ -27,7 +27,6 @@ import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.protocol.stream.StreamCodec;
 import org.hapticsd.protocol.stream.StreamJson;
-import org.hapticsd.protocol.stream.StreamMessage;
 import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.Vec3;
 import org.hapticsd.server.loop.LoopSnapshot;
@@ -50,7 +49,6 @@ import org.joml.Vector3d;
 public final class ProtocolStreamFrames implements StreamFrames {
     private static final String SERVER_VERSION = "hapticsd 0.1.0";
 
-    private final int rateHz;
     private final DeviceMapping mapping;
     private final LoopStatsBoard stats;
     private final int[] streamIdOfWorldIndex;
@@ -64,7 +62,6 @@ public final class ProtocolStreamFrames implements StreamFrames {
 
     /** Call before the loop starts: it reads the world's shapes and initial poses. */
     public ProtocolStreamFrames(BuiltScene built, int rateHz, LoopStatsBoard stats) {
-        this.rateHz = rateHz;
         this.mapping = built.haptic().mapping();
         this.stats = stats;
         PhysicsWorld world = built.haptic().world();
@@ -205,14 +202,6 @@ public final class ProtocolStreamFrames implements StreamFrames {
         return new Vec3((float) xyz[3 * i], (float) xyz[3 * i + 1], (float) xyz[3 * i + 2]);
     }
 
-    public SceneMessage scene() {
-        return scene;
-    }
-
-    public int rateHz() {
-        return rateHz;
-    }
-
     @Override
     public byte[] helloBinary() {
         return helloBinary;
@@ -281,11 +270,5 @@ public final class ProtocolStreamFrames implements StreamFrames {
             case EventLog.DEVICE_DISCONNECTED -> new StreamEvent.DeviceDisconnected(tick);
             default -> null;
         };
-    }
-
-    /** For tests and benchmarks: the bytes of any message in either form. */
-    static int encodedBytes(StreamMessage message, boolean json) {
-        return json ? StreamJson.encodeJson(message).getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-            : StreamCodec.encode(message).length;
     }
 }

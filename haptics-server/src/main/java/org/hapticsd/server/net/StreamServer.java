@@ -76,10 +76,7 @@ public final class StreamServer implements AutoCloseable {
             http = bind(config.httpPort(), new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
-                    ch.pipeline()
-                        .addLast(limit)
-                        .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))
-                        .addLast(idleCloser)
+                    guard(ch)
                         .addLast(new HttpServerCodec())
                         .addLast(new HttpObjectAggregator(config.maxInboundBytes()))
                         .addLast(new HttpRequestHandler(config.allowedOrigins()))
@@ -95,10 +92,7 @@ public final class StreamServer implements AutoCloseable {
                 tcp = bind(config.tcpPort(), new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline()
-                            .addLast(limit)
-                            .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))
-                            .addLast(idleCloser)
+                        guard(ch)
                             .addLast(new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
                                 config.maxInboundBytes(), 0, 4, 0, 4, true))
                             .addLast(new LengthFieldPrepender(ByteOrder.LITTLE_ENDIAN, 4, 0, false))
@@ -111,6 +105,14 @@ public final class StreamServer implements AutoCloseable {
             throw e;
         }
         return this;
+    }
+
+    /** The head of both pipelines: the connection cap first, then the idle timeout. */
+    private io.netty.channel.ChannelPipeline guard(SocketChannel ch) {
+        return ch.pipeline()
+            .addLast(limit)
+            .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))
+            .addLast(idleCloser);
     }
 
     private Channel bind(int port, ChannelInitializer<SocketChannel> initializer) throws IOException {

@@ -1,6 +1,7 @@
 package org.hapticsd.server.net;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -28,9 +29,7 @@ final class TcpStreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-        byte[] bytes = new byte[frame.readableBytes()];
-        frame.getBytes(frame.readerIndex(), bytes);
-        server.requests().onBinary(stream, bytes, ctx.channel());
+        server.requests().onBinary(stream, ByteBufUtil.getBytes(frame), ctx.channel());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.hapticsd.server.net;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -50,9 +51,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
         if (frame instanceof TextWebSocketFrame text) {
             server.requests().onJson(stream, text.text(), ctx.channel());
         } else if (frame instanceof BinaryWebSocketFrame binary) {
-            byte[] bytes = new byte[binary.content().readableBytes()];
-            binary.content().getBytes(binary.content().readerIndex(), bytes);
-            server.requests().onBinary(stream, bytes, ctx.channel());
+            server.requests().onBinary(stream, ByteBufUtil.getBytes(binary.content()), ctx.channel());
         }
     }
 
