@@ -80,6 +80,8 @@ def vectors():
     v['COMMAND_LOAD_SCENE'] = header(0x82) + struct.pack('<IB', 2, 4) + s('s3cret') + s('pen')
     v['COMMAND_SET_PARAMETER'] = header(0x82) + struct.pack('<IB', 3, 7) + s('s3cret') + s('contact.stiffnessNpm') \
         + struct.pack('<d', 1500.0)
+    v['COMMAND_MOVE_HAND'] = header(0x82) + struct.pack('<IB', 7, 8) + s('s3cret') \
+        + struct.pack('<ddd', 0.01, -0.02, 0.05)
     return v
 
 

@@ -72,4 +72,24 @@ public sealed interface Command {
             return 7;
         }
     }
+
+    /**
+     * Kind 8: move the simulated stylus's virtual hand to a point of the scene (metres, scene frame), as a mouse drag
+     * in the web view does. The hand then pulls the stylus there through its grip, so the user still feels the
+     * scene push back. A server without a simulated device refuses it. float64 like SET_PARAMETER: a drag sends
+     * tens of these a second, far from the STATE budget.
+     */
+    record MoveHand(double xM, double yM, double zM) implements Command {
+        public MoveHand {
+            if (!Double.isFinite(xM) || !Double.isFinite(yM) || !Double.isFinite(zM)) {
+                throw new IllegalArgumentException("MOVE_HAND position must be finite, got "
+                    + xM + ", " + yM + ", " + zM);
+            }
+        }
+
+        @Override
+        public int code() {
+            return 8;
+        }
+    }
 }

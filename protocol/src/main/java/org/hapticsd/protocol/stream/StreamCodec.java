@@ -140,6 +140,10 @@ public final class StreamCodec {
             } else if (m.command() instanceof Command.SetParameter c) {
                 w.str("parameter name", c.name());
                 w.f64(c.value());
+            } else if (m.command() instanceof Command.MoveHand c) {
+                w.f64(c.xM());
+                w.f64(c.yM());
+                w.f64(c.zM());
             }
         } else {
             throw new StreamFormatException("unknown message " + message);
@@ -492,6 +496,13 @@ public final class StreamCodec {
         return new EventsMessage(events);
     }
 
+    private static Command moveHand(double xM, double yM, double zM, int kindAt) {
+        if (!Double.isFinite(xM) || !Double.isFinite(yM) || !Double.isFinite(zM)) {
+            throw new StreamFormatException("MOVE_HAND after offset " + kindAt + " has a non-finite position");
+        }
+        return new Command.MoveHand(xM, yM, zM);
+    }
+
     private static CommandMessage readCommand(WireReader r) {
         long id = r.u32("commandId");
         int kindAt = r.offset();
@@ -505,6 +516,7 @@ public final class StreamCodec {
             case 5 -> new Command.EmergencyStop();
             case 6 -> new Command.ResetStop();
             case 7 -> new Command.SetParameter(r.str("parameter name"), r.f64("parameter value"));
+            case 8 -> moveHand(r.f64("hand x"), r.f64("hand y"), r.f64("hand z"), kindAt);
             default -> throw new StreamFormatException("command kind at offset " + kindAt + " is unknown code "
                 + kind);
         };

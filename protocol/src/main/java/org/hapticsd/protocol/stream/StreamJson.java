@@ -261,6 +261,10 @@ public final class StreamJson {
         } else if (m.command() instanceof Command.SetParameter c) {
             o.put("name", c.name());
             o.put("value", c.value());
+        } else if (m.command() instanceof Command.MoveHand c) {
+            o.put("x", c.xM());
+            o.put("y", c.yM());
+            o.put("z", c.zM());
         }
     }
 
@@ -400,6 +404,13 @@ public final class StreamJson {
         return new EventsMessage(events);
     }
 
+    private static Command moveHand(double xM, double yM, double zM) {
+        if (!Double.isFinite(xM) || !Double.isFinite(yM) || !Double.isFinite(zM)) {
+            throw new StreamFormatException("MOVE_HAND position must be finite");
+        }
+        return new Command.MoveHand(xM, yM, zM);
+    }
+
     private static CommandMessage readCommand(JsonObject o) {
         long id = o.integer("commandId", 0xFFFF_FFFFL);
         String token = o.string("authToken");
@@ -411,6 +422,7 @@ public final class StreamJson {
             case EMERGENCY_STOP -> new Command.EmergencyStop();
             case RESET_STOP -> new Command.ResetStop();
             case SET_PARAMETER -> new Command.SetParameter(o.string("name"), o.f64("value"));
+            case MOVE_HAND -> moveHand(o.f64("x"), o.f64("y"), o.f64("z"));
         };
         return new CommandMessage(id, token, command);
     }
@@ -426,7 +438,7 @@ public final class StreamJson {
 
     /** JSON names of the command kinds, in code order (code = ordinal + 1). */
     enum CommandKind {
-        PAUSE, RESUME, RESET_SCENE, LOAD_SCENE, EMERGENCY_STOP, RESET_STOP, SET_PARAMETER;
+        PAUSE, RESUME, RESET_SCENE, LOAD_SCENE, EMERGENCY_STOP, RESET_STOP, SET_PARAMETER, MOVE_HAND;
 
         static CommandKind of(Command c) {
             return values()[c.code() - 1];

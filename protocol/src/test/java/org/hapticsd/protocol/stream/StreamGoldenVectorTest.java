@@ -43,6 +43,7 @@ class StreamGoldenVectorTest {
         VECTORS.put("COMMAND_PAUSE", StreamSamples::pause);
         VECTORS.put("COMMAND_LOAD_SCENE", StreamSamples::loadScene);
         VECTORS.put("COMMAND_SET_PARAMETER", StreamSamples::setParameter);
+        VECTORS.put("COMMAND_MOVE_HAND", StreamSamples::moveHand);
     }
 
     private record SpecVector(String hex, String json) {

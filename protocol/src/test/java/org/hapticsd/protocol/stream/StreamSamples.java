@@ -90,10 +90,14 @@ final class StreamSamples {
         return new CommandMessage(3L, "s3cret", new Command.SetParameter("contact.stiffnessNpm", 1500.0));
     }
 
+    static CommandMessage moveHand() {
+        return new CommandMessage(7L, "s3cret", new Command.MoveHand(0.01, -0.02, 0.05));
+    }
+
     /** Every message above, and one COMMAND of each kind: the round-trip set. */
     static List<StreamMessage> all() {
         return List.of(hello(), scenePrimitives(), sceneMeshes(), state(), emptyState(), events(), ackAccepted(),
-            ackRefused(), subscribe(), pause(), loadScene(), setParameter(),
+            ackRefused(), subscribe(), pause(), loadScene(), setParameter(), moveHand(),
             new CommandMessage(4L, "", new Command.Resume()),
             new CommandMessage(5L, "", new Command.ResetScene()),
             new CommandMessage(6L, "", new Command.EmergencyStop()),
