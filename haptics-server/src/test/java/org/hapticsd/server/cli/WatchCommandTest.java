@@ -19,12 +19,10 @@ import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.protocol.stream.StreamCodec;
 import org.hapticsd.protocol.stream.StreamMessage;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.StreamService;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.net.CommandGate;
-import org.hapticsd.server.net.EventLog;
 import org.hapticsd.server.net.LoopStatsBoard;
-import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.StreamServer;
 import org.hapticsd.server.net.StreamServerConfig;
 import org.hapticsd.server.scene.BuiltScene;
@@ -49,6 +47,7 @@ class WatchCommandTest {
     Path dir;
 
     private LoopRunner runner;
+    private StreamService service;
     private StreamServer server;
 
     @BeforeEach
@@ -57,12 +56,10 @@ class WatchCommandTest {
         SimulatedDevice device = scene.newSimulatedDevice();
         device.open();
         LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        EventLog events = new EventLog(assembly.loop().periodNs());
-        assembly.loop().setTickSink(events);
-        StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, 0);
-        server = new StreamServer(config, assembly.snapshots(), new ProtocolStreamFrames(scene, 1000,
-            new LoopStatsBoard()), new CommandGate(config.token(), assembly.commands()), events,
-            assembly.loop().periodNs()).start();
+        service = StreamService.start(assembly, StreamServerConfig.defaults().withPorts(0, 0), new LoopStatsBoard(),
+            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), dir);
+        server = service.server();
+        assembly.loop().setTickSink(service.events());
         runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
         runner.start();
     }
@@ -70,7 +67,7 @@ class WatchCommandTest {
     @AfterEach
     void stop() {
         runner.close();
-        server.close();
+        service.close();
     }
 
     /** The recording, read with nothing but the spec: u32 little-endian length, then one binary message. */
