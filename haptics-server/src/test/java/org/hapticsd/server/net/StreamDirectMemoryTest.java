@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Timeout;
  * Netty's direct memory stays bounded with many clients, slow ones that never read among them, and returns to its
  * baseline when they leave. A fake loop publishes a tick per millisecond and every STATE is 8 KiB, so the clients that
  * never read (subscribed to every tick) are offered 8 MB/s each: the server writes a heap frame, Netty copies it into a
- * pooled direct buffer for the socket, and whatever the client does not take waits there. The bound holds only because the server
- * stops writing to a channel above its high water mark (64 KiB) and conflates.
+ * pooled direct buffer for the socket, and whatever the client does not take waits there. The bound holds only because
+ * the server stops writing to a channel above its high water mark (64 KiB) and conflates.
  *
  * <p>Measured through the allocator the server uses ({@code ByteBufAllocator.DEFAULT}, pooled): pinned memory is
  * the bytes of live buffers; used memory is the arenas' chunks (4 MiB each), which the pool keeps for reuse.
