@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code hapticsd bench NAME}: built-in benchmarks. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Built-in benchmarks.",
-    subcommands = LoopBenchCommand.class)
+    subcommands = {LoopBenchCommand.class, StreamBenchCommand.class})
 final class BenchCommand implements Runnable {
     @ParentCommand
     HapticsdCommand parent;
@@ -18,6 +18,6 @@ final class BenchCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "bench needs a benchmark name: loop");
+        throw new ParameterException(spec.commandLine(), "bench needs a benchmark name: loop or stream");
     }
 }

@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
+import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.server.loop.SnapshotExchange;
 
 /**
@@ -41,9 +42,12 @@ import org.hapticsd.server.loop.SnapshotExchange;
 public final class StreamServer implements AutoCloseable {
     /** STATE rate for a client that asked for none: smooth on a 60 Hz display, light on the network. */
     public static final double DEFAULT_RATE_HZ = 60.0;
+    /** Every thread of the server starts with this name (accept and event loops), for measuring their CPU time. */
+    public static final String THREAD_NAME_PREFIX = "hapticsd-net";
     /** Per-client outbound buffer before the channel turns unwritable: about a second of 60 Hz STATE frames. */
     private static final int LOW_WATER_BYTES = 32 * 1024;
     private static final int HIGH_WATER_BYTES = 64 * 1024;
+    private static final int LENGTH_PREFIX_BYTES = StreamProtocol.TCP_LENGTH_PREFIX_BYTES;
 
     private final StreamServerConfig config;
     private final StreamSource source;
@@ -83,33 +87,20 @@ public final class StreamServer implements AutoCloseable {
     /** Binds both ports; throws naming the address and port when one is taken or not allowed. */
     public StreamServer start() throws IOException {
         tls = config.tls() == null ? null : tlsContext(config.tls());
-        boss = new NioEventLoopGroup(1, daemonThreads("hapticsd-net-accept"));
-        workers = new NioEventLoopGroup(2, daemonThreads("hapticsd-net"));
+        boss = new NioEventLoopGroup(1, daemonThreads(THREAD_NAME_PREFIX + "-accept"));
+        workers = new NioEventLoopGroup(2, daemonThreads(THREAD_NAME_PREFIX));
         try {
             http = bind(config.httpPort(), new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
-                    guard(ch)
-                        .addLast(new HttpServerCodec())
-                        .addLast(new HttpObjectAggregator(config.maxInboundBytes()))
-                        .addLast(new HttpRequestHandler(config.allowedOrigins()))
-                        .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
-                            .websocketPath(HttpRequestHandler.WS_PATH)
-                            .checkStartsWith(true)
-                            .maxFramePayloadLength(config.maxInboundBytes())
-                            .build()))
-                        .addLast(new WebSocketStreamHandler(StreamServer.this));
+                    initWebPipeline(ch);
                 }
             });
             if (config.tcpPort() >= 0) {
                 tcp = bind(config.tcpPort(), new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        guard(ch)
-                            .addLast(new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
-                                config.maxInboundBytes(), 0, 4, 0, 4, true))
-                            .addLast(new LengthFieldPrepender(ByteOrder.LITTLE_ENDIAN, 4, 0, false))
-                            .addLast(new TcpStreamHandler(StreamServer.this));
+                        initTcpPipeline(ch);
                     }
                 });
             }
@@ -120,8 +111,35 @@ public final class StreamServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The web port's pipeline: HTTP, the page and the WebSocket upgrade on {@code /ws}, then the stream. Package
+     * access so the codec tests build the same pipeline on an {@code EmbeddedChannel}.
+     */
+    void initWebPipeline(Channel ch) {
+        guard(ch)
+            .addLast(new HttpServerCodec())
+            .addLast(new HttpObjectAggregator(config.maxInboundBytes()))
+            .addLast(new HttpRequestHandler(config.allowedOrigins()))
+            .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
+                .websocketPath(HttpRequestHandler.WS_PATH)
+                .checkStartsWith(true)
+                .maxFramePayloadLength(config.maxInboundBytes())
+                .build()))
+            .addLast(new WebSocketStreamHandler(this));
+    }
+
+    /** The raw TCP port's pipeline: 4-byte little-endian length prefix in and out, then the stream. */
+    void initTcpPipeline(Channel ch) {
+        guard(ch)
+            // maxFrameLength counts the prefix too: the spec's limit is on the message alone.
+            .addLast(new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
+                config.maxInboundBytes() + LENGTH_PREFIX_BYTES, 0, LENGTH_PREFIX_BYTES, 0, LENGTH_PREFIX_BYTES, true))
+            .addLast(new LengthFieldPrepender(ByteOrder.LITTLE_ENDIAN, LENGTH_PREFIX_BYTES, 0, false))
+            .addLast(new TcpStreamHandler(this));
+    }
+
     /** The head of both pipelines: the connection cap first, then the idle timeout, then TLS when configured. */
-    private io.netty.channel.ChannelPipeline guard(SocketChannel ch) {
+    private ChannelPipeline guard(Channel ch) {
         ChannelPipeline pipeline = ch.pipeline()
             .addLast(limit)
             .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import org.hapticsd.protocol.stream.StreamProtocol;
 
 /**
  * A raw TCP client of the stream: frames are already cut by the length-prefix decoder. HELLO and SCENE on connect,
@@ -29,6 +30,12 @@ final class TcpStreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+        if (frame.readableBytes() < StreamProtocol.HEADER_BYTES) {
+            // Spec 2.2: a length below the header is a framing error; the next boundary cannot be trusted.
+            server.countClientError(null);
+            ctx.close();
+            return;
+        }
         server.requests().onBinary(stream, ByteBufUtil.getBytes(frame), ctx.channel());
     }
 

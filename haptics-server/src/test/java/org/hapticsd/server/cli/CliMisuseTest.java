@@ -179,7 +179,13 @@ class CliMisuseTest {
 
     @Test
     void shouldRejectBenchWithoutName() {
-        assertMisuse(run("bench"), "bench", "loop");
+        assertMisuse(run("bench"), "bench", "loop", "stream");
+    }
+
+    @Test
+    void shouldRejectBenchStreamWithoutClientsOrWithABadRate() {
+        assertMisuse(run("bench", "stream", "--fast-clients", "0", "--slow-clients", "0"), "--fast-clients");
+        assertMisuse(run("bench", "stream", "--slow-rate", "0"), "--slow-rate");
     }
 
     @Test

@@ -148,23 +148,30 @@ class StreamServerTest {
 
     @Test
     void shouldConflateAndThenDropAClientThatNeverReadsWhileOthersKeepReceiving() throws Exception {
-        StreamServerConfig config = localConfig().withLimits(16, 64 * 1024, 60, 1);
+        StreamServerConfig config = localConfig().withLimits(16, 64 * 1024, 60,
+            StreamServerConfig.DEFAULT_UNWRITABLE_CLOSE_S);
         try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, config, 64 * 1024)) {
             Socket stuck = new Socket();
             stuck.setReceiveBufferSize(4096);
             stuck.connect(new InetSocketAddress("127.0.0.1", server.tcpPort()));
+            long connectedNs = System.nanoTime();
             Collector reader = new Collector();
             WebSocket ws = connect(server.httpPort(), "?rate=50", reader);
-            // 64 KiB frames every tick fill the stuck client's buffers at once; it stays unwritable, and after the
-            // configured 1 s (plus one 1 ms run) the server closes it. 5 s allows for a slow machine.
-            long deadline = System.nanoTime() + 5_000 * MS;
+            // 64 KiB frames every tick fill the stuck client's buffers (the kernel's send buffer grows to 4 MiB on
+            // loopback) in well under a second; it stays unwritable, and after the default 5 s the server closes it.
+            // Never sooner than 5 s after it connected (it cannot be unwritable before); at most 10 s, allowing for
+            // the filling and a slow machine.
+            long deadline = connectedNs + 10_000 * MS;
             boolean closed = false;
             InputStream stuckIn = stuck.getInputStream();
             while (System.nanoTime() - deadline < 0 && !closed) {
-                Thread.sleep(100);
+                Thread.sleep(50);
                 closed = server.clients() == 1;
             }
-            assertTrue(closed, "the stuck client is still connected after 5 s");
+            double closedAfterS = (System.nanoTime() - connectedNs) / 1e9;
+            assertTrue(closed, "the stuck client is still connected after 10 s");
+            assertTrue(closedAfterS >= StreamServerConfig.DEFAULT_UNWRITABLE_CLOSE_S,
+                "closed after " + closedAfterS + " s, before it can have been unwritable for 5 s");
             int before = reader.messages.size();
             Thread.sleep(500);
             // The other client kept its 50 Hz: 25 frames in 0.5 s, at least 10 allowing for this machine.
@@ -176,7 +183,7 @@ class StreamServerTest {
             while ((n = stuckIn.read(sink)) >= 0) {
                 drained += n;
             }
-            // Conflated, not queued: far less than the 1 s of frames it was offered (1000 × 64 KiB = 64 MiB).
+            // Conflated, not queued: far less than the 5 s of frames it was offered (5000 × 64 KiB = 320 MiB).
             assertTrue(drained < 8L << 20, "bytes queued for the stuck client: " + drained);
             ws.abort();
             stuck.close();
