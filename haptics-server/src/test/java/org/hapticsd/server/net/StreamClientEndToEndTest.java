@@ -6,14 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.util.Base64;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -49,7 +43,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamClientEndToEndTest {
     private static final long WAIT_MS = 10_000;
-    private static final char[] PASSWORD = "test-only".toCharArray();
 
     @TempDir
     static Path dir;
@@ -62,29 +55,7 @@ class StreamClientEndToEndTest {
 
     @BeforeAll
     static void makeCertificate() throws Exception {
-        Path store = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-            "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-            "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
-            "-keystore", store.toString(), "-storepass", new String(PASSWORD))
-            .redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, keytool.waitFor(), "keytool: " + output);
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            keys.load(in, PASSWORD);
-        }
-        Certificate certificate = keys.getCertificate("server");
-        Path cert = dir.resolve("server.crt");
-        Path key = dir.resolve("server.key");
-        Files.writeString(cert, pem("CERTIFICATE", certificate.getEncoded()));
-        Files.writeString(key, pem("PRIVATE KEY", keys.getKey("server", PASSWORD).getEncoded()));
-        pem = new StreamServerConfig.Tls(cert, key);
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-            + "\n-----END " + type + "-----\n";
+        pem = TestCertificate.make(dir).files();
     }
 
     private void start(StreamServerConfig.Tls tls) throws Exception {

@@ -7,25 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,8 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamTlsTest {
-    private static final char[] PASSWORD = "test-only".toCharArray();
-
     @TempDir
     static Path dir;
     private static StreamServerConfig.Tls pem;
@@ -47,37 +39,9 @@ class StreamTlsTest {
 
     @BeforeAll
     static void makeCertificate() throws Exception {
-        Path store = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-            "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-            "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
-            "-keystore", store.toString(), "-storepass", new String(PASSWORD))
-            .redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, keytool.waitFor(), "keytool: " + output);
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            keys.load(in, PASSWORD);
-        }
-        Certificate certificate = keys.getCertificate("server");
-        Path cert = dir.resolve("server.crt");
-        Path key = dir.resolve("server.key");
-        Files.writeString(cert, pem("CERTIFICATE", certificate.getEncoded()));
-        Files.writeString(key, pem("PRIVATE KEY", keys.getKey("server", PASSWORD).getEncoded()));
-        pem = new StreamServerConfig.Tls(cert, key);
-
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("server", certificate);
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        trusting = SSLContext.getInstance("TLS");
-        trusting.init(null, factory.getTrustManagers(), null);
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-            + "\n-----END " + type + "-----\n";
+        TestCertificate certificate = TestCertificate.make(dir);
+        pem = certificate.files();
+        trusting = certificate.trustingContext();
     }
 
     private static StreamServer server(FakeLoop loop, StreamServerConfig.Tls tls) throws IOException {
