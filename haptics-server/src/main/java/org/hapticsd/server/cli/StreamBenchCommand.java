@@ -18,13 +18,12 @@ import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.StreamService;
 import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.LoopStats;
 import org.hapticsd.server.loop.WaitStrategy;
-import org.hapticsd.server.net.CommandGate;
-import org.hapticsd.server.net.EventLog;
 import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.StreamServer;
@@ -119,21 +118,21 @@ final class StreamBenchCommand implements Callable<Integer> {
         OpenedDevice opened = options.openDevice(scene, rateHz);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopStatsBoard board = new LoopStatsBoard();
-        EventLog events = new EventLog(assembly.loop().periodNs());
-        assembly.loop().setTickSink(events);
+        // The same frames as the server's, made again here only to measure STATE sizes.
         ProtocolStreamFrames frames = new ProtocolStreamFrames(scene, rateHz, board);
         StreamServerConfig defaults = StreamServerConfig.defaults();
         StreamServerConfig config = defaults.withPorts(0, 0).withLimits(
             Math.max(StreamServerConfig.DEFAULT_MAX_CLIENTS, fastClients + slowClients + 8),
             defaults.maxInboundBytes(), defaults.idleTimeoutS(), defaults.unwritableCloseS());
-        StreamServer server;
+        StreamService service;
         try {
-            server = new StreamServer(config, assembly.snapshots(), frames,
-                new CommandGate(config.token(), assembly.commands()), events, assembly.loop().periodNs()).start();
+            service = StreamService.start(assembly, config, board, options::loadScene, null);
         } catch (IOException e) {
             opened.close();
             throw new UsageException("stream: " + e.getMessage());
         }
+        assembly.loop().setTickSink(service.events());
+        StreamServer server = service.server();
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
         Sampler sampler = new Sampler(assembly, board, frames, rateHz);
         List<Map<String, Object>> phases = new ArrayList<>();
@@ -162,7 +161,7 @@ final class StreamBenchCommand implements Callable<Integer> {
                 clients.close();
             }
             runner.close();
-            server.close();
+            service.close();
             opened.close();
         }
         if (runner.fatalError() != null) {
