@@ -20,11 +20,13 @@ import org.hapticsd.server.net.StreamServerConfig;
  */
 public final class StreamService implements AutoCloseable {
     private final EventLog events;
+    private final SceneBoard scenes;
     private final ServerCommands commands;
     private final StreamServer server;
 
-    private StreamService(EventLog events, ServerCommands commands, StreamServer server) {
+    private StreamService(EventLog events, SceneBoard scenes, ServerCommands commands, StreamServer server) {
         this.events = events;
+        this.scenes = scenes;
         this.commands = commands;
         this.server = server;
     }
@@ -46,7 +48,7 @@ public final class StreamService implements AutoCloseable {
         try {
             StreamServer server = new StreamServer(config, board, new CommandGate(config.token(), commands), events,
                 assembly.loop().periodNs()).start();
-            return new StreamService(events, commands, server);
+            return new StreamService(events, board, commands, server);
         } catch (IOException | RuntimeException e) {
             commands.close();
             throw e;
@@ -55,6 +57,11 @@ public final class StreamService implements AutoCloseable {
 
     public EventLog events() {
         return events;
+    }
+
+    /** The scene the loop runs now, with the exchange it publishes into (changes on RESET_SCENE, LOAD_SCENE). */
+    public SceneBoard scenes() {
+        return scenes;
     }
 
     public StreamServer server() {

@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
 import org.hapticsd.device.link.LinkStatistics;
@@ -16,12 +15,15 @@ import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.LoopStats;
+import org.hapticsd.server.loop.SnapshotExchange;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.WaitStrategy;
 import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.StreamServer;
+import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.net.StreamServerConfig;
+import org.hapticsd.server.net.StreamSource;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.scene.BuiltScene;
 import org.slf4j.Logger;
@@ -111,7 +113,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         Thread hook = new Thread(() -> {
             stopRequested.countDown();
             runner.close();
-            awaitQuietly(reported, 3);
+            StatusClock.awaitQuietly(reported, 3);
         }, "hapticsd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
 
@@ -120,7 +122,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long startNs = System.nanoTime();
         runner.start();
         try {
-            statusLoop(out, assembly, opened, board, runner, stopRequested, startNs, limitS);
+            // After RESET_SCENE or LOAD_SCENE the loop publishes into the new scene's exchange.
+            StreamSource scenes = stream == null ? StreamSource.fixed(new StreamEpoch(assembly.snapshots(), null))
+                : stream.scenes();
+            statusLoop(out, assembly, scenes, opened, board, runner, stopRequested, startNs, limitS);
         } finally {
             runner.close();
             if (stream != null) {
@@ -153,28 +158,24 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         return Main.EXIT_OK;
     }
 
-    private static void statusLoop(PrintWriter out, LoopAssembly assembly, OpenedDevice opened, LoopStatsBoard board,
-                                   LoopRunner runner,
-                                   CountDownLatch stopRequested, long startNs, double limitS) {
-        LoopSnapshot snapshot = assembly.snapshots().newSnapshot();
+    private static void statusLoop(PrintWriter out, LoopAssembly assembly, StreamSource scenes, OpenedDevice opened,
+                                   LoopStatsBoard board, LoopRunner runner, CountDownLatch stopRequested, long startNs,
+                                   double limitS) {
+        SnapshotExchange exchange = scenes.current().exchange();
+        LoopSnapshot snapshot = exchange.newSnapshot();
         long lastTicks = 0;
         long lastNs = startNs;
         long reportedErrors = 0;
-        while (runner.isRunning()) {
-            double elapsedS = (System.nanoTime() - startNs) * 1e-9;
-            double nextStatusS = Math.floor(elapsedS) + 1.0;
-            if (nextStatusS > limitS) {
-                awaitQuietly(stopRequested, Math.max(0.0, limitS - elapsedS));
-                return;
-            }
-            if (awaitQuietly(stopRequested, nextStatusS - elapsedS)) {
-                return;
-            }
+        while (runner.isRunning() && StatusClock.awaitNextSecond(stopRequested, startNs, limitS)) {
             long nowNs = System.nanoTime();
             long ticks = assembly.stats().ticks();
             LoopStats sample = assembly.stats().sample();
             Histogram periodError = sample.periodError().interval();
-            assembly.snapshots().read(snapshot);
+            if (scenes.current().exchange() != exchange) {
+                exchange = scenes.current().exchange();
+                snapshot = exchange.newSnapshot();
+            }
+            exchange.read(snapshot);
             double rateHz = (ticks - lastTicks) / ((nowNs - lastNs) * 1e-9);
             board.publish(rateHz, periodError.getValueAtPercentile(99),
                 sample.tickTime().interval().getValueAtPercentile(99), snapshot.overruns);
@@ -211,12 +212,4 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    private static boolean awaitQuietly(CountDownLatch latch, double seconds) {
-        try {
-            return latch.await((long) (seconds * 1e9), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return true;
-        }
-    }
 }

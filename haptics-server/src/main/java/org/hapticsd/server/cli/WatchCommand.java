@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.hapticsd.client.StreamClient;
 import org.hapticsd.client.StreamClientCounters;
 import org.hapticsd.client.StreamRecordingWriter;
@@ -95,7 +94,7 @@ final class WatchCommand implements Callable<Integer> {
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             stopRequested.countDown();
-            awaitQuietly(finished, 3);
+            StatusClock.awaitQuietly(finished, 3);
         }, "hapticsd-watch-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         long startNs = System.nanoTime();
@@ -167,16 +166,7 @@ final class WatchCommand implements Callable<Integer> {
                                    double limitS) {
         StreamClientCounters last = client.counters();
         long lastNs = startNs;
-        while (true) {
-            double elapsedS = (System.nanoTime() - startNs) * 1e-9;
-            double nextStatusS = Math.floor(elapsedS) + 1.0;
-            if (nextStatusS > limitS) {
-                awaitQuietly(stopRequested, Math.max(0.0, limitS - elapsedS));
-                return;
-            }
-            if (awaitQuietly(stopRequested, nextStatusS - elapsedS)) {
-                return;
-            }
+        while (StatusClock.awaitNextSecond(stopRequested, startNs, limitS)) {
             long nowNs = System.nanoTime();
             StreamClientCounters now = client.counters();
             out.println(statusLine((nowNs - startNs) * 1e-9, last, now, (nowNs - lastNs) * 1e-9,
@@ -231,12 +221,4 @@ final class WatchCommand implements Callable<Integer> {
         }
     }
 
-    private static boolean awaitQuietly(CountDownLatch latch, double seconds) {
-        try {
-            return latch.await((long) (seconds * 1e9), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return true;
-        }
-    }
 }
