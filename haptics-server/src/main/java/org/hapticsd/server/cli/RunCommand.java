@@ -1,6 +1,8 @@
 package org.hapticsd.server.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -8,23 +10,19 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
 import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.server.JitWarmUp;
-import org.hapticsd.server.device.OpenedDevice;
-import org.hapticsd.server.loop.LoopStats;
-import org.hapticsd.server.loop.TickSink;
-import org.hapticsd.server.net.CommandGate;
-import org.hapticsd.server.net.EventLog;
-import org.hapticsd.server.net.LoopStatsBoard;
-import org.hapticsd.server.net.ProtocolStreamFrames;
-import org.hapticsd.server.net.StreamServer;
-import org.hapticsd.server.net.StreamServerConfig;
-import java.io.IOException;
-import java.nio.file.Path;
 import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.record.TickRecorder;
+import org.hapticsd.server.StreamService;
+import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.LoopStats;
+import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.WaitStrategy;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.StreamServer;
+import org.hapticsd.server.net.StreamServerConfig;
+import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.scene.BuiltScene;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,28 +81,28 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         }
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopStatsBoard board = new LoopStatsBoard();
-        EventLog events = new EventLog(assembly.loop().periodNs());
-        TickSink sink = streamConfig == null ? recorder : recorder == null ? events : TickSink.tee(recorder, events);
-        if (sink != null) {
-            assembly.loop().setTickSink(sink);
-        }
-        StreamServer server = null;
+        StreamService stream = null;
         if (streamConfig != null) {
             try {
-                server = new StreamServer(streamConfig, assembly.snapshots(),
-                    new ProtocolStreamFrames(scene, rateHz, board), new CommandGate(streamConfig.token(),
-                    assembly.commands()), events, assembly.loop().periodNs()).start();
+                stream = StreamService.start(assembly, streamConfig, board, options::loadScene, this.stream.sceneDir);
             } catch (IOException e) {
                 opened.close();
                 Recorders.close(recorder, out);
-                throw new UsageException("stream: " + e.getMessage() + " (choose --http-port/--tcp-port, or "
-                    + "--no-stream)");
+                throw new UsageException("stream: " + e.getMessage() + " (choose --http-port/--tcp-port, "
+                    + "--tls-cert/--tls-key, or --no-stream)");
             }
-            out.printf(Locale.ROOT, "stream: http://%s:%d/ (WebSocket /ws)%s; command token %s%n",
-                streamConfig.bindAddress(), server.httpPort(),
-                server.tcpPort() < 0 ? "" : ", tcp " + streamConfig.bindAddress() + ":" + server.tcpPort(),
+            StreamServer server = stream.server();
+            out.printf(Locale.ROOT, "stream: %s://%s:%d/ (WebSocket /ws)%s; command token %s%n",
+                streamConfig.tls() == null ? "http" : "https", streamConfig.bindAddress(), server.httpPort(),
+                server.tcpPort() < 0 ? "" : ", tcp " + streamConfig.bindAddress() + ":" + server.tcpPort()
+                    + (streamConfig.tls() == null ? "" : " (TLS)"),
                 streamConfig.token());
             out.flush();
+        }
+        TickSink sink = stream == null ? recorder
+            : recorder == null ? stream.events() : TickSink.tee(recorder, stream.events());
+        if (sink != null) {
+            assembly.loop().setTickSink(sink);
         }
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
 
@@ -125,8 +123,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             statusLoop(out, assembly, opened, board, runner, stopRequested, startNs, limitS);
         } finally {
             runner.close();
-            if (server != null) {
-                server.close();
+            if (stream != null) {
+                stream.close();
             }
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;

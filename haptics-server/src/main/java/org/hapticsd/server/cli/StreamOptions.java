@@ -1,5 +1,7 @@
 package org.hapticsd.server.cli;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.hapticsd.server.net.StreamServerConfig;
@@ -20,8 +22,8 @@ final class StreamOptions {
     int tcpPort;
 
     @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = StreamServerConfig.LOOPBACK,
-        description = "Address both stream ports listen on. Anything but loopback needs --token. "
-            + "Default: ${DEFAULT-VALUE}.")
+        description = "Address both stream ports listen on (0.0.0.0: every interface). Commands always need the "
+            + "token; off loopback the web page asks for it. Default: ${DEFAULT-VALUE}.")
     String bind;
 
     @Option(names = "--token", paramLabel = "TOKEN",
@@ -34,11 +36,37 @@ final class StreamOptions {
             + "The server's own page is always allowed.")
     List<String> origins = new ArrayList<>();
 
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+        description = "Serve both stream ports over TLS (https/wss) with this PEM certificate chain; needs --tls-key.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE",
+        description = "The TLS certificate's private key: unencrypted PKCS#8 PEM (BEGIN PRIVATE KEY).")
+    Path tlsKey;
+
+    @Option(names = "--scene-dir", paramLabel = "DIR",
+        description = "Directory whose scene files stream clients may load by name (LOAD_SCENE). Default: none, "
+            + "LOAD_SCENE is refused.")
+    Path sceneDir;
+
     /** The server's configuration, or a {@link UsageException} naming the option that is wrong. */
     StreamServerConfig config() {
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("stream: --tls-cert and --tls-key go together; got only "
+                + (tlsCert == null ? "--tls-key" : "--tls-cert"));
+        }
+        for (Path file : tlsCert == null ? new Path[0] : new Path[] {tlsCert, tlsKey}) {
+            if (!Files.isReadable(file)) {
+                throw new UsageException("stream: TLS file " + file + " does not exist or cannot be read");
+            }
+        }
+        if (sceneDir != null && !Files.isDirectory(sceneDir)) {
+            throw new UsageException("stream: --scene-dir " + sceneDir + " is not a directory");
+        }
         try {
             StreamServerConfig base = StreamServerConfig.defaults();
-            return base.withPorts(httpPort, tcpPort).withBind(bind, token).withAllowedOrigins(origins);
+            return base.withPorts(httpPort, tcpPort).withBind(bind, token).withAllowedOrigins(origins)
+                .withTls(tlsCert == null ? null : new StreamServerConfig.Tls(tlsCert, tlsKey));
         } catch (IllegalArgumentException e) {
             throw new UsageException("stream: " + e.getMessage());
         }

@@ -35,14 +35,16 @@ import org.joml.Vector3dc;
  * allocates nor keeps history to do it.
  */
 public final class HapticLoop implements LoopControl {
-    private final PhysicsWorld world;
-    private final int toolBody;
-    private final DeviceMapping mapping;
+    // The scene: replaced as a whole, on the loop thread, by replaceScene.
+    private PhysicsWorld world;
+    private int toolBody;
+    private DeviceMapping mapping;
+    private SnapshotExchange exchange;
+    private LoopSnapshot snapshot;
     private final HapticDevice device;
     private final SafetyLayer safety;
     private final LoopStats stats;
     private final CommandQueue commands;
-    private final SnapshotExchange exchange;
     private final NanoClock stageTimer;
     private final long periodNs;
     private final double dtS;
@@ -56,7 +58,6 @@ public final class HapticLoop implements LoopControl {
     private final Vector3d bodyPositionM = new Vector3d();
     private final Vector3d bodyVelocityMps = new Vector3d();
     private final Quaterniond bodyOrientation = new Quaterniond();
-    private final LoopSnapshot snapshot;
     private final Consumer<LoopCommand> applyCommand = this::apply;
 
     private final AtomicReference<Throwable> lastError = new AtomicReference<>();
@@ -70,6 +71,8 @@ public final class HapticLoop implements LoopControl {
     private long periodErrorNs;
     private int consecutiveOverruns;
     private boolean fresh;
+    private boolean paused;
+    private double forceScale = 1.0;
 
     // Events: the bits of the tick under way, those the runner reported for the next tick, and the values of the
     // previous tick that the change events compare against (the state before the first tick: LoopEvents).
@@ -154,14 +157,22 @@ public final class HapticLoop implements LoopControl {
         long t = mark(LoopStage.READ_DEVICE, startNs);
 
         mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
-        world.setToolState(toolBody, toolPositionM, toolVelocityMps);
+        if (!paused) {
+            world.setToolState(toolBody, toolPositionM, toolVelocityMps);
+        }
         t = mark(LoopStage.MAP_TO_SCENE, t);
 
-        world.step(dtS);
+        if (!paused) {
+            world.step(dtS);
+        }
         t = mark(LoopStage.STEP_PHYSICS, t);
 
-        world.contactForceOnBody(toolBody, sceneForceN);
-        mapping.sceneForceToDevice(sceneForceN, deviceForceN);
+        if (paused) {
+            deviceForceN.zero();
+        } else {
+            world.contactForceOnBody(toolBody, sceneForceN);
+            mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
+        }
         t = mark(LoopStage.RENDER_FORCE, t);
 
         boolean healthy = deviceHealth.connected && deviceHealth.fault == DeviceFault.NONE;
@@ -241,6 +252,7 @@ public final class HapticLoop implements LoopControl {
             s.bodyVelocity[v + 2] = bodyVelocityMps.z;
         }
         s.overruns = stats.overruns();
+        s.paused = paused;
         tickEvents |= changeEvents(s);
         s.events = tickEvents;
     }
@@ -355,6 +367,50 @@ public final class HapticLoop implements LoopControl {
         lastError.lazySet(error);
     }
 
+    @Override
+    public void setPaused(boolean pause) {
+        if (pause != paused) {
+            paused = pause;
+            safety.regate();
+            tickEvents |= LoopEvents.PAUSE_CHANGED;
+        }
+    }
+
+    @Override
+    public boolean paused() {
+        return paused;
+    }
+
+    @Override
+    public void setForceScale(double scale) {
+        if (!(scale >= 0.0 && scale <= 1.0)) {
+            throw new IllegalArgumentException("force scale must be in [0, 1], got " + scale);
+        }
+        forceScale = scale;
+    }
+
+    @Override
+    public DeviceMapping mapping() {
+        return mapping;
+    }
+
+    @Override
+    public void replaceScene(HapticScene scene, SnapshotExchange newExchange, LoopSnapshot newSnapshot) {
+        if (newSnapshot.bodyCount != scene.world().bodyCount()) {
+            throw new IllegalArgumentException("snapshot sized for " + newSnapshot.bodyCount
+                + " bodies, the new world has " + scene.world().bodyCount());
+        }
+        world = scene.world();
+        toolBody = scene.toolBody();
+        mapping = scene.mapping();
+        exchange = newExchange;
+        snapshot = newSnapshot;
+        // The contacts the change events compare against belonged to the old world.
+        previousContactCount = 0;
+        safety.regate();
+        tickEvents |= LoopEvents.SCENE_CHANGED;
+    }
+
     /** Sets who receives every tick (the recorder); call before the loop starts ticking. */
     public void setTickSink(TickSink sink) {
         this.tickSink = sink == null ? TickSink.NONE : sink;
@@ -397,6 +453,7 @@ public final class HapticLoop implements LoopControl {
         return periodNs;
     }
 
+    @Override
     public PhysicsWorld world() {
         return world;
     }

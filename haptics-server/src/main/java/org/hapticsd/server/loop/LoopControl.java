@@ -1,6 +1,9 @@
 package org.hapticsd.server.loop;
 
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.server.render.DeviceMapping;
+import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.safety.SafetyLayer;
 
 /** What a {@link LoopCommand} may act on. Implemented by the loop; used only on the loop thread. */
@@ -9,4 +12,34 @@ public interface LoopControl {
     SafetyLayer safety();
 
     HapticDevice device();
+
+    /** The scene's world as the loop steps it now (it changes when the scene is replaced). */
+    PhysicsWorld world();
+
+    /** Device workspace → scene, for the scene the loop runs now. */
+    DeviceMapping mapping();
+
+    /**
+     * Freezes or continues the simulation. While paused the world is not stepped and the rendered force is zero;
+     * either change sends force back through the safety layer's start-up gate, so nothing jumps on the hand.
+     */
+    void setPaused(boolean paused);
+
+    boolean paused();
+
+    /**
+     * Multiplies the rendered force by {@code scale} (0..1) before the safety layer; a remote user may soften the
+     * scene, never strengthen it.
+     *
+     * @throws IllegalArgumentException outside [0, 1]
+     */
+    void setForceScale(double scale);
+
+    /**
+     * Runs {@code scene} from this tick on, publishing into {@code exchange} from {@code snapshot} (made by
+     * {@code exchange}, off the loop thread). Force goes back through the start-up gate.
+     *
+     * @throws IllegalArgumentException if {@code snapshot} is not sized for the scene's world
+     */
+    void replaceScene(HapticScene scene, SnapshotExchange exchange, LoopSnapshot snapshot);
 }

@@ -43,14 +43,21 @@ public final class LoopEvents {
     public static final int COMMAND_REJECTED = 1 << 10;
     /** A stage of this tick threw: the device got zero force and the safety layer latched INTERNAL_ERROR. */
     public static final int STAGE_ERROR = 1 << 11;
+    /**
+     * The loop's scene was replaced this tick (RESET_SCENE, LOAD_SCENE): contacts, bodies and the snapshot's size
+     * are the new scene's from this tick on, and the safety layer went back through its start-up gate.
+     */
+    public static final int SCENE_CHANGED = 1 << 12;
+    /** The simulation was paused or resumed this tick ({@link LoopSnapshot#paused} says which). */
+    public static final int PAUSE_CHANGED = 1 << 13;
 
     /** Number of defined bits; bits from this one up are never set. */
-    public static final int COUNT = 12;
+    public static final int COUNT = 14;
 
     private static final String[] NAMES = {
         "SAFETY_STATE_CHANGED", "SAFETY_FAULT_RAISED", "DEVICE_CONNECTED", "DEVICE_DISCONNECTED",
         "DEVICE_FAULT_CHANGED", "DEVICE_STATUS_CHANGED", "CONTACT_BEGAN", "CONTACT_ENDED", "OVERRUN",
-        "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR",
+        "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR", "SCENE_CHANGED", "PAUSE_CHANGED",
     };
 
     private LoopEvents() {

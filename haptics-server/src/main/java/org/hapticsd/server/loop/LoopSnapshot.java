@@ -71,6 +71,8 @@ public final class LoopSnapshot {
     public final double[] bodyPose;
     public final double[] bodyVelocity;
     public long overruns;
+    /** The simulation is paused: bodies frozen, rendered force zero. */
+    public boolean paused;
     /** What happened this tick: bits of {@link LoopEvents}. */
     public int events;
     public long lastTickNs;
@@ -118,6 +120,7 @@ public final class LoopSnapshot {
         System.arraycopy(other.bodyPose, 0, bodyPose, 0, bodyPose.length);
         System.arraycopy(other.bodyVelocity, 0, bodyVelocity, 0, bodyVelocity.length);
         overruns = other.overruns;
+        paused = other.paused;
         events = other.events;
         lastTickNs = other.lastTickNs;
         System.arraycopy(other.stageNs, 0, stageNs, 0, stageNs.length);

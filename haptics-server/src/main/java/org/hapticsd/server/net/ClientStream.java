@@ -6,7 +6,6 @@ import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import java.util.concurrent.TimeUnit;
 import org.hapticsd.server.loop.LoopSnapshot;
-import org.hapticsd.server.loop.SnapshotExchange;
 
 /**
  * Sends one client the loop's newest state at the client's own rate, on the client's Netty event loop. The loop is
@@ -23,27 +22,26 @@ final class ClientStream implements Runnable {
     enum Kind { WEBSOCKET_BINARY, WEBSOCKET_JSON, TCP }
 
     private final Channel channel;
-    private final SnapshotExchange exchange;
-    private final LoopSnapshot snapshot;
-    private final StreamFrames frames;
+    private final StreamSource source;
     private final Kind kind;
     private final EventLog.Receiver events;
     private final long loopPeriodNs;
     private final long unwritableCloseNs;
 
+    // The scene this client was last sent, and a snapshot sized for it.
+    private StreamEpoch epoch;
+    private LoopSnapshot snapshot;
     private long periodNs;
     private long nextNs;
     private long lastTick = -1;
     private long unwritableSinceNs;
     private boolean running;
 
-    ClientStream(Channel channel, SnapshotExchange exchange, StreamFrames frames, Kind kind, long loopPeriodNs,
-                 long unwritableCloseNs, EventLog.Receiver events) {
+    ClientStream(Channel channel, StreamSource source, Kind kind, long loopPeriodNs, long unwritableCloseNs,
+                 EventLog.Receiver events) {
         this.events = events;
         this.channel = channel;
-        this.exchange = exchange;
-        this.snapshot = exchange.newSnapshot();
-        this.frames = frames;
+        this.source = source;
         this.kind = kind;
         this.loopPeriodNs = loopPeriodNs;
         this.unwritableCloseNs = unwritableCloseNs;
@@ -78,13 +76,22 @@ final class ClientStream implements Runnable {
         long nowNs = System.nanoTime();
         if (channel.isWritable()) {
             unwritableSinceNs = 0;
+            StreamEpoch now = source.current();
+            if (now != epoch) {
+                // First run, or the loop replaced its scene: the SCENE goes before any STATE that uses its ids.
+                epoch = now;
+                snapshot = now.exchange().newSnapshot();
+                channel.write(wrap(kind == Kind.WEBSOCKET_JSON ? now.frames().sceneJson() : now.frames().sceneBinary()),
+                    channel.voidPromise());
+            }
+            StreamFrames frames = epoch.frames();
             if (events != null) {
                 Object eventsFrame = frames.eventsFrame(events, kind == Kind.WEBSOCKET_JSON);
                 if (eventsFrame != null) {
                     channel.write(wrap(eventsFrame), channel.voidPromise());
                 }
             }
-            if (exchange.read(snapshot) != 0 && snapshot.tick != lastTick) {
+            if (epoch.exchange().read(snapshot) != 0 && snapshot.tick != lastTick) {
                 lastTick = snapshot.tick;
                 channel.writeAndFlush(stateFrame(), channel.voidPromise());
             } else {
@@ -106,7 +113,7 @@ final class ClientStream implements Runnable {
         channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
     }
 
-    /** A frame from {@link StreamFrames#eventsFrame}: byte[] for binary kinds, String for JSON. */
+    /** A whole message from {@link StreamFrames}: byte[] for binary kinds, String for JSON. */
     private Object wrap(Object frame) {
         return switch (kind) {
             case WEBSOCKET_BINARY -> new BinaryWebSocketFrame(Unpooled.wrappedBuffer((byte[]) frame));
@@ -117,9 +124,10 @@ final class ClientStream implements Runnable {
 
     private Object stateFrame() {
         return switch (kind) {
-            case WEBSOCKET_BINARY -> new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.stateBinary(snapshot)));
-            case WEBSOCKET_JSON -> new TextWebSocketFrame(frames.stateJson(snapshot));
-            case TCP -> Unpooled.wrappedBuffer(frames.stateBinary(snapshot));
+            case WEBSOCKET_BINARY -> new BinaryWebSocketFrame(Unpooled.wrappedBuffer(
+                epoch.frames().stateBinary(snapshot)));
+            case WEBSOCKET_JSON -> new TextWebSocketFrame(epoch.frames().stateJson(snapshot));
+            case TCP -> Unpooled.wrappedBuffer(epoch.frames().stateBinary(snapshot));
         };
     }
 }

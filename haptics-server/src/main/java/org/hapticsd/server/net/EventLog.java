@@ -6,6 +6,7 @@ import org.agrona.concurrent.broadcast.BroadcastBufferDescriptor;
 import org.agrona.concurrent.broadcast.BroadcastReceiver;
 import org.agrona.concurrent.broadcast.BroadcastTransmitter;
 import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
+import org.hapticsd.server.loop.LoopEvents;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.safety.SafetyState;
@@ -104,6 +105,10 @@ public final class EventLog implements TickSink {
     /** Loop thread, once per tick: no allocation. */
     @Override
     public void onTick(LoopSnapshot s) {
+        if ((s.events & LoopEvents.SCENE_CHANGED) != 0) {
+            // The old scene's contacts did not end: their bodies are gone, and their indices now name others.
+            previousCount = 0;
+        }
         int count = pairs(s);
         if (!first) {
             for (int i = 0; i < count; i++) {

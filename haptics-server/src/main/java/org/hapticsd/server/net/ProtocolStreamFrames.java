@@ -42,8 +42,8 @@ import org.joml.Vector3d;
  * scene's named bodies in file order (0, 1, ...) and {@link StreamProtocol#TOOL_ID} for the tool; forces are
  * turned from the device frame into the scene frame so a viewer draws them without knowing the mapping.
  *
- * <p>SCENE is built once, when the server starts, from the world before the loop owns it (shapes and static poses
- * never change after building). Everything per frame comes from the snapshot a client copied: no call reaches the
+ * <p>SCENE is built once per scene, from the world before the loop owns it (shapes and static poses never change
+ * after building); a replaced scene gets new frames with the next revision ({@link StreamEpoch}). Everything per frame comes from the snapshot a client copied: no call reaches the
  * loop's world.
  */
 public final class ProtocolStreamFrames implements StreamFrames {
@@ -60,8 +60,17 @@ public final class ProtocolStreamFrames implements StreamFrames {
     private final byte[] sceneBinary;
     private final String sceneJson;
 
-    /** Call before the loop starts: it reads the world's shapes and initial poses. */
+    /** Revision 1: the scene the server started with. Call before the loop starts. */
     public ProtocolStreamFrames(BuiltScene built, int rateHz, LoopStatsBoard stats) {
+        this(built, rateHz, stats, 1);
+    }
+
+    /**
+     * Call before the loop owns {@code built}'s world: it reads the world's shapes and initial poses.
+     *
+     * @param revision the SCENE revision (1 for the first scene, one more for each replacement)
+     */
+    public ProtocolStreamFrames(BuiltScene built, int rateHz, LoopStatsBoard stats, long revision) {
         this.mapping = built.haptic().mapping();
         this.stats = stats;
         PhysicsWorld world = built.haptic().world();
@@ -90,7 +99,7 @@ public final class ProtocolStreamFrames implements StreamFrames {
         movingWorldIndices = moving.stream().mapToInt(Integer::intValue).toArray();
         double toolRadiusM = world.shape(toolBody) instanceof SphereShape s ? s.radiusM() : 0.0;
         hello = new HelloMessage(StreamProtocol.VERSION, rateHz, SERVER_VERSION);
-        scene = new SceneMessage(1, built.name(), (float) toolRadiusM, bodies);
+        scene = new SceneMessage(revision, built.name(), (float) toolRadiusM, bodies);
         helloBinary = StreamCodec.encode(hello);
         helloJson = StreamJson.encodeJson(hello);
         sceneBinary = StreamCodec.encode(scene);
@@ -187,7 +196,7 @@ public final class ProtocolStreamFrames implements StreamFrames {
         }
         Vector3d scratch = new Vector3d();
         return new StateMessage(s.tick, s.timeNs, scene.revision(), SafetyCode.valueOf(s.safety.name()),
-            FaultCode.valueOf(s.fault.name()), s.deviceConnected, false,
+            FaultCode.valueOf(s.fault.name()), s.deviceConnected, s.paused,
             vec3(s.toolPositionM, 0), vec3(s.toolPositionM, 0),
             sceneForce(s.renderedForceN, scratch), sceneForce(s.commandedForceN, scratch), stats.latest(),
             poses, contacts);

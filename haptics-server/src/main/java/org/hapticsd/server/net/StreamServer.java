@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -15,12 +16,17 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
 import org.hapticsd.server.loop.SnapshotExchange;
 
 /**
@@ -40,8 +46,7 @@ public final class StreamServer implements AutoCloseable {
     private static final int HIGH_WATER_BYTES = 64 * 1024;
 
     private final StreamServerConfig config;
-    private final SnapshotExchange exchange;
-    private final StreamFrames frames;
+    private final StreamSource source;
     private final StreamRequests requests;
     private final EventLog events;
     private final long loopPeriodNs;
@@ -49,20 +54,27 @@ public final class StreamServer implements AutoCloseable {
     private final IdleCloser idleCloser = new IdleCloser();
     private final AtomicLong clientErrors = new AtomicLong();
     private final AtomicLong streamsOpened = new AtomicLong();
+    private SslContext tls;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel http;
     private Channel tcp;
 
-    /**
-     * @param events the loop's event log (its tick sink), or null to send no EVENTS
-     */
+    /** A server for a scene that never changes. */
     public StreamServer(StreamServerConfig config, SnapshotExchange exchange, StreamFrames frames,
                         StreamRequests requests, EventLog events, long loopPeriodNs) {
+        this(config, StreamSource.fixed(new StreamEpoch(exchange, frames)), requests, events, loopPeriodNs);
+    }
+
+    /**
+     * @param source the scene served now (a {@link SceneBoard} when commands may replace it)
+     * @param events the loop's event log (its tick sink), or null to send no EVENTS
+     */
+    public StreamServer(StreamServerConfig config, StreamSource source, StreamRequests requests, EventLog events,
+                        long loopPeriodNs) {
         this.config = config;
         this.events = events;
-        this.exchange = exchange;
-        this.frames = frames;
+        this.source = source;
         this.requests = requests;
         this.loopPeriodNs = loopPeriodNs;
         this.limit = new ConnectionLimit(config.maxClients());
@@ -70,6 +82,7 @@ public final class StreamServer implements AutoCloseable {
 
     /** Binds both ports; throws naming the address and port when one is taken or not allowed. */
     public StreamServer start() throws IOException {
+        tls = config.tls() == null ? null : tlsContext(config.tls());
         boss = new NioEventLoopGroup(1, daemonThreads("hapticsd-net-accept"));
         workers = new NioEventLoopGroup(2, daemonThreads("hapticsd-net"));
         try {
@@ -107,12 +120,33 @@ public final class StreamServer implements AutoCloseable {
         return this;
     }
 
-    /** The head of both pipelines: the connection cap first, then the idle timeout. */
+    /** The head of both pipelines: the connection cap first, then the idle timeout, then TLS when configured. */
     private io.netty.channel.ChannelPipeline guard(SocketChannel ch) {
-        return ch.pipeline()
+        ChannelPipeline pipeline = ch.pipeline()
             .addLast(limit)
             .addLast(new IdleStateHandler(0, 0, config.idleTimeoutS(), TimeUnit.SECONDS))
             .addLast(idleCloser);
+        if (tls != null) {
+            pipeline.addLast(tls.newHandler(ch.alloc()));
+        }
+        return pipeline;
+    }
+
+    /** The server's TLS context from PEM files; names the file and the reason when it cannot be read. */
+    private static SslContext tlsContext(StreamServerConfig.Tls files) throws IOException {
+        for (Path file : new Path[] {files.certificateChain(), files.privateKey()}) {
+            if (!Files.isReadable(file)) {
+                throw new IOException("TLS file " + file + " does not exist or cannot be read");
+            }
+        }
+        try {
+            return SslContextBuilder.forServer(files.certificateChain().toFile(), files.privateKey().toFile())
+                .build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IOException("cannot use TLS certificate " + files.certificateChain() + " with key "
+                + files.privateKey() + ": " + e.getMessage() + " (PEM certificate chain, unencrypted PKCS#8 PEM key)",
+                e);
+        }
     }
 
     private Channel bind(int port, ChannelInitializer<SocketChannel> initializer) throws IOException {
@@ -144,12 +178,13 @@ public final class StreamServer implements AutoCloseable {
 
     ClientStream newStream(Channel channel, ClientStream.Kind kind) {
         streamsOpened.incrementAndGet();
-        return new ClientStream(channel, exchange, frames, kind, loopPeriodNs,
+        return new ClientStream(channel, source, kind, loopPeriodNs,
             TimeUnit.SECONDS.toNanos(config.unwritableCloseS()), events == null ? null : events.newClientReceiver());
     }
 
+    /** The messages of the scene served now (HELLO is the same for every scene). */
     StreamFrames frames() {
-        return frames;
+        return source.current().frames();
     }
 
     StreamRequests requests() {

@@ -21,8 +21,8 @@ final class TcpStreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         stream = server.newStream(ctx.channel(), ClientStream.Kind.TCP);
+        // HELLO here; the client's stream sends SCENE on its first run, and again whenever the scene changes.
         ctx.write(Unpooled.wrappedBuffer(server.frames().helloBinary()));
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(server.frames().sceneBinary()));
         stream.subscribe(server.defaultRateHz());
         super.channelActive(ctx);
     }

@@ -30,13 +30,9 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
             stream = server.newStream(ctx.channel(),
                 json ? ClientStream.Kind.WEBSOCKET_JSON : ClientStream.Kind.WEBSOCKET_BINARY);
             StreamFrames frames = server.frames();
-            if (json) {
-                ctx.write(new TextWebSocketFrame(frames.helloJson()));
-                ctx.writeAndFlush(new TextWebSocketFrame(frames.sceneJson()));
-            } else {
-                ctx.write(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.helloBinary())));
-                ctx.writeAndFlush(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.sceneBinary())));
-            }
+            // HELLO here; the client's stream sends SCENE on its first run, and again whenever the scene changes.
+            ctx.write(json ? new TextWebSocketFrame(frames.helloJson())
+                : new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.helloBinary())));
             stream.subscribe(rate == null ? server.defaultRateHz() : rate);
             return;
         }

@@ -55,6 +55,14 @@ public final class DeviceMapping {
         return rotation.transform(forceN, destN).div(scale);
     }
 
+    /**
+     * The device position whose tool lands on {@code sceneM}: the inverse of the position part of
+     * {@link #deviceToScene}. Uses no scratch state (any thread); safe when {@code destM == sceneM}.
+     */
+    public Vector3d scenePointToDevice(Vector3dc sceneM, Vector3d destM) {
+        return rotation.transformInverse(destM.set(sceneM).sub(originM)).div(scale);
+    }
+
     public double scale() {
         return scale;
     }

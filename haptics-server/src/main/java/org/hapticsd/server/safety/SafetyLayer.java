@@ -66,6 +66,18 @@ public final class SafetyLayer {
     }
 
     /**
+     * Sends force that is flowing (ramping or active) back through the start-up gate, so it returns only once the
+     * rendered force has been small for the gate's ticks and then ramps up: used when the scene under the user's
+     * hand changes at once (pause, resume, scene replaced), where the old force would otherwise jump to a new one.
+     * A stop or fault is left as it is: this never clears what only {@link #reset()} may clear.
+     */
+    public void regate() {
+        if (state == SafetyState.RAMPING || state == SafetyState.ACTIVE) {
+            enterGate();
+        }
+    }
+
+    /**
      * Runs the rules for one tick. Read the result with {@link #outputX()} etc.
      *
      * @param nowNs               the tick's time

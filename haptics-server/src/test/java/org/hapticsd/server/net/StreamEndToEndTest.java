@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -33,6 +35,7 @@ import org.hapticsd.protocol.stream.StreamMessage;
 import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.SubscribeMessage;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.StreamService;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.scene.BuiltScene;
@@ -42,6 +45,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real loop (default wall scene, simulated stylus) publishing through the stream server with the protocol's
@@ -52,20 +56,24 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamEndToEndTest {
     private LoopRunner runner;
+    private StreamService service;
     private StreamServer server;
     private StreamServerConfig config;
+
+    @TempDir
+    Path sceneDir;
 
     @BeforeEach
     void start() throws Exception {
         SceneLoader loader = new SceneLoader();
         BuiltScene scene = SceneBuilder.build(loader.loadEmbedded());
+        Files.copy(Path.of("../scenes/pen.yaml"), sceneDir.resolve("pen.yaml"));
         LoopAssembly assembly = new LoopAssembly(scene, openSim(scene), 1000, SystemNanoClock.INSTANCE);
-        EventLog events = new EventLog(assembly.loop().periodNs());
-        assembly.loop().setTickSink(events);
         config = StreamServerConfig.defaults().withPorts(0, 0);
-        ProtocolStreamFrames frames = new ProtocolStreamFrames(scene, 1000, new LoopStatsBoard());
-        server = new StreamServer(config, assembly.snapshots(), frames,
-            new CommandGate(config.token(), assembly.commands()), events, assembly.loop().periodNs()).start();
+        service = StreamService.start(assembly, config, new LoopStatsBoard(),
+            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), sceneDir);
+        server = service.server();
+        assembly.loop().setTickSink(service.events());
         runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
         runner.start();
     }
@@ -79,7 +87,7 @@ class StreamEndToEndTest {
     @AfterEach
     void stop() {
         runner.close();
-        server.close();
+        service.close();
     }
 
     /** Collects whole text and binary messages. */
@@ -199,12 +207,51 @@ class StreamEndToEndTest {
         }, 3_000), "the loop did not stop");
 
         ws.sendBinary(ByteBuffer.wrap(StreamCodec.encode(
-            new CommandMessage(9, config.token(), new Command.Pause()))), true).join();
+            new CommandMessage(9, config.token(), new Command.SetParameter("safety.maxForceN", 20.0)))), true).join();
         assertTrue(client.await(c -> c.of(AckMessage.class).size() == 3, 3_000));
-        AckMessage pause = client.of(AckMessage.class).get(2);
-        assertFalse(pause.accepted());
-        assertTrue(pause.reason().contains("not supported"), pause.reason());
+        AckMessage raise = client.of(AckMessage.class).get(2);
+        assertFalse(raise.accepted(), "no remote command can raise a limit");
+        assertTrue(raise.reason().contains("unknown parameter"), raise.reason());
         ws.abort();
+    }
+
+    @Test
+    void shouldPauseLoadAndResetTheSceneSendingEachNewSceneBeforeItsStates() throws Exception {
+        Client client = new Client();
+        WebSocket ws = connect("?format=json&rate=100", client);
+        assertTrue(client.await(c -> !c.of(StateMessage.class).isEmpty(), 3_000));
+        ws.sendText(StreamJson.encodeJson(new CommandMessage(1, config.token(), new Command.Pause())), true).join();
+        assertTrue(client.await(c -> last(c).paused(), 3_000), "STATE never said paused");
+        assertEquals(0f, last(client).renderedForceN().z(), "no force while paused");
+
+        ws.sendText(StreamJson.encodeJson(new CommandMessage(2, config.token(), new Command.LoadScene("pen"))), true)
+            .join();
+        assertTrue(client.await(c -> c.of(SceneMessage.class).size() == 2 && last(c).sceneRevision() == 2, 5_000),
+            "no second SCENE: " + client.of(SceneMessage.class));
+        SceneMessage pen = client.of(SceneMessage.class).get(1);
+        assertEquals(2, pen.revision());
+        assertEquals("pen", pen.name());
+        // Order on the wire: every STATE after the new SCENE uses its revision, none before it does.
+        int sceneAt = client.messages.indexOf(pen);
+        for (int i = 0; i < client.messages.size(); i++) {
+            if (client.messages.get(i) instanceof StateMessage s) {
+                assertEquals(i > sceneAt ? 2 : 1, s.sceneRevision(), "STATE at " + i + ", SCENE at " + sceneAt);
+            }
+        }
+        ws.sendText(StreamJson.encodeJson(new CommandMessage(3, config.token(), new Command.ResetScene())), true)
+            .join();
+        ws.sendText(StreamJson.encodeJson(new CommandMessage(4, config.token(), new Command.Resume())), true).join();
+        assertTrue(client.await(c -> c.of(AckMessage.class).size() == 4 && last(c).sceneRevision() == 3
+            && !last(c).paused(), 5_000), "acks " + client.of(AckMessage.class));
+        assertTrue(client.of(AckMessage.class).stream().allMatch(AckMessage::accepted),
+            client.of(AckMessage.class).toString());
+        assertEquals("pen", client.of(SceneMessage.class).get(2).name(), "RESET_SCENE rebuilds the loaded scene");
+        ws.abort();
+    }
+
+    private static StateMessage last(Client client) {
+        List<StateMessage> states = client.of(StateMessage.class);
+        return states.get(states.size() - 1);
     }
 
     @Test

@@ -1,6 +1,8 @@
 package org.hapticsd.server.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,9 +86,11 @@ class StreamServerTest {
             int slow0 = slow.messages.size();
             int fast0 = fast.messages.size();
             int all0 = everyTick.messages.size();
+            long ticks0 = loop.ticks();
             long startNs = System.nanoTime();
             Thread.sleep(2_000);
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
+            long published = loop.ticks() - ticks0;
             int slowCount = slow.messages.size() - slow0;
             int fastCount = fast.messages.size() - fast0;
             int allCount = everyTick.messages.size() - all0;
@@ -104,12 +108,13 @@ class StreamServerTest {
                     previous = tick;
                 }
             }
-            // Over the measured interval: 20 Hz, 200 Hz and every tick (1 kHz). Deadlines are absolute and a late
-            // run never bursts, so a count can fall short (Netty's timer, this machine's stalls: down to half is
-            // allowed) but exceed the nominal count only by the frames in flight at the two instants (2 allowed).
-            assertWithin(slowCount, 20 * elapsedS, "20 Hz");
-            assertWithin(fastCount, 200 * elapsedS, "200 Hz");
-            assertWithin(allCount, 1000 * elapsedS, "every tick");
+            // Over the measured interval: 20 Hz, 200 Hz and every tick, where a client cannot get more STATEs than
+            // the fake loop published (it runs late too when this 2-core machine is busy). Deadlines are absolute
+            // and a late run never bursts, so a count can fall short (Netty's timer, this machine's stalls: down to
+            // half is allowed) but exceed the nominal count only by the frames in flight at the two instants (2).
+            assertWithin(slowCount, Math.min(20 * elapsedS, published), "20 Hz");
+            assertWithin(fastCount, Math.min(200 * elapsedS, published), "200 Hz");
+            assertWithin(allCount, published, "every tick");
         }
     }
 
@@ -233,12 +238,18 @@ class StreamServerTest {
     }
 
     @Test
-    void shouldNotBindOffLoopbackWithoutAGivenToken() {
+    void shouldNeverListenWithoutATokenGeneratingOneOffLoopbackWhenNoneIsGiven() {
+        StreamServerConfig generated = StreamServerConfig.defaults().withBind("0.0.0.0", null);
+        assertFalse(generated.loopbackOnly());
+        assertTrue(generated.tokenGenerated());
+        assertTrue(generated.token().matches("[0-9a-f]{32}"), generated.token());
+        assertNotEquals(generated.token(), StreamServerConfig.defaults().token(), "a fresh token per server");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> StreamServerConfig.defaults().withBind("0.0.0.0", null));
-        assertTrue(e.getMessage().contains("needs a token"), e.getMessage());
+            () -> StreamServerConfig.defaults().withBind("0.0.0.0", "short"));
+        assertTrue(e.getMessage().contains("at least 8 characters"), e.getMessage());
         StreamServerConfig given = StreamServerConfig.defaults().withBind("0.0.0.0", "correct-horse-battery");
         assertEquals("correct-horse-battery", given.token());
+        assertFalse(given.tokenGenerated());
     }
 
     @Test

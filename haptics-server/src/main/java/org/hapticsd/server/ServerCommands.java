@@ -1,0 +1,279 @@
+package org.hapticsd.server;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hapticsd.device.sim.ExternalHandTarget;
+import org.hapticsd.device.sim.HandTarget;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.physics.ContactSettings;
+import org.hapticsd.physics.PenaltyContactSettings;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.protocol.stream.Command;
+import org.hapticsd.server.loop.CommandQueue;
+import org.hapticsd.server.loop.LoopCommand;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.SnapshotExchange;
+import org.hapticsd.server.net.CommandExecutor;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.ProtocolStreamFrames;
+import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.StreamEpoch;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneException;
+import org.hapticsd.server.scene.SceneLoader;
+import org.joml.Vector3d;
+
+/**
+ * The server's side of the stream's COMMANDs: each is checked against local limits, turned into loop commands
+ * built here (off the loop thread, so the loop only swaps references) and enqueued. Accepted means enqueued: the
+ * loop carries it out at the start of its next tick.
+ *
+ * <p>What a remote user may do, and the local limits:
+ * <ul>
+ *   <li>PAUSE, RESUME: freeze or continue the simulation (zero force while paused; force returns through the
+ *       start-up gate).</li>
+ *   <li>RESET_SCENE: rebuild the current scene from its file; LOAD_SCENE: build a scene named in the local scene
+ *       directory ({@code run --scene-dir}), nothing else. Building runs on a thread of its own; the loop then
+ *       swaps the whole scene in one tick. The safety limits and the loop rate stay those the server was started
+ *       with: a loaded scene cannot raise them.</li>
+ *   <li>SET_PARAMETER: {@value #FORCE_SCALE} in [0, 1]; {@value #STIFFNESS} and {@value #DAMPING} between 0 and the
+ *       values the current scene was loaded with. Every parameter can only soften what the local files set.</li>
+ *   <li>MOVE_HAND: only with the simulated stylus.</li>
+ *   <li>EMERGENCY_STOP, RESET_STOP: straight to the safety layer.</li>
+ * </ul>
+ */
+public final class ServerCommands implements CommandExecutor, AutoCloseable {
+    public static final String FORCE_SCALE = "render.forceScale";
+    public static final String STIFFNESS = "contact.stiffnessNpm";
+    public static final String DAMPING = "contact.dampingNspm";
+    private static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9._-]*";
+
+    /** Builds a scene anew; throws with the file and place when it cannot. */
+    @FunctionalInterface
+    public interface SceneFactory {
+        BuiltScene build() throws SceneException;
+    }
+
+    private final CommandQueue queue;
+    private final SceneBoard board;
+    private final LoopStatsBoard stats;
+    private final int rateHz;
+    private final Path sceneDir;
+    private final boolean simulated;
+    private final ExecutorService builder = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "hapticsd-scene-builder");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicLong revision = new AtomicLong(1);
+
+    // The current scene as far as commands are concerned; guarded by this.
+    private SceneFactory current;
+    private PhysicsWorld world;
+    private ContactSettings loadedSettings;
+    private double stiffnessNpm;
+    private double dampingNspm;
+
+    /**
+     * Call before the loop starts: reads the first scene's contact settings.
+     *
+     * @param first     the scene the loop starts with, and how to build it again for RESET_SCENE
+     * @param sceneDir  where LOAD_SCENE may look, or null to refuse LOAD_SCENE
+     * @param simulated the loop drives the simulated stylus (MOVE_HAND is refused otherwise)
+     */
+    public ServerCommands(CommandQueue queue, SceneBoard board, LoopStatsBoard stats, int rateHz,
+                          BuiltScene first, SceneFactory firstFactory, Path sceneDir, boolean simulated) {
+        this.queue = queue;
+        this.board = board;
+        this.stats = stats;
+        this.rateHz = rateHz;
+        this.sceneDir = sceneDir;
+        this.simulated = simulated;
+        adopt(first, firstFactory);
+    }
+
+    /** The first epoch of the stream, for the {@link SceneBoard}: revision 1 of {@code scene}. */
+    public static StreamEpoch firstEpoch(BuiltScene scene, SnapshotExchange exchange, int rateHz,
+                                         LoopStatsBoard stats) {
+        return new StreamEpoch(exchange, new ProtocolStreamFrames(scene, rateHz, stats, 1));
+    }
+
+    @Override
+    public CompletionStage<String> execute(Command command) {
+        if (command instanceof Command.EmergencyStop) {
+            return done(offer(LoopCommand.EMERGENCY_STOP));
+        }
+        if (command instanceof Command.ResetStop) {
+            return done(offer(LoopCommand.RESET_SAFETY));
+        }
+        if (command instanceof Command.Pause) {
+            return done(offer(loop -> loop.setPaused(true)));
+        }
+        if (command instanceof Command.Resume) {
+            return done(offer(loop -> loop.setPaused(false)));
+        }
+        if (command instanceof Command.MoveHand move) {
+            return done(moveHand(move));
+        }
+        if (command instanceof Command.SetParameter set) {
+            return done(setParameter(set.name(), set.value()));
+        }
+        if (command instanceof Command.ResetScene) {
+            return replace(() -> currentFactory().build(), null);
+        }
+        if (command instanceof Command.LoadScene load) {
+            Path file;
+            try {
+                file = sceneFile(load.sceneName());
+            } catch (IllegalArgumentException e) {
+                return done(e.getMessage());
+            }
+            SceneFactory factory = () -> SceneBuilder.build(new SceneLoader().load(file));
+            return replace(factory, factory);
+        }
+        return done(command.getClass().getSimpleName() + " is not supported by this server");
+    }
+
+    private static CompletionStage<String> done(String refusal) {
+        return CompletableFuture.completedFuture(refusal);
+    }
+
+    private String offer(LoopCommand command) {
+        return queue.offer(command) ? null : "the loop's command queue is full; try again";
+    }
+
+    private String moveHand(Command.MoveHand move) {
+        if (!simulated) {
+            return "MOVE_HAND needs the simulated stylus; this server drives a real device";
+        }
+        ExternalHandTarget target = new ExternalHandTarget();
+        Vector3d pointM = new Vector3d(move.xM(), move.yM(), move.zM());
+        return offer(loop -> {
+            loop.mapping().scenePointToDevice(pointM, pointM);
+            target.set(pointM.x, pointM.y, pointM.z);
+            if (loop.device() instanceof SimulatedDevice stylus) {
+                stylus.setHandTarget(target);
+            }
+        });
+    }
+
+    private synchronized String setParameter(String name, double value) {
+        switch (name) {
+            case FORCE_SCALE -> {
+                if (!(value >= 0.0 && value <= 1.0)) {
+                    return outside(name, value, 0.0, 1.0);
+                }
+                return offer(loop -> loop.setForceScale(value));
+            }
+            case STIFFNESS, DAMPING -> {
+                PenaltyContactSettings loaded = loadedSettings.penalty();
+                boolean stiffness = name.equals(STIFFNESS);
+                double max = stiffness ? loaded.stiffnessNpm() : loaded.dampingNspm();
+                // A spring needs k > 0; damping may be switched off.
+                boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
+                if (!inside) {
+                    return outside(name, value, 0.0, max);
+                }
+                double k = name.equals(STIFFNESS) ? value : stiffnessNpm;
+                double b = name.equals(DAMPING) ? value : dampingNspm;
+                ContactSettings settings = loadedSettings.withPenalty(new PenaltyContactSettings(k, b));
+                PhysicsWorld target = world;
+                String refusal = offer(loop -> {
+                    // A command for a scene that was replaced meanwhile must not touch the new one.
+                    if (loop.world() == target) {
+                        loop.world().setContactSettings(settings);
+                    }
+                });
+                if (refusal == null) {
+                    stiffnessNpm = k;
+                    dampingNspm = b;
+                }
+                return refusal;
+            }
+            default -> {
+                return "unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", " + STIFFNESS
+                    + ", " + DAMPING;
+            }
+        }
+    }
+
+    private static String outside(String name, double value, double min, double max) {
+        return String.format(Locale.ROOT, "%s = %s is outside the local limits [%s, %s]%s", name, value, min, max,
+            name.equals(FORCE_SCALE) ? "" : " (a remote user may only lower what the scene file sets)");
+    }
+
+    /** A file of the scene directory for {@code name}, with or without its .yaml/.yml extension. */
+    private Path sceneFile(String name) {
+        if (sceneDir == null) {
+            throw new IllegalArgumentException("LOAD_SCENE is off: this server was started without --scene-dir");
+        }
+        if (!name.matches(NAME_PATTERN) || name.contains("..")) {
+            throw new IllegalArgumentException("scene name '" + name + "' must match " + NAME_PATTERN
+                + " (a file name in the scene directory, no path)");
+        }
+        for (String candidate : new String[] {name, name + ".yaml", name + ".yml"}) {
+            Path file = sceneDir.resolve(candidate);
+            if (Files.isRegularFile(file)) {
+                return file;
+            }
+        }
+        throw new IllegalArgumentException("no scene '" + name + "' in the scene directory " + sceneDir);
+    }
+
+    private synchronized SceneFactory currentFactory() {
+        return current;
+    }
+
+    /**
+     * Builds the scene on the builder thread, then enqueues the swap. {@code becomes} is what RESET_SCENE rebuilds
+     * afterwards (null: unchanged).
+     */
+    private CompletionStage<String> replace(SceneFactory factory, SceneFactory becomes) {
+        return CompletableFuture.supplyAsync(() -> {
+            BuiltScene scene;
+            try {
+                scene = factory.build();
+            } catch (SceneException e) {
+                return e.getMessage();
+            } catch (RuntimeException e) {
+                return "cannot build the scene: " + e;
+            }
+            long next = revision.incrementAndGet();
+            SnapshotExchange exchange = new SnapshotExchange(scene.haptic().world().bodyCount());
+            LoopSnapshot snapshot = exchange.newSnapshot();
+            StreamEpoch epoch = new StreamEpoch(exchange, new ProtocolStreamFrames(scene, rateHz, stats, next));
+            HandTarget hand = simulated ? scene.handTargets().get() : null;
+            String refusal = offer(loop -> {
+                loop.replaceScene(scene.haptic(), exchange, snapshot);
+                if (hand != null && loop.device() instanceof SimulatedDevice stylus) {
+                    stylus.setHandTarget(hand);
+                }
+                board.publish(epoch);
+            });
+            if (refusal == null) {
+                adopt(scene, becomes == null ? currentFactory() : becomes);
+            }
+            return refusal;
+        }, builder);
+    }
+
+    private synchronized void adopt(BuiltScene scene, SceneFactory factory) {
+        current = factory;
+        world = scene.haptic().world();
+        loadedSettings = world.contactSettings();
+        stiffnessNpm = loadedSettings.penalty().stiffnessNpm();
+        dampingNspm = loadedSettings.penalty().dampingNspm();
+    }
+
+    @Override
+    public void close() {
+        builder.shutdownNow();
+    }
+}

@@ -1,0 +1,69 @@
+package org.hapticsd.server;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.server.net.CommandGate;
+import org.hapticsd.server.net.EventLog;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.StreamServer;
+import org.hapticsd.server.net.StreamServerConfig;
+
+/**
+ * The stream side of a running server, wired to one {@link LoopAssembly}: the scene board clients read, the event
+ * log the loop feeds, the commands clients may send, and the Netty server. What {@code run} starts, and what tests
+ * and benchmarks start to get the same server.
+ *
+ * <p>The caller makes {@link #events()} (alone, or teed with a recorder) the loop's tick sink before the loop
+ * starts.
+ */
+public final class StreamService implements AutoCloseable {
+    private final EventLog events;
+    private final ServerCommands commands;
+    private final StreamServer server;
+
+    private StreamService(EventLog events, ServerCommands commands, StreamServer server) {
+        this.events = events;
+        this.commands = commands;
+        this.server = server;
+    }
+
+    /**
+     * Binds the ports. Call before the loop starts.
+     *
+     * @param rebuild  builds the first scene again, for RESET_SCENE
+     * @param sceneDir where LOAD_SCENE may look, or null to refuse it
+     * @throws IOException naming the address and port, or the TLS file, that cannot be used
+     */
+    public static StreamService start(LoopAssembly assembly, StreamServerConfig config, LoopStatsBoard stats,
+                                      ServerCommands.SceneFactory rebuild, Path sceneDir) throws IOException {
+        EventLog events = new EventLog(assembly.loop().periodNs());
+        SceneBoard board = new SceneBoard(
+            ServerCommands.firstEpoch(assembly.scene(), assembly.snapshots(), assembly.rateHz(), stats));
+        ServerCommands commands = new ServerCommands(assembly.commands(), board, stats, assembly.rateHz(),
+            assembly.scene(), rebuild, sceneDir, assembly.device() instanceof SimulatedDevice);
+        try {
+            StreamServer server = new StreamServer(config, board, new CommandGate(config.token(), commands), events,
+                assembly.loop().periodNs()).start();
+            return new StreamService(events, commands, server);
+        } catch (IOException | RuntimeException e) {
+            commands.close();
+            throw e;
+        }
+    }
+
+    public EventLog events() {
+        return events;
+    }
+
+    public StreamServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        commands.close();
+    }
+}

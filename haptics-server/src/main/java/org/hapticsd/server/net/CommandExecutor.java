@@ -1,0 +1,18 @@
+package org.hapticsd.server.net;
+
+import java.util.concurrent.CompletionStage;
+import org.hapticsd.protocol.stream.Command;
+
+/**
+ * Carries out a client's COMMAND once {@link CommandGate} has checked its token. Implementations check the
+ * command against the server's local limits and hand the work to the loop as loop commands; they never touch loop
+ * state themselves.
+ */
+@FunctionalInterface
+public interface CommandExecutor {
+    /**
+     * @return completes with null when the command was accepted (handed to the loop, which carries it out at its
+     *     next tick), or with the reason it was refused, for people; never completes exceptionally
+     */
+    CompletionStage<String> execute(Command command);
+}

@@ -1,0 +1,223 @@
+package org.hapticsd.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.CachedNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.protocol.stream.Command;
+import org.hapticsd.protocol.stream.StreamCodec;
+import org.hapticsd.protocol.stream.SceneMessage;
+import org.hapticsd.server.loop.LoopEvents;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.StreamEpoch;
+import org.hapticsd.server.safety.SafetyState;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.joml.Vector3d;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The stream's commands carried out on a real loop driven tick by tick on simulated time: each is checked against
+ * the local limits, and what is accepted changes the loop at its next tick and nothing else.
+ */
+class ServerCommandsTest {
+    private static final long PERIOD_NS = 1_000_000L;
+    /** A ball above a floor, the stylus's hand held at the origin; penalty spring 800 N/m, damper 0.5 N·s/m. */
+    private static final String DROP = """
+        name: drop
+        rateHz: 1000
+        device:
+          hand:
+            target: [0.0, 0.0, 0.0]
+        tool: {name: tool, radiusM: 0.005}
+        contact: {stiffnessNpm: 800.0, dampingNspm: 0.5}
+        bodies:
+          - name: floor
+            shape: {type: plane, normal: [0.0, 0.0, 1.0]}
+            position: [0.0, 0.0, -0.05]
+          - name: ball
+            motion: dynamic
+            shape: {type: sphere, radiusM: 0.01}
+            position: [0.05, 0.05, 0.0]
+            massKg: 0.05
+        """;
+
+    @TempDir
+    Path sceneDir;
+
+    private LoopAssembly assembly;
+    private SceneBoard board;
+    private ServerCommands commands;
+    private final CachedNanoClock clock = new CachedNanoClock();
+    private long nowNs;
+
+    @BeforeEach
+    void start() throws Exception {
+        Files.writeString(sceneDir.resolve("drop.yaml"), DROP);
+        Files.writeString(sceneDir.resolve("broken.yaml"), "name: broken\nbodies: [ {name: x, shape: {type: cube}} ]\n");
+        BuiltScene scene = build();
+        SimulatedDevice stylus = scene.newSimulatedDevice();
+        stylus.open();
+        assembly = new LoopAssembly(scene, stylus, 1000, clock);
+        LoopStatsBoard stats = new LoopStatsBoard();
+        board = new SceneBoard(ServerCommands.firstEpoch(scene, assembly.snapshots(), 1000, stats));
+        commands = new ServerCommands(assembly.commands(), board, stats, 1000, scene, this::build, sceneDir, true);
+    }
+
+    private BuiltScene build() throws org.hapticsd.server.scene.SceneException {
+        return SceneBuilder.build(new SceneLoader().load(sceneDir.resolve("drop.yaml")));
+    }
+
+    @AfterEach
+    void stop() {
+        commands.close();
+    }
+
+    private void ticks(int n) {
+        for (int i = 0; i < n; i++) {
+            nowNs += PERIOD_NS;
+            clock.update(nowNs);
+            assembly.loop().tick(nowNs);
+        }
+    }
+
+    private String run(Command command) throws Exception {
+        return commands.execute(command).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private Vector3d ball(Vector3d dest) {
+        return assembly.loop().world().bodyPosition(assembly.scene().bodyIndices()[1], dest);
+    }
+
+    @Test
+    void shouldFreezeTheSimulationAndZeroTheForceWhilePausedAndGateTheForceOnResume() throws Exception {
+        ticks(50);
+        assertNull(run(new Command.Pause()));
+        ticks(1);
+        LoopSnapshot s = assembly.loop().lastSnapshot();
+        assertTrue(s.paused);
+        assertTrue((s.events & LoopEvents.PAUSE_CHANGED) != 0, "the pause is marked on its tick");
+        Vector3d before = ball(new Vector3d());
+        ticks(200);
+        // Paused: the ball hangs exactly still (stepped, it would fall 4 cm in these 200 ms).
+        assertEquals(0.0, ball(new Vector3d()).distance(before), 0.0);
+        assertEquals(0.0, assembly.loop().lastSnapshot().renderedForceN[2], 0.0);
+        assertNull(run(new Command.Resume()));
+        ticks(1);
+        assertFalse(assembly.loop().lastSnapshot().paused);
+        assertEquals(SafetyState.GATED, assembly.loop().lastSnapshot().safety,
+            "force comes back through the start-up gate");
+        ticks(100);
+        assertTrue(before.z - ball(new Vector3d()).z > 1e-3, "stepping again: the ball falls");
+    }
+
+    @Test
+    void shouldApplyParametersInsideTheLocalLimitsAndRefuseTheRestWithAReason() throws Exception {
+        PhysicsWorld world = assembly.loop().world();
+        String tooStiff = run(new Command.SetParameter(ServerCommands.STIFFNESS, 800.5));
+        assertNotNull(tooStiff);
+        assertTrue(tooStiff.contains("outside the local limits [0.0, 800.0]"), tooStiff);
+        assertTrue(run(new Command.SetParameter(ServerCommands.DAMPING, -0.1)).contains("outside"));
+        assertTrue(run(new Command.SetParameter(ServerCommands.FORCE_SCALE, 1.01)).contains("[0.0, 1.0]"));
+        assertTrue(run(new Command.SetParameter(ServerCommands.FORCE_SCALE, Double.NaN)).contains("outside"));
+        String unknown = run(new Command.SetParameter("safety.maxForceN", 1.0));
+        assertTrue(unknown.contains("unknown parameter 'safety.maxForceN'") && unknown.contains(ServerCommands.STIFFNESS),
+            unknown);
+
+        assertNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 400.0)));
+        assertNull(run(new Command.SetParameter(ServerCommands.DAMPING, 0.25)));
+        assertEquals(800.0, world.contactSettings().penalty().stiffnessNpm(), 0.0, "nothing changes before a tick");
+        ticks(1);
+        // Both parameters hold: the second command kept the first's stiffness.
+        assertEquals(400.0, world.contactSettings().penalty().stiffnessNpm(), 0.0);
+        assertEquals(0.25, world.contactSettings().penalty().dampingNspm(), 0.0);
+        // Raising back up to the loaded value is allowed; beyond it is not.
+        assertNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 800.0)));
+        ticks(1);
+        assertEquals(800.0, world.contactSettings().penalty().stiffnessNpm(), 0.0);
+    }
+
+    @Test
+    void shouldLoadASceneOnlyFromTheSceneDirectoryAndServeItAsTheNextRevision() throws Exception {
+        StreamEpoch first = board.current();
+        PhysicsWorld firstWorld = assembly.loop().world();
+        assertTrue(run(new Command.LoadScene("../drop")).contains("must match"));
+        assertTrue(run(new Command.LoadScene("missing")).contains("no scene 'missing'"));
+        String broken = run(new Command.LoadScene("broken"));
+        assertTrue(broken.contains("broken.yaml"), "the refusal names the file: " + broken);
+        ticks(2);
+        assertSame(first, board.current(), "refused loads change nothing");
+
+        assertNull(run(new Command.LoadScene("drop")));
+        assertSame(first, board.current(), "the loop swaps at its next tick");
+        ticks(1);
+        assertNotSame(first, board.current());
+        assertNotSame(firstWorld, assembly.loop().world());
+        assertTrue((assembly.loop().lastSnapshot().events & LoopEvents.SCENE_CHANGED) != 0);
+        SceneMessage scene = (SceneMessage) StreamCodec.decode(board.current().frames().sceneBinary());
+        assertEquals(2, scene.revision());
+        assertEquals("drop", scene.name());
+        LoopSnapshot copy = board.current().exchange().newSnapshot();
+        assertTrue(board.current().exchange().read(copy) != 0, "the loop publishes into the new scene's exchange");
+        assertEquals(assembly.loop().lastSnapshot().tick, copy.tick);
+    }
+
+    @Test
+    void shouldRefuseLoadingWithoutASceneDirectory() throws Exception {
+        try (ServerCommands none = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000,
+                assembly.scene(), this::build, null, true)) {
+            assertTrue(none.execute(new Command.LoadScene("drop")).toCompletableFuture().get()
+                .contains("without --scene-dir"));
+        }
+    }
+
+    @Test
+    void shouldResetTheBodiesToTheirLoadedPoses() throws Exception {
+        Vector3d loaded = ball(new Vector3d());
+        ticks(200);
+        // Free fall reaches the floor (4 cm below) after 90 ms; it rests there.
+        assertEquals(0.04, loaded.z - ball(new Vector3d()).z, 1e-3, "the ball has fallen onto the floor");
+        assertNull(run(new Command.ResetScene()));
+        ticks(1);
+        // One step after the reset: back where it was loaded, less one step of gravity (g·dt² = 10 µm).
+        assertEquals(0.0, ball(new Vector3d()).distance(loaded), 2e-5);
+        assertEquals(2, ((SceneMessage) StreamCodec.decode(board.current().frames().sceneBinary())).revision());
+    }
+
+    @Test
+    void shouldMoveTheSimulatedHandToAScenePoint() throws Exception {
+        ticks(100);
+        assertNull(run(new Command.MoveHand(0.02, -0.01, 0.015)));
+        ticks(1500);
+        // The hand's spring pulls the stylus to the point through free space; after 1.5 s it rests there
+        // (a 1 mm tolerance covers the spring's sag under the stylus's damping and gravity-free hold).
+        LoopSnapshot s = assembly.loop().lastSnapshot();
+        Vector3d tool = new Vector3d(s.toolPositionM[0], s.toolPositionM[1], s.toolPositionM[2]);
+        assertEquals(0.0, tool.distance(0.02, -0.01, 0.015), 1e-3, "tool at " + tool);
+    }
+
+    @Test
+    void shouldRefuseMovingTheHandOfARealDevice() throws Exception {
+        try (ServerCommands real = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000,
+                assembly.scene(), this::build, sceneDir, false)) {
+            String refusal = real.execute(new Command.MoveHand(0, 0, 0)).toCompletableFuture().get();
+            assertTrue(refusal.contains("simulated stylus"), refusal);
+        }
+    }
+}

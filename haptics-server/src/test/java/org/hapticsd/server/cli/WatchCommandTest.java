@@ -1,0 +1,146 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.protocol.stream.HelloMessage;
+import org.hapticsd.protocol.stream.SceneMessage;
+import org.hapticsd.protocol.stream.StateMessage;
+import org.hapticsd.protocol.stream.StreamCodec;
+import org.hapticsd.protocol.stream.StreamMessage;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.StreamService;
+import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.StreamServer;
+import org.hapticsd.server.net.StreamServerConfig;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code hapticsd watch} against the real loop (default wall scene, simulated stylus) and stream server in this
+ * process, on 127.0.0.1: the recording is decoded here from the spec's framing alone (u32 LE length + message), not
+ * with the client's reader.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WatchCommandTest {
+    @TempDir
+    Path dir;
+
+    private LoopRunner runner;
+    private StreamService service;
+    private StreamServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
+        SimulatedDevice device = scene.newSimulatedDevice();
+        device.open();
+        LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
+        service = StreamService.start(assembly, StreamServerConfig.defaults().withPorts(0, 0), new LoopStatsBoard(),
+            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), dir);
+        server = service.server();
+        assembly.loop().setTickSink(service.events());
+        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+    }
+
+    @AfterEach
+    void stop() {
+        runner.close();
+        service.close();
+    }
+
+    /** The recording, read with nothing but the spec: u32 little-endian length, then one binary message. */
+    private static List<StreamMessage> decode(Path file) throws Exception {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        List<StreamMessage> messages = new ArrayList<>();
+        while (bytes.hasRemaining()) {
+            int length = bytes.getInt();
+            byte[] message = new byte[length];
+            bytes.get(message);
+            messages.add(StreamCodec.decode(message));
+        }
+        return messages;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ws://127.0.0.1:%d/ws", "ws://127.0.0.1:%d/ws?format=json", "tcp://127.0.0.1:%d"})
+    void shouldRecordHelloSceneAndStatesWithIncreasingTicks(String urlPattern) throws Exception {
+        int port = urlPattern.startsWith("tcp") ? server.tcpPort() : server.httpPort();
+        String url = String.format(urlPattern, port);
+        Path file = dir.resolve("watch.hsr");
+        CliCall call = CliCall.run("watch", "--url", url, "--record", file.toString(), "--rate", "50",
+            "--seconds", "3");
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        List<StreamMessage> messages = decode(file);
+        HelloMessage hello = assertInstanceOf(HelloMessage.class, messages.get(0), messages.toString());
+        assertEquals(1000, hello.tickRateHz());
+        SceneMessage scene = assertInstanceOf(SceneMessage.class, messages.get(1));
+        assertEquals("wall", scene.name());
+        List<StateMessage> states = messages.stream().filter(m -> m instanceof StateMessage)
+            .map(m -> (StateMessage) m).toList();
+        // 3 s at 50 Hz is about 150; at least 20 leaves room for a slow first connection (over a second on a busy
+        // 2-vCPU VM while the loop warms up) and still needs the stream at work, not just HELLO and SCENE.
+        assertTrue(states.size() >= 20, "states recorded: " + states.size());
+        for (int i = 1; i < states.size(); i++) {
+            assertTrue(states.get(i).tick() > states.get(i - 1).tick(),
+                "tick " + states.get(i).tick() + " after " + states.get(i - 1).tick());
+            assertEquals(scene.revision(), states.get(i).sceneRevision());
+        }
+        assertTrue(call.out().contains("connected: server "), call.toString());
+        assertTrue(call.out().lines().anyMatch(l -> l.matches("\\[ *\\d\\.\\d s\\] ticks/s .* tick \\d+ .*safety .*")),
+            "a status line with a tick:\n" + call);
+        assertTrue(call.out().contains("recorded " + messages.size() + " messages, " + Files.size(file) + " bytes"),
+            "the summary matches the file:\n" + call);
+    }
+
+    @Test
+    void shouldRefuseAUrlOfAnotherSchemeNamingIt() {
+        CliCall call = CliCall.run("watch", "--url", "http://127.0.0.1:8080/ws", "--seconds", "1");
+        call.assertMisuse("--url", "http://127.0.0.1:8080/ws", "scheme must be ws, wss or tcp");
+    }
+
+    @Test
+    void shouldRefuseSomethingThatIsNotAUrlNamingIt() {
+        CliCall call = CliCall.run("watch", "--url", "ws://127.0.0.1:8080/ws?rate=^", "--seconds", "1");
+        call.assertMisuse("--url", "ws://127.0.0.1:8080/ws?rate=^", "is not a URL");
+    }
+
+    @Test
+    void shouldRefuseARateOutOfRange() {
+        CliCall.run("watch", "--rate", "70000", "--seconds", "1").assertMisuse("--rate", "70000");
+    }
+
+    @Test
+    void shouldExitOneWhenTheServerWasNeverReached() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+            java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = probe.getLocalPort();
+        }
+        CliCall call = CliCall.run("watch", "--url", "tcp://127.0.0.1:" + closedPort, "--seconds", "1");
+        assertEquals(Main.EXIT_FAILURE, call.exitCode(), call.toString());
+        assertTrue(call.err().contains("never connected to tcp://127.0.0.1:" + closedPort), call.toString());
+    }
+}

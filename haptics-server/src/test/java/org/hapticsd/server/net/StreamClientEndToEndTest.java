@@ -1,0 +1,199 @@
+package org.hapticsd.server.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.Base64;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.client.StreamClient;
+import org.hapticsd.client.StreamListener;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.protocol.stream.AckMessage;
+import org.hapticsd.protocol.stream.Command;
+import org.hapticsd.protocol.stream.HelloMessage;
+import org.hapticsd.protocol.stream.SafetyCode;
+import org.hapticsd.protocol.stream.StateMessage;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.StreamService;
+import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The stream client against the real loop and stream server on 127.0.0.1: commands acknowledged or refused by the
+ * server's token check, and TLS on both ports (wss://, tcp with TLS) trusting the server's certificate, which keytool
+ * makes for the test. Waits are for events, bounded at 10 s for a busy VM; nothing depends on how fast.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StreamClientEndToEndTest {
+    private static final long WAIT_MS = 10_000;
+    private static final char[] PASSWORD = "test-only".toCharArray();
+
+    @TempDir
+    static Path dir;
+    private static StreamServerConfig.Tls pem;
+
+    private LoopRunner runner;
+    private StreamService service;
+    private StreamServerConfig config;
+    private StreamClient client;
+
+    @BeforeAll
+    static void makeCertificate() throws Exception {
+        Path store = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+            "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+            "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
+            "-keystore", store.toString(), "-storepass", new String(PASSWORD))
+            .redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, keytool.waitFor(), "keytool: " + output);
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keys.load(in, PASSWORD);
+        }
+        Certificate certificate = keys.getCertificate("server");
+        Path cert = dir.resolve("server.crt");
+        Path key = dir.resolve("server.key");
+        Files.writeString(cert, pem("CERTIFICATE", certificate.getEncoded()));
+        Files.writeString(key, pem("PRIVATE KEY", keys.getKey("server", PASSWORD).getEncoded()));
+        pem = new StreamServerConfig.Tls(cert, key);
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+            + "\n-----END " + type + "-----\n";
+    }
+
+    private void start(StreamServerConfig.Tls tls) throws Exception {
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
+        SimulatedDevice device = scene.newSimulatedDevice();
+        device.open();
+        LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
+        config = StreamServerConfig.defaults().withPorts(0, 0);
+        if (tls != null) {
+            config = config.withTls(tls);
+        }
+        service = StreamService.start(assembly, config, new LoopStatsBoard(),
+            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), null);
+        assembly.loop().setTickSink(service.events());
+        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (runner != null) {
+            runner.close();
+        }
+        if (service != null) {
+            service.close();
+        }
+    }
+
+    private boolean await(Predicate<StreamClient> condition) throws InterruptedException {
+        long endNs = System.nanoTime() + WAIT_MS * 1_000_000L;
+        while (System.nanoTime() - endNs < 0) {
+            if (condition.test(client)) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return condition.test(client);
+    }
+
+    @Test
+    void shouldHaveCommandsAcknowledgedOrRefusedByTheServer() throws Exception {
+        start(null);
+        client = StreamClient.builder(URI.create("ws://127.0.0.1:" + service.server().httpPort() + "/ws"))
+            .rateHz(50).token("not-the-token").build();
+        client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        AckMessage refused = client.send(new Command.EmergencyStop()).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertFalse(refused.accepted());
+        assertEquals("wrong or missing token", refused.reason());
+        client.close();
+
+        client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + service.server().tcpPort()))
+            .rateHz(50).token(config.token()).build();
+        client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        AckMessage accepted = client.send(new Command.EmergencyStop()).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertTrue(accepted.accepted(), accepted.reason());
+        assertTrue(await(c -> c.latestState() != null && c.latestState().safetyState() == SafetyCode.ESTOP),
+            "the loop did not stop: " + client.latestState());
+        assertEquals(0, client.counters().unmatchedAcks());
+        assertEquals(0, client.counters().decodeErrors());
+    }
+
+    @Test
+    void shouldStreamOverWssAndTcpWithTlsTrustingTheServersCertificate() throws Exception {
+        start(pem);
+        BlockingQueue<StateMessage> states = new LinkedBlockingQueue<>();
+        client = StreamClient.builder(URI.create("wss://127.0.0.1:" + service.server().httpPort() + "/ws?rate=50"))
+            .trustCertificate(pem.certificateChain())
+            .listener(new StreamListener() {
+                @Override
+                public void onState(StateMessage state) {
+                    states.add(state);
+                }
+            })
+            .build();
+        HelloMessage hello = client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertEquals(1000, hello.tickRateHz());
+        StateMessage first = states.poll(WAIT_MS, TimeUnit.MILLISECONDS);
+        StateMessage second = states.poll(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertTrue(first != null && second != null && second.tick() > first.tick(), first + " then " + second);
+        client.close();
+
+        client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + service.server().tcpPort()))
+            .tls(true).trustCertificate(pem.certificateChain()).build();
+        assertEquals(hello, client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertTrue(await(c -> c.latestState() != null), "a STATE over TLS on the TCP port");
+    }
+
+    @Test
+    void shouldNotConnectOverTlsToACertificateItDoesNotTrust() throws Exception {
+        start(pem);
+        BlockingQueue<String> reasons = new LinkedBlockingQueue<>();
+        client = StreamClient.builder(URI.create("wss://127.0.0.1:" + service.server().httpPort() + "/ws"))
+            .noReconnect()
+            .listener(new StreamListener() {
+                @Override
+                public void onDisconnected(String reason) {
+                    reasons.add(reason);
+                }
+            })
+            .build();
+        ExecutionException e = assertThrows(ExecutionException.class,
+            () -> client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertInstanceOf(org.hapticsd.client.StreamClosedException.class, e.getCause());
+        String reason = reasons.poll(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertTrue(reason != null && reason.toLowerCase().contains("certification path"), "reason: " + reason);
+        assertEquals(0, client.counters().sessions());
+        assertEquals(0, client.counters().decodeErrors(), "a TLS failure is not a malformed message");
+    }
+}

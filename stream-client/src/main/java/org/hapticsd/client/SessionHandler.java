@@ -1,0 +1,76 @@
+package org.hapticsd.client;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
+import org.hapticsd.protocol.stream.StreamFormatException;
+import org.hapticsd.protocol.stream.StreamMessage;
+
+/**
+ * The application end of one connection's pipeline: passes decoded messages to the {@link StreamClient}, and turns
+ * every way the connection can end into one reason. A malformed message or frame closes the connection (the client
+ * then reconnects and starts again from HELLO and SCENE) rather than being skipped: a server that sends one is out of
+ * step with this client, and a fresh session is the one state both sides agree on.
+ */
+final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
+    private final StreamClient client;
+    private String reason;
+
+    SessionHandler(StreamClient client) {
+        this.client = client;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, StreamMessage message) {
+        client.received(ctx.channel(), message);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        client.writabilityChanged(ctx.channel());
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        String why = reason != null ? reason : client.isClosed() ? "closed by client" : "closed by server";
+        client.ended(ctx.channel(), why);
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (reason == null) {
+            Throwable malformed = malformed(cause);
+            if (malformed != null) {
+                client.countDecodeError();
+                reason = "malformed message from server: " + malformed.getMessage();
+            } else {
+                reason = describe(cause);
+            }
+        }
+        ctx.close();
+    }
+
+    /** The stream or framing error behind {@code cause}, or null if it is an I/O or TLS failure. */
+    static Throwable malformed(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof StreamFormatException || t instanceof TooLongFrameException
+                || t instanceof CorruptedFrameException) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** The innermost message, which names the real problem ("Connection refused", "certificate_unknown"). */
+    static String describe(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
+    }
+}
