@@ -65,7 +65,7 @@ const charts = {
   }),
   depth: new StripChart($('plot-depth'), {
     title: 'penetration', unit: 'mm', windowS: HISTORY_S,
-    series: [{ label: 'tool', colour: '#ff8c1a' }, { label: 'any contact', colour: '#8d6e63' }],
+    series: [{ label: 'tool', colour: '#39d353' }, { label: 'any contact', colour: '#8d6e63' }],
   }),
   jitter: new StripChart($('plot-jitter'), {
     title: 'period error p99', unit: 'µs', windowS: HISTORY_S, series: [{ label: 'p99', colour: '#9ccc65' }],

@@ -10,7 +10,8 @@ const ARROW_M_PER_N = 0.01;
 const PLANE_HALF_SIZE_M = 0.2;
 const NORMAL_ARROW_M = 0.015;
 const MOTION_COLOURS = { STATIC: 0x8a939c, KINEMATIC: 0x4caf50, DYNAMIC: 0x3f7fd0 };
-const TOOL_COLOUR = 0xff8c1a;
+/** Green: the server hints static bodies grey, kinematic blue and dynamic orange. */
+const TOOL_COLOUR = 0x39d353;
 const FORCE_COLOUR = 0xe0309a;
 const CONTACT_COLOUR = 0xff2020;
 const NORMAL_COLOUR = 0xffd400;
@@ -138,7 +139,7 @@ export class SceneView {
     this.bodies = new Map();
 
     this.tool = new THREE.Mesh(new THREE.SphereGeometry(1, 32, 16),
-      new THREE.MeshStandardMaterial({ color: TOOL_COLOUR, roughness: 0.4, emissive: 0x331a00 }));
+      new THREE.MeshStandardMaterial({ color: TOOL_COLOUR, roughness: 0.4, emissive: 0x0a3312 }));
     this.world.add(this.tool);
     this.device = new THREE.Mesh(new THREE.SphereGeometry(1, 12, 8),
       new THREE.MeshBasicMaterial({ color: 0xffffff, wireframe: true }));
@@ -280,7 +281,7 @@ export class SceneView {
     const centre = box.getCenter(new THREE.Vector3());
     const size = Math.max(0.06, box.getSize(new THREE.Vector3()).length());
     this.controls.target.copy(centre);
-    this.camera.position.copy(centre).add(new THREE.Vector3(0.55, -1.0, 0.6).multiplyScalar(size * 1.5));
+    this.camera.position.copy(centre).add(new THREE.Vector3(0.55, -1.0, 0.6).multiplyScalar(size * 1.1));
     this.camera.lookAt(centre);
     this.controls.update();
     this.fitted = true;
