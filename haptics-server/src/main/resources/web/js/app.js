@@ -19,6 +19,7 @@ const $ = (id) => document.getElementById(id);
 /** What a browser test reads: the page's latest view of the stream. */
 const hook = {
   connected: false,
+  sessionsLoaded: 0,
   serverVersion: null,
   sceneName: null,
   sceneRevision: null,
@@ -45,12 +46,35 @@ const hook = {
 };
 window.hapticsd = hook;
 
-const session = await fetch('/api/session', { cache: 'no-store' }).then((r) => r.json());
-let token = session.token ?? sessionStorage.getItem(TOKEN_KEY);
-let tokenFromUser = session.token == null;
-$('token-note').textContent = session.token != null
-  ? 'Commands use the token this server gave the page (loopback).'
-  : 'Commands need the token hapticsd run printed; the page asks for it once.';
+let token = sessionStorage.getItem(TOKEN_KEY);
+let tokenFromUser = true;
+
+/** Reads /api/session; after a reconnect too, since a restarted server may have a new token. */
+async function loadSession() {
+  const session = await fetch('/api/session', { cache: 'no-store' }).then((r) => r.json());
+  if (session.token != null) {
+    token = session.token;
+    tokenFromUser = false;
+  }
+  hook.sessionsLoaded++;
+  $('token-note').textContent = session.token != null
+    ? 'Commands use the token this server gave the page (loopback).'
+    : 'Commands need the token hapticsd run printed; the page asks for it once.';
+  return session;
+}
+
+async function firstSession() {
+  for (;;) {
+    try {
+      return await loadSession();
+    } catch (e) {
+      $('st-server').textContent = 'server unreachable, retrying';
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+const session = await firstSession();
 
 const view = new SceneView($('view'));
 Object.defineProperty(hook, 'framesRendered', { get: () => view.framesRendered });
@@ -274,6 +298,11 @@ const connection = new StreamConnection(wsUrl, {
     switch (msg.type) {
       case 'HELLO':
         hook.connected = true;
+        if (hook.statesReceived > 0) {
+          loadSession().catch(() => {
+            $('token-note').textContent = 'Could not read /api/session again; commands use the token known before.';
+          });
+        }
         hook.serverVersion = msg.serverVersion;
         $('st-server').textContent = `${msg.serverVersion}, protocol ${msg.protocolVersion}, loop ${msg.tickRateHz} Hz`;
         break;

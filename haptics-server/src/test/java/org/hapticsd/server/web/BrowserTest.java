@@ -216,12 +216,16 @@ class BrowserTest {
         assertTrue(text("document.getElementById('st-conn').textContent").startsWith("disconnected"));
 
         // A restarted server's event log is not the loop's tick sink (that stays the first one's): it sends no
-        // EVENTS, which this test does not need; HELLO, SCENE and STATE come from the loop's snapshots.
-        startService(config.withPorts(port, -1));
+        // EVENTS, which this test does not need; HELLO, SCENE and STATE come from the loop's snapshots. It has a
+        // token of its own, as a restarted `run` would.
+        startService(config.withPorts(port, -1).withBind(StreamServerConfig.LOOPBACK, StreamServerConfig.newToken()));
         long received = (long) number("hook.statesReceived");
         // Backoff 0.5, 1, 2, 4 s: the page is back within one 8 s step of the server's return.
         await("hook.connected && hook.statesReceived > " + received, Duration.ofSeconds(15), "reconnected");
         assertEquals("connected", text("document.getElementById('status').dataset.connection"));
+        // The page read /api/session again and commands with the new token.
+        await("hook.sessionsLoaded >= 2", Duration.ofSeconds(5), "the session read again");
+        clickAndAwaitAck("#estop", "EMERGENCY_STOP");
     }
 
     private void drag(JsonNode from, JsonNode to) throws IOException, InterruptedException {
