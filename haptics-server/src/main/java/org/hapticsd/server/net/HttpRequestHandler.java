@@ -1,5 +1,8 @@
 package org.hapticsd.server.net;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -14,27 +17,45 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
+import io.netty.util.NetUtil;
 import java.io.IOException;
-import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import org.hapticsd.protocol.stream.StreamProtocol;
 
 /**
  * The HTTP side of the web port: WebSocket upgrade requests on {@code /ws} are checked (Origin, query) and passed
- * on to Netty's WebSocket handshaker; every other GET serves a file of the web page from the classpath
- * ({@code /web/...}). Application logic stays out: the stream itself is {@link WebSocketStreamHandler}'s.
+ * on to Netty's WebSocket handshaker; {@code /api/session} and {@code /api/status} answer small JSON documents for
+ * the page; every other GET serves a file of the web page or of three.js from the classpath ({@link WebResources}).
+ * Application logic stays out: the stream itself is {@link WebSocketStreamHandler}'s.
  */
 final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final String WS_PATH = "/ws";
+    static final String SESSION_PATH = "/api/session";
+    static final String STATUS_PATH = "/api/status";
     static final AttributeKey<Double> RATE_HZ = AttributeKey.valueOf("hapticsd.rateHz");
     static final AttributeKey<Boolean> JSON = AttributeKey.valueOf("hapticsd.json");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    private final StreamServer server;
     private final List<String> allowedOrigins;
+    private final boolean boundToLoopback;
+    private final long loopRateHz;
 
-    HttpRequestHandler(List<String> allowedOrigins) {
+    /**
+     * @param server       for its configuration (token, bind address, allowed origins) and connection counts
+     * @param loopPeriodNs the loop's tick period; the page is told the rate it stands for
+     */
+    HttpRequestHandler(StreamServer server, long loopPeriodNs) {
         super(false);
-        this.allowedOrigins = allowedOrigins;
+        this.server = server;
+        this.allowedOrigins = server.config().allowedOrigins();
+        this.boundToLoopback = StreamServerConfig.isLoopback(server.config().bindAddress());
+        // The period is floor(1e9 / rate) ns; for the loop's 250..4000 Hz rounding the inverse gives the rate back.
+        this.loopRateHz = Math.round(1e9 / loopPeriodNs);
     }
 
     @Override
@@ -51,7 +72,15 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         try {
-            serveFile(ctx, request, uri.path());
+            if (!request.method().equals(HttpMethod.GET)) {
+                respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET\n", "text/plain");
+            } else if (uri.path().equals(SESSION_PATH)) {
+                respondJson(ctx, request, session(request));
+            } else if (uri.path().equals(STATUS_PATH)) {
+                respondJson(ctx, request, status());
+            } else {
+                serveFile(ctx, request, uri.path());
+            }
         } finally {
             request.release();
         }
@@ -96,54 +125,129 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         return host != null && (origin.equals("http://" + host) || origin.equals("https://" + host));
     }
 
-    private static void serveFile(ChannelHandlerContext ctx, FullHttpRequest request, String path) {
-        if (!request.method().equals(HttpMethod.GET)) {
-            respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET\n", "text/plain");
-            return;
+    /**
+     * What the page needs before it connects. The token is handed out only to a page on this machine: the server
+     * listens on loopback, the request names a loopback host (a DNS-rebinding page, whose Host is its own name,
+     * gets none even though its requests reach 127.0.0.1) and carries no Origin but the server's own (a browser
+     * sends a foreign page's Origin, and without CORS headers such a page could not read the answer anyway).
+     * Anywhere else the page asks its user for the token that {@code run} prints.
+     */
+    private ObjectNode session(FullHttpRequest request) {
+        ObjectNode json = MAPPER.createObjectNode();
+        // Every COMMAND needs the token, whatever the bind address (CommandGate).
+        json.put("tokenRequired", true);
+        json.put("token", tokenForPage(request));
+        json.put("loopRateHz", loopRateHz);
+        json.put("protocolVersion", StreamProtocol.VERSION);
+        json.put("webSocketPath", WS_PATH);
+        json.put("threeVersion", WebResources.threeVersion());
+        return json;
+    }
+
+    private String tokenForPage(FullHttpRequest request) {
+        String host = request.headers().get(HttpHeaderNames.HOST);
+        if (!boundToLoopback || host == null || !isLoopbackHost(host)) {
+            return null;
         }
-        String file = path.equals("/") ? "/index.html" : path;
-        if (file.contains("..") || !file.matches("/[A-Za-z0-9._/-]+")) {
-            respond(ctx, request, HttpResponseStatus.NOT_FOUND, "not found\n", "text/plain");
-            return;
+        String origin = request.headers().get(HttpHeaderNames.ORIGIN);
+        if (origin != null && !origin.equals("http://" + host) && !origin.equals("https://" + host)) {
+            return null;
         }
-        byte[] body;
-        try (InputStream in = HttpRequestHandler.class.getResourceAsStream("/web" + file)) {
-            if (in == null) {
-                respond(ctx, request, HttpResponseStatus.NOT_FOUND, "not found\n", "text/plain");
-                return;
+        return server.config().token();
+    }
+
+    /**
+     * Whether a Host header names this machine by a loopback literal or {@code localhost}. Names are not resolved:
+     * resolving is exactly what a DNS-rebinding attacker controls.
+     */
+    static boolean isLoopbackHost(String host) {
+        String name;
+        if (host.startsWith("[")) {
+            int end = host.indexOf(']');
+            if (end < 0) {
+                return false;
             }
-            body = in.readAllBytes();
+            name = host.substring(1, end);
+        } else {
+            int colon = host.lastIndexOf(':');
+            name = colon < 0 ? host : host.substring(0, colon);
+        }
+        if (name.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        byte[] address = NetUtil.createByteArrayFromIpAddressString(name);
+        if (address == null) {
+            return false;
+        }
+        try {
+            return InetAddress.getByAddress(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private ObjectNode status() {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("clients", server.clients());
+        json.put("refusedConnections", server.refusedConnections());
+        json.put("clientErrors", server.clientErrors());
+        return json;
+    }
+
+    private static void serveFile(ChannelHandlerContext ctx, FullHttpRequest request, String path) {
+        String resource = WebResources.resourceFor(path);
+        byte[] body;
+        try {
+            body = resource == null ? null : WebResources.read(resource);
         } catch (IOException e) {
-            respond(ctx, request, HttpResponseStatus.INTERNAL_SERVER_ERROR, "cannot read " + file + "\n",
+            respond(ctx, request, HttpResponseStatus.INTERNAL_SERVER_ERROR, "cannot read " + path + "\n",
                 "text/plain");
             return;
         }
-        respond(ctx, request, HttpResponseStatus.OK, body, contentType(file));
+        if (body == null) {
+            respond(ctx, request, HttpResponseStatus.NOT_FOUND, "not found\n", "text/plain");
+            return;
+        }
+        // The WebJar's files change only with its version, which is then the validator: a reload costs a 304
+        // rather than three.js's 2 MB. The page's own files are small and always fetched fresh.
+        if (path.startsWith(WebResources.THREE_PREFIX)) {
+            String etag = "\"three-" + WebResources.threeVersion() + "\"";
+            if (etag.equals(request.headers().get(HttpHeaderNames.IF_NONE_MATCH))) {
+                respond(ctx, request, HttpResponseStatus.NOT_MODIFIED, new byte[0], WebResources.contentType(resource),
+                    "no-cache", etag);
+                return;
+            }
+            respond(ctx, request, HttpResponseStatus.OK, body, WebResources.contentType(resource), "no-cache", etag);
+            return;
+        }
+        respond(ctx, request, HttpResponseStatus.OK, body, WebResources.contentType(resource), "no-cache", null);
     }
 
-    private static String contentType(String file) {
-        if (file.endsWith(".html")) {
-            return "text/html; charset=utf-8";
+    private static void respondJson(ChannelHandlerContext ctx, FullHttpRequest request, ObjectNode json) {
+        byte[] body;
+        try {
+            body = MAPPER.writeValueAsBytes(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of plain values always serialises", e);
         }
-        if (file.endsWith(".js")) {
-            return "text/javascript; charset=utf-8";
-        }
-        if (file.endsWith(".css")) {
-            return "text/css; charset=utf-8";
-        }
-        return "application/octet-stream";
+        respond(ctx, request, HttpResponseStatus.OK, body, "application/json", "no-store", null);
     }
 
     private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status,
                                 String text, String type) {
-        respond(ctx, request, status, text.getBytes(StandardCharsets.UTF_8), type);
+        respond(ctx, request, status, text.getBytes(StandardCharsets.UTF_8), type, "no-store", null);
     }
 
     private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status,
-                                byte[] body, String type) {
+                                byte[] body, String type, String cacheControl, String etag) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
             Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, cacheControl);
+        response.headers().set("X-Content-Type-Options", "nosniff");
+        if (etag != null) {
+            response.headers().set(HttpHeaderNames.ETAG, etag);
+        }
         HttpUtil.setContentLength(response, body.length);
         boolean keepAlive = HttpUtil.isKeepAlive(request) && status.code() < 400;
         HttpUtil.setKeepAlive(response, keepAlive);

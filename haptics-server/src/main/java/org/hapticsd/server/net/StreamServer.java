@@ -119,7 +119,7 @@ public final class StreamServer implements AutoCloseable {
         guard(ch)
             .addLast(new HttpServerCodec())
             .addLast(new HttpObjectAggregator(config.maxInboundBytes()))
-            .addLast(new HttpRequestHandler(config.allowedOrigins()))
+            .addLast(new HttpRequestHandler(this, loopPeriodNs))
             .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(HttpRequestHandler.WS_PATH)
                 .checkStartsWith(true)

@@ -1,0 +1,354 @@
+// The hapticsd visualizer: connects to the stream in its JSON form (docs/stream-protocol.md), draws the scene,
+// plots force, penetration and loop jitter, shows the loop's status and sends commands. docs/web-visualizer.md
+// describes the page.
+import { StreamConnection } from './connection.js';
+import { SceneView, num } from './view3d.js';
+import { StripChart } from './plots.js';
+import { HandDrag } from './drag.js';
+
+const HISTORY_S = 10;
+const STATE_RATE_HZ = 60;
+const STATUS_POLL_MS = 1000;
+const LOG_LINES = 8;
+const TOKEN_KEY = 'hapticsd.token';
+/** The tool's body id in contacts and events (section 4.2). */
+const TOOL_ID = 0xffff;
+
+const $ = (id) => document.getElementById(id);
+
+/** What a browser test reads: the page's latest view of the stream. */
+const hook = {
+  connected: false,
+  sessionsLoaded: 0,
+  serverVersion: null,
+  sceneName: null,
+  sceneRevision: null,
+  bodiesDrawn: 0,
+  tick: -1,
+  statesReceived: 0,
+  lastForceN: 0,
+  commandedForceN: 0,
+  maxDepthM: 0,
+  toolDepthM: 0,
+  contacts: 0,
+  toolContacts: 0,
+  safetyState: null,
+  paused: false,
+  toolPositionM: null,
+  handTargetM: null,
+  moveHandSent: 0,
+  moveHandAccepted: 0,
+  moveHandRefused: 0,
+  lastMoveHandRefusal: null,
+  lastAck: null,
+  clients: null,
+  errors: window.hapticsdErrors,
+};
+window.hapticsd = hook;
+
+let token = sessionStorage.getItem(TOKEN_KEY);
+let tokenFromUser = true;
+
+/** Reads /api/session; after a reconnect too, since a restarted server may have a new token. */
+async function loadSession() {
+  const session = await fetch('/api/session', { cache: 'no-store' }).then((r) => r.json());
+  if (session.token != null) {
+    token = session.token;
+    tokenFromUser = false;
+  }
+  hook.sessionsLoaded++;
+  $('token-note').textContent = session.token != null
+    ? 'Commands use the token this server gave the page (loopback).'
+    : 'Commands need the token hapticsd run printed; the page asks for it once.';
+  return session;
+}
+
+async function firstSession() {
+  for (;;) {
+    try {
+      return await loadSession();
+    } catch (e) {
+      $('st-server').textContent = 'server unreachable, retrying';
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+const session = await firstSession();
+
+const view = new SceneView($('view'));
+Object.defineProperty(hook, 'framesRendered', { get: () => view.framesRendered });
+Object.defineProperty(hook, 'triangles', { get: () => view.triangles });
+hook.screenOf = (point) => view.screenOf(point);
+hook.toolScreen = () => view.screenOf(view.tool.position.toArray());
+
+const charts = {
+  force: new StripChart($('plot-force'), {
+    title: 'force', unit: 'N', windowS: HISTORY_S,
+    series: [{ label: 'rendered', colour: '#e0309a' }, { label: 'commanded', colour: '#4fc3f7' }],
+  }),
+  depth: new StripChart($('plot-depth'), {
+    title: 'penetration', unit: 'mm', windowS: HISTORY_S,
+    series: [{ label: 'tool', colour: '#39d353' }, { label: 'any contact', colour: '#8d6e63' }],
+  }),
+  jitter: new StripChart($('plot-jitter'), {
+    title: 'period error p99', unit: 'µs', windowS: HISTORY_S, series: [{ label: 'p99', colour: '#9ccc65' }],
+  }),
+};
+
+let scene = null;
+let bodyNames = new Map();
+
+function commandToken() {
+  if (token) {
+    return token;
+  }
+  const given = window.prompt('Command token (printed by hapticsd run):');
+  if (given) {
+    token = given.trim();
+    tokenFromUser = true;
+    sessionStorage.setItem(TOKEN_KEY, token);
+  }
+  return token || null;
+}
+
+function log(listId, text, cssClass) {
+  const list = $(listId);
+  const item = document.createElement('li');
+  item.textContent = text;
+  if (cssClass) {
+    item.className = cssClass;
+  }
+  list.prepend(item);
+  while (list.children.length > LOG_LINES) {
+    list.lastChild.remove();
+  }
+  return item;
+}
+
+const ackItems = new Map();
+
+function send(kind) {
+  const t = commandToken();
+  if (t === null) {
+    log('acks', `${kind}: not sent, no token`, 'refused');
+    return;
+  }
+  const id = connection.command(kind, t);
+  if (id < 0) {
+    log('acks', `${kind}: not sent, disconnected`, 'refused');
+    return;
+  }
+  ackItems.set(id, log('acks', `${kind}: sent, waiting for ACK`));
+}
+
+function onAck(ack, command) {
+  const kind = command ? command.kind : `command ${ack.commandId}`;
+  hook.lastAck = { commandId: ack.commandId, kind, accepted: ack.accepted, reason: ack.reason };
+  if (!ack.accepted && tokenFromUser && ack.reason.includes('token')) {
+    // The token the user typed is wrong: ask again at the next command.
+    token = null;
+    sessionStorage.removeItem(TOKEN_KEY);
+  }
+  if (kind === 'MOVE_HAND') {
+    if (ack.accepted) {
+      hook.moveHandAccepted++;
+    } else {
+      hook.moveHandRefused++;
+      hook.lastMoveHandRefusal = ack.reason;
+    }
+    $('drag-status').textContent = ack.accepted ? `hand moved (${hook.moveHandAccepted} accepted)`
+      : `MOVE_HAND refused: ${ack.reason}`;
+    return;
+  }
+  const text = ack.accepted ? `${kind}: accepted` : `${kind}: refused: ${ack.reason}`;
+  const item = ackItems.get(ack.commandId);
+  ackItems.delete(ack.commandId);
+  if (item) {
+    item.textContent = text;
+    item.className = ack.accepted ? 'accepted' : 'refused';
+  } else {
+    log('acks', text, ack.accepted ? 'accepted' : 'refused');
+  }
+  $('acks').dataset.last = text;
+}
+
+function onScene(msg) {
+  scene = msg;
+  latest = null;
+  bodyNames = new Map(msg.bodies.map((b) => [b.id, b.name]));
+  view.setScene(msg);
+  view.showHand(null);
+  hook.sceneName = msg.name;
+  hook.sceneRevision = msg.revision;
+  hook.bodiesDrawn = view.bodiesDrawn;
+  hook.handTargetM = null;
+  $('st-scene').textContent = `${msg.name} (revision ${msg.revision}, ${msg.bodies.length} bodies)`;
+  $('status').dataset.bodiesDrawn = String(view.bodiesDrawn);
+}
+
+function vectorLength(v) {
+  return Math.hypot(num(v[0]), num(v[1]), num(v[2]));
+}
+
+let latest = null;
+
+/** Every STATE updates the hook and the plots' history; the 3-D view and the panel follow once per frame. */
+function onState(msg) {
+  if (scene === null || msg.sceneRevision !== scene.revision) {
+    // A state of a scene this page has not been sent (section 3.1, item 4).
+    return;
+  }
+  const forceN = vectorLength(msg.renderedForceN);
+  const commandedN = vectorLength(msg.commandedForceN);
+  // The deepest contact of all, and of the tool's alone: the one the user feels.
+  let depthM = 0;
+  let toolDepthM = 0;
+  let toolContacts = 0;
+  for (const c of msg.contacts) {
+    const d = num(c.depthM);
+    depthM = Math.max(depthM, d);
+    if (c.bodyA === TOOL_ID || c.bodyB === TOOL_ID) {
+      toolDepthM = Math.max(toolDepthM, d);
+      toolContacts++;
+    }
+  }
+  const nowS = performance.now() / 1000;
+  charts.force.push(nowS, forceN, commandedN);
+  charts.depth.push(nowS, toolDepthM * 1e3, depthM * 1e3);
+  charts.jitter.push(nowS, msg.loop.periodErrorP99Ns / 1e3);
+
+  hook.tick = msg.tick;
+  hook.statesReceived++;
+  hook.lastForceN = forceN;
+  hook.commandedForceN = commandedN;
+  hook.maxDepthM = depthM;
+  hook.toolDepthM = toolDepthM;
+  hook.contacts = msg.contacts.length;
+  hook.toolContacts = toolContacts;
+  hook.safetyState = msg.safetyState;
+  hook.paused = msg.paused;
+  hook.toolPositionM = msg.toolPositionM.map(num);
+  latest = { msg, forceN, commandedN, toolDepthM, toolContacts };
+  const status = $('status').dataset;
+  status.tick = String(msg.tick);
+  status.forceN = forceN.toFixed(4);
+  status.safety = msg.safetyState;
+}
+
+function showLatest() {
+  if (latest === null) {
+    return;
+  }
+  const { msg, forceN, commandedN, toolDepthM, toolContacts } = latest;
+  latest = null;
+  view.applyState(msg);
+  for (const chart of Object.values(charts)) {
+    chart.draw();
+  }
+  const loop = msg.loop;
+  $('st-tick').textContent = String(msg.tick);
+  $('st-rate').textContent = `${num(loop.achievedRateHz).toFixed(1)} Hz`;
+  $('st-jitter').textContent = `${(loop.periodErrorP99Ns / 1e3).toFixed(1)} µs`;
+  $('st-ticktime').textContent = `${(loop.tickTimeP99Ns / 1e3).toFixed(1)} µs`;
+  $('st-overruns').textContent = String(loop.overruns);
+  $('st-safety').textContent = msg.safetyFault === 'NONE' ? msg.safetyState : `${msg.safetyState} (${msg.safetyFault})`;
+  $('st-safety').className = msg.safetyState === 'ACTIVE' ? 'ok' : (msg.safetyState === 'RAMPING' ? '' : 'bad');
+  const deviceFault = msg.safetyFault === 'DEVICE' || msg.safetyFault === 'WATCHDOG';
+  $('st-device').textContent = !msg.deviceConnected ? 'disconnected' : (deviceFault ? `fault: ${msg.safetyFault}` : 'connected');
+  $('st-device').className = msg.deviceConnected && !deviceFault ? 'ok' : 'bad';
+  $('st-paused').textContent = msg.paused ? 'paused' : 'running';
+  $('st-force').textContent = `${forceN.toFixed(3)} N rendered, ${commandedN.toFixed(3)} N commanded`;
+  $('st-depth').textContent = `tool ${(toolDepthM * 1e3).toFixed(2)} mm (${toolContacts} tool contact(s), `
+    + `${msg.contacts.length} in all)`;
+}
+view.onFrame = showLatest;
+
+function describe(event) {
+  const name = (id) => (id === TOOL_ID ? 'tool' : (bodyNames.get(id) ?? `#${id}`));
+  switch (event.kind) {
+    case 'CONTACT_BEGAN':
+    case 'CONTACT_ENDED':
+      return `${event.kind} ${name(event.bodyA)} / ${name(event.bodyB)}`;
+    case 'IMPACT':
+      return `IMPACT ${name(event.bodyA)} / ${name(event.bodyB)} ${num(event.impulseNewtonSeconds).toFixed(4)} N·s`;
+    case 'SAFETY_CHANGED':
+      return `SAFETY ${event.from} → ${event.to}${event.fault === 'NONE' ? '' : ` (${event.fault})`}`;
+    default:
+      return event.kind;
+  }
+}
+
+function setConnection(text, ok) {
+  $('st-conn').textContent = text;
+  $('st-conn').className = ok ? 'ok' : 'bad';
+  $('status').dataset.connection = ok ? 'connected' : 'disconnected';
+}
+
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${session.webSocketPath}`
+  + `?format=json&rate=${STATE_RATE_HZ}`;
+const connection = new StreamConnection(wsUrl, {
+  onOpen: () => setConnection('connected', true),
+  onClose: (retryMs) => {
+    hook.connected = false;
+    setConnection(`disconnected, retrying in ${(retryMs / 1000).toFixed(1)} s`, false);
+  },
+  onAck,
+  onMessage: (msg) => {
+    switch (msg.type) {
+      case 'HELLO':
+        hook.connected = true;
+        if (hook.statesReceived > 0) {
+          loadSession().catch(() => {
+            $('token-note').textContent = 'Could not read /api/session again; commands use the token known before.';
+          });
+        }
+        hook.serverVersion = msg.serverVersion;
+        $('st-server').textContent = `${msg.serverVersion}, protocol ${msg.protocolVersion}, loop ${msg.tickRateHz} Hz`;
+        break;
+      case 'SCENE':
+        onScene(msg);
+        break;
+      case 'STATE':
+        onState(msg);
+        break;
+      case 'EVENTS':
+        for (const e of msg.events) {
+          log('events', `tick ${e.tick}: ${describe(e)}`);
+        }
+        break;
+      default:
+        break;
+    }
+  },
+});
+setConnection('connecting', false);
+connection.start();
+
+for (const button of document.querySelectorAll('button[data-command]')) {
+  button.addEventListener('click', () => send(button.dataset.command));
+}
+
+new HandDrag(view, $('view'), (point) => {
+  const t = commandToken();
+  const id = t === null ? -1 : connection.command('MOVE_HAND', t, { x: point.x, y: point.y, z: point.z });
+  if (id < 0) {
+    $('drag-status').textContent = t === null ? 'MOVE_HAND not sent: no token' : 'MOVE_HAND not sent: disconnected';
+    return false;
+  }
+  hook.moveHandSent++;
+  hook.handTargetM = [point.x, point.y, point.z];
+  return true;
+}, () => connection.open && commandToken() !== null);
+
+async function pollStatus() {
+  try {
+    const status = await fetch('/api/status', { cache: 'no-store' }).then((r) => r.json());
+    hook.clients = status.clients;
+    $('st-clients').textContent = `${status.clients} open (refused ${status.refusedConnections}, errors ${status.clientErrors})`;
+  } catch (e) {
+    $('st-clients').textContent = 'unknown (server unreachable)';
+  }
+}
+pollStatus();
+setInterval(pollStatus, STATUS_POLL_MS);

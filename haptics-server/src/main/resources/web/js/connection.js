@@ -1,0 +1,78 @@
+// The stream connection in its JSON form (docs/stream-protocol.md, sections 3.1 and 6): one text WebSocket
+// message per stream message. Reconnects on close with exponential backoff, numbers the commands it sends and
+// hands each ACK back with the command it answers.
+
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 8000;
+
+export class StreamConnection {
+  /**
+   * @param url      ws:// or wss:// URL of /ws with format=json
+   * @param handlers onMessage(msg), onAck(ack, command), onOpen(), onClose(retryMs)
+   */
+  constructor(url, handlers) {
+    this.url = url;
+    this.handlers = handlers;
+    this.socket = null;
+    this.retryMs = FIRST_RETRY_MS;
+    this.nextCommandId = 1;
+    this.pending = new Map();
+  }
+
+  start() {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => this.handlers.onOpen();
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onclose = () => {
+      this.socket = null;
+      // Commands in flight on a closed connection are never answered: forget them rather than leak them.
+      this.pending.clear();
+      const wait = this.retryMs;
+      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+      this.handlers.onClose(wait);
+      setTimeout(() => this.start(), wait);
+    };
+  }
+
+  get open() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch (e) {
+      return;
+    }
+    if (msg.type === 'HELLO') {
+      // A server that speaks to us resets the backoff; a handshake alone does not (a server that accepts and
+      // drops at once would otherwise be hammered every 500 ms).
+      this.retryMs = FIRST_RETRY_MS;
+    }
+    if (msg.type === 'ACK') {
+      const command = this.pending.get(msg.commandId);
+      this.pending.delete(msg.commandId);
+      this.handlers.onAck(msg, command);
+      return;
+    }
+    this.handlers.onMessage(msg);
+  }
+
+  /**
+   * Sends a COMMAND; returns its id, or -1 when not connected. `args` are the command's top-level fields
+   * (MOVE_HAND: x, y, z).
+   */
+  command(kind, token, args = {}) {
+    if (!this.open) {
+      return -1;
+    }
+    const id = this.nextCommandId;
+    // commandId is a u32 on the wire.
+    this.nextCommandId = id >= 0xffffffff ? 1 : id + 1;
+    this.pending.set(id, { kind, args });
+    this.socket.send(JSON.stringify({ type: 'COMMAND', commandId: id, authToken: token, command: kind, ...args }));
+    return id;
+  }
+}

@@ -1,0 +1,202 @@
+package org.hapticsd.server.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The web port's HTTP side besides the WebSocket: the page and three.js from the classpath with the content types
+ * browsers need for ES modules, no path out of either folder, and the two JSON endpoints, in particular who is
+ * handed the command token. Requests are written by hand on a socket, since java.net.http does not let a test set
+ * the Host header a DNS-rebinding page would send.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WebEndpointsTest {
+    private static final long MS = 1_000_000L;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private record Response(int status, Map<String, String> headers, byte[] body) {
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        JsonNode json() throws IOException {
+            return JSON.readTree(body);
+        }
+    }
+
+    /** One GET on its own connection; headers given as name, value pairs (Host defaults to 127.0.0.1:port). */
+    private static Response get(int port, String path, String... headers) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\n");
+            boolean host = false;
+            for (int i = 0; i < headers.length; i += 2) {
+                request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+                host |= headers[i].equalsIgnoreCase("Host");
+            }
+            if (!host) {
+                request.append("Host: 127.0.0.1:").append(port).append("\r\n");
+            }
+            request.append("Connection: close\r\n\r\n");
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return parse(socket.getInputStream().readAllBytes());
+        }
+    }
+
+    private static Response parse(byte[] raw) {
+        int end = 0;
+        while (!(raw[end] == '\r' && raw[end + 1] == '\n' && raw[end + 2] == '\r' && raw[end + 3] == '\n')) {
+            end++;
+        }
+        String[] lines = new String(raw, 0, end, StandardCharsets.US_ASCII).split("\r\n");
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        Map<String, String> headers = new HashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(raw, end + 4, raw.length - end - 4);
+        return new Response(status, headers, body.toByteArray());
+    }
+
+    private static StreamServer server(FakeLoop loop, StreamServerConfig config) throws IOException {
+        return new StreamServer(config, loop.exchange, new TickFrames(8), new NoRequests(), null, MS).start();
+    }
+
+    @Test
+    void shouldServeThePageAndThreeJsAsJavaScriptModulesWithoutAVersionInTheUrl() throws Exception {
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, -1))) {
+            int port = server.httpPort();
+            Response page = get(port, "/");
+            assertEquals(200, page.status());
+            assertEquals("text/html; charset=utf-8", page.headers().get("content-type"));
+            assertTrue(page.text().contains("\"three\": \"/webjars/three/build/three.module.js\""), page.text());
+
+            Response app = get(port, "/js/app.js");
+            assertEquals(200, app.status());
+            assertEquals("text/javascript; charset=utf-8", app.headers().get("content-type"));
+
+            Response three = get(port, "/webjars/three/build/three.module.js");
+            assertEquals(200, three.status());
+            assertEquals("text/javascript; charset=utf-8", three.headers().get("content-type"));
+            assertEquals("nosniff", three.headers().get("x-content-type-options"));
+            byte[] expected;
+            try (InputStream in = getClass().getResourceAsStream("/META-INF/resources/webjars/three/"
+                + WebResources.threeVersion() + "/build/three.module.js")) {
+                expected = in.readAllBytes();
+            }
+            assertEquals(expected.length, three.body().length);
+            // The WebJar's version is the validator: a browser that has it gets 304 and no body.
+            String etag = three.headers().get("etag");
+            assertEquals("\"three-" + WebResources.threeVersion() + "\"", etag);
+            Response again = get(port, "/webjars/three/build/three.module.js", "If-None-Match", etag);
+            assertEquals(304, again.status());
+            assertEquals(0, again.body().length);
+
+            assertEquals(200, get(port, "/webjars/three/examples/jsm/controls/OrbitControls.js").status());
+        }
+    }
+
+    @Test
+    void shouldServeNothingOutsideThePageAndTheWebJar() throws Exception {
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, -1))) {
+            int port = server.httpPort();
+            for (String path : List.of("/../pom.xml", "/webjars/three/../../../maven/org.webjars.npm/three/pom.xml",
+                "/webjars/three/%2e%2e/LICENSE", "/js/", "/js",
+                "/webjars/three/build/", "/org/hapticsd/server/net/StreamServer.class", "/META-INF/MANIFEST.MF",
+                "/webjars/other/x.js", "/%2fetc%2fpasswd")) {
+                assertEquals(404, get(port, path).status(), path);
+            }
+        }
+    }
+
+    @Test
+    void shouldGiveTheTokenOnlyToAPageOfThisMachineOnLoopback() throws Exception {
+        StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, -1);
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, config)) {
+            int port = server.httpPort();
+            Response own = get(port, "/api/session");
+            assertEquals(200, own.status());
+            assertEquals("application/json", own.headers().get("content-type"));
+            assertEquals("no-store", own.headers().get("cache-control"));
+            JsonNode session = own.json();
+            assertTrue(session.get("tokenRequired").asBoolean());
+            assertEquals(config.token(), session.get("token").asText());
+            assertEquals(1000, session.get("loopRateHz").asInt());
+            assertEquals("/ws", session.get("webSocketPath").asText());
+
+            assertEquals(config.token(), get(port, "/api/session", "Host", "localhost:" + port,
+                "Origin", "http://localhost:" + port).json().get("token").asText());
+            assertEquals(config.token(), get(port, "/api/session", "Host", "[::1]:" + port).json()
+                .get("token").asText());
+            // A foreign page's request (its Origin), and a DNS-rebinding page (its own name as Host, though the
+            // request reaches 127.0.0.1): no token.
+            assertTrue(get(port, "/api/session", "Origin", "http://evil.example").json().get("token").isNull());
+            assertTrue(get(port, "/api/session", "Host", "evil.example:" + port,
+                "Origin", "http://evil.example:" + port).json().get("token").isNull());
+            assertTrue(get(port, "/api/session", "Host", "127.0.0.1.evil.example:" + port).json()
+                .get("token").isNull());
+        }
+    }
+
+    @Test
+    void shouldNeverGiveTheTokenOffLoopback() throws Exception {
+        StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, -1)
+            .withBind("0.0.0.0", "correct-horse-battery");
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, config)) {
+            JsonNode session = get(server.httpPort(), "/api/session").json();
+            assertTrue(session.get("tokenRequired").asBoolean());
+            assertTrue(session.get("token").isNull(), session.toString());
+        }
+    }
+
+    @Test
+    void shouldReportConnectionCountsInStatus() throws Exception {
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, 0));
+             Socket tcp = new Socket("127.0.0.1", server.tcpPort())) {
+            tcp.getInputStream().read();
+            Response status = get(server.httpPort(), "/api/status");
+            assertEquals("no-store", status.headers().get("cache-control"));
+            JsonNode json = status.json();
+            // The TCP client and the status request's own connection.
+            assertEquals(2, json.get("clients").asInt(), json.toString());
+            assertEquals(0, json.get("refusedConnections").asInt());
+            assertEquals(0, json.get("clientErrors").asInt());
+        }
+    }
+
+    @Test
+    void shouldRecogniseLoopbackHostsByLiteralOnly() {
+        for (String host : List.of("127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "[::1]:8080",
+            "127.1.2.3:80")) {
+            assertTrue(HttpRequestHandler.isLoopbackHost(host), host);
+        }
+        for (String host : List.of("evil.example:8080", "127.0.0.1.nip.io:8080", "192.168.1.10:8080", "[::1",
+            "[2001:db8::1]:8080", "")) {
+            assertFalse(HttpRequestHandler.isLoopbackHost(host), host);
+        }
+    }
+}
