@@ -25,6 +25,7 @@ import org.hapticsd.server.loop.HapticLoop;
 import org.hapticsd.server.loop.LoopCommand;
 import org.hapticsd.server.loop.LoopEvents;
 import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.SnapshotExchange;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 import org.hapticsd.server.scene.BuiltScene;
@@ -303,6 +304,16 @@ class RecordedEventsTest {
             device.connected = k % 7 != 3;
             if (k % 50 == 7) {
                 run.assembly.commands().offer(LoopCommand.RESET_SAFETY);
+            }
+            if (k % 50 == 30) {
+                boolean pause = (k / 50) % 2 == 0;
+                run.assembly.commands().offer(loop -> loop.setPaused(pause));
+            }
+            if (k == 123) {
+                // The scene replaced by itself: a new exchange and snapshot, made here as ServerCommands makes them.
+                SnapshotExchange exchange = new SnapshotExchange(run.scene.haptic().world().bodyCount());
+                LoopSnapshot fresh = exchange.newSnapshot();
+                run.assembly.commands().offer(loop -> loop.replaceScene(run.scene.haptic(), exchange, fresh));
             }
             run.tick(k % 11 == 0);
         }

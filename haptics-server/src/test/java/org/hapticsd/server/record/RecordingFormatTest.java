@@ -52,7 +52,7 @@ class RecordingFormatTest {
             LoopEvents.SAFETY_STATE_CHANGED, LoopEvents.SAFETY_FAULT_RAISED, LoopEvents.DEVICE_CONNECTED,
             LoopEvents.DEVICE_DISCONNECTED, LoopEvents.DEVICE_FAULT_CHANGED, LoopEvents.DEVICE_STATUS_CHANGED,
             LoopEvents.CONTACT_BEGAN, LoopEvents.CONTACT_ENDED, LoopEvents.OVERRUN, LoopEvents.COMMAND_APPLIED,
-            LoopEvents.COMMAND_REJECTED, LoopEvents.STAGE_ERROR,
+            LoopEvents.COMMAND_REJECTED, LoopEvents.STAGE_ERROR, LoopEvents.SCENE_CHANGED, LoopEvents.PAUSE_CHANGED,
         };
         assertEquals(LoopEvents.COUNT, bits.length);
         for (int i = 0; i < bits.length; i++) {
