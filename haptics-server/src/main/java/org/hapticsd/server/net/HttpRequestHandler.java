@@ -89,8 +89,15 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     /** Null when the upgrade may go on; otherwise why not. Stores the query's rate and format on the channel. */
     private String checkUpgrade(FullHttpRequest request, QueryStringDecoder uri, ChannelHandlerContext ctx) {
         String origin = request.headers().get(HttpHeaderNames.ORIGIN);
-        if (origin != null && !originAllowed(origin, request.headers().get(HttpHeaderNames.HOST))) {
+        String host = request.headers().get(HttpHeaderNames.HOST);
+        if (origin != null && !originAllowed(origin, host)) {
             return "origin " + origin + " is not allowed (see --allow-origin)";
+        }
+        if (origin != null && boundToLoopback && !allowedOrigins.contains(origin)
+            && (host == null || !isLoopbackHost(host))) {
+            // A page on another name that resolves to 127.0.0.1 (DNS rebinding) has Origin == Host; a server that
+            // listens on loopback only ever has loopback names for its own page.
+            return "host " + host + " is not a loopback name; this server listens on loopback only";
         }
         double rateHz = 0;
         List<String> rate = uri.parameters().get("rate");

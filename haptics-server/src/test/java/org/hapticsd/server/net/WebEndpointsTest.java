@@ -162,6 +162,40 @@ class WebEndpointsTest {
     }
 
     @Test
+    void shouldRefuseAWebSocketFromARebindingPageOnLoopback() throws Exception {
+        StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, -1);
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, config)) {
+            int port = server.httpPort();
+            String[] upgrade = {"Upgrade", "websocket", "Connection", "Upgrade", "Sec-WebSocket-Version", "13",
+                "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="};
+            // Origin equals Host, as for any page on its own name, but the name is not loopback: refused.
+            Response rebinding = get(port, "/ws", concat(upgrade, "Host", "evil.example:" + port,
+                "Origin", "http://evil.example:" + port));
+            assertEquals(403, rebinding.status());
+            assertTrue(rebinding.text().contains("not a loopback name"), rebinding.text());
+            // The server's own page on a loopback name upgrades (then streams: read the status line only).
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(10_000);
+                StringBuilder request = new StringBuilder("GET /ws HTTP/1.1\r\n");
+                String[] headers = concat(upgrade, "Host", "localhost:" + port, "Origin", "http://localhost:" + port);
+                for (int i = 0; i < headers.length; i += 2) {
+                    request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+                }
+                socket.getOutputStream().write(request.append("\r\n").toString()
+                    .getBytes(StandardCharsets.US_ASCII));
+                byte[] statusLine = socket.getInputStream().readNBytes(12);
+                assertEquals("HTTP/1.1 101", new String(statusLine, StandardCharsets.US_ASCII));
+            }
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void shouldNeverGiveTheTokenOffLoopback() throws Exception {
         StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, -1)
             .withBind("0.0.0.0", "correct-horse-battery");
