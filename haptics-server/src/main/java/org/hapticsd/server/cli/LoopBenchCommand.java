@@ -61,9 +61,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LoopOptions.positiveSeconds("--seconds", seconds);
-        if (!(warmupS >= 0) || Double.isInfinite(warmupS)) {
-            throw new UsageException("--warmup must be >= 0 seconds, got " + warmupS);
-        }
+        LoopOptions.nonNegativeSeconds("--warmup", warmupS);
         if (!(backgroundAllocMbps >= 0) || Double.isInfinite(backgroundAllocMbps)) {
             throw new UsageException("--background-alloc-mbps must be >= 0, got " + backgroundAllocMbps);
         }

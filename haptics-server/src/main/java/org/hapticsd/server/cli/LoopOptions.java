@@ -144,4 +144,12 @@ final class LoopOptions {
         }
         return seconds;
     }
+
+    /** {@code seconds} when it is finite and not negative; a {@link UsageException} naming the option otherwise. */
+    static double nonNegativeSeconds(String option, double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new UsageException(option + " must be >= 0 seconds, got " + seconds);
+        }
+        return seconds;
+    }
 }

@@ -99,9 +99,7 @@ final class StreamBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LoopOptions.positiveSeconds("--seconds", seconds);
-        if (!(warmupS >= 0) || Double.isInfinite(warmupS)) {
-            throw new UsageException("--warmup must be >= 0 seconds, got " + warmupS);
-        }
+        LoopOptions.nonNegativeSeconds("--warmup", warmupS);
         if (fastClients < 0 || slowClients < 0 || fastClients + slowClients < 1) {
             throw new UsageException("--fast-clients and --slow-clients must be >= 0 and not both 0");
         }
