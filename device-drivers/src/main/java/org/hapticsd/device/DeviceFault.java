@@ -13,5 +13,10 @@ public enum DeviceFault {
      */
     WATCHDOG,
     /** The device reported an internal error. */
-    INTERNAL
+    INTERNAL,
+    /**
+     * The device's positions are not absolute (its HOMED flag is clear, spec 4.9): a homing run is under way, has
+     * failed, or has not been done. Force is never applied to it: the scene would be felt in the wrong place.
+     */
+    NOT_HOMED
 }

@@ -60,7 +60,7 @@ public final class Force extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         for (int i = 0; i < 3; i++) {
             LittleEndian.putF32(dst, offset + 4 * i, forceN[i]);
             LittleEndian.putF32(dst, offset + 12 + 4 * i, torqueNm[i]);
@@ -70,7 +70,7 @@ public final class Force extends Message {
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         for (int i = 0; i < 3; i++) {
             forceN[i] = LittleEndian.getF32(src, offset + 4 * i);
             torqueNm[i] = LittleEndian.getF32(src, offset + 12 + 4 * i);

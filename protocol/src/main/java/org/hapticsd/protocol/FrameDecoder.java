@@ -7,8 +7,10 @@ package org.hapticsd.protocol;
  * thread-safe: one decoder per reading thread.
  *
  * <p>Checks, in order, on each run of bytes ended by 0x00: length ≤ {@link Frame#MAX_ENCODED_BYTES} (else
- * oversize), valid COBS and at least header + CRC (else malformed), CRC (else CRC error), version (else
- * unsupported version), known type, exact payload length and field ranges (else malformed).
+ * oversize), valid COBS and at least header + CRC (else malformed), CRC (else CRC error), version 1 up to the
+ * decoder's newest (else unsupported version), known type, the header version its type allows (HELLO and INFO
+ * only 1), exact payload length of that version and field ranges (else malformed). Each delivered message says
+ * which version's layout it was read with ({@link Message#version()}).
  *
  * <p>Resynchronisation: a run of garbage with no 0x00 in it merges with the frame after it. Because each type
  * has one fixed wire length, when the whole run fails the decoder also tries each type's encoded length as a
@@ -28,10 +30,11 @@ public final class FrameDecoder {
     private static final int CRC_ERROR = 2;
     private static final int UNSUPPORTED_VERSION = 3;
     private static final int NO_SEQUENCE = -1;
-    /** Distinct encoded lengths of all types, longest first: the suffixes tried when a run fails. */
-    private static final int[] ENCODED_LENGTHS = encodedLengths();
 
     private final FrameHandler handler;
+    private final int maxVersion;
+    /** Distinct encoded lengths of all types in every version spoken, longest first: the suffixes tried. */
+    private final int[] encodedLengths;
     private final byte[] ring = new byte[Frame.MAX_ENCODED_BYTES];
     private final byte[] run = new byte[Frame.MAX_ENCODED_BYTES];
     private final byte[] frame = new byte[Frame.MAX_ENCODED_BYTES];
@@ -52,11 +55,25 @@ public final class FrameDecoder {
     private long resyncs;
     private long rejectedCalls;
 
+    /** A decoder that speaks every version of this codec, 1 to {@link Frame#LATEST_VERSION}. */
     public FrameDecoder(FrameHandler handler) {
+        this(handler, Frame.LATEST_VERSION);
+    }
+
+    /**
+     * A decoder that speaks versions 1 to {@code maxVersion}: a frame of a later version counts as an
+     * unsupported version (spec 2.4), as it would for a receiver built before that version existed.
+     */
+    public FrameDecoder(FrameHandler handler, int maxVersion) {
         if (handler == null) {
             throw new IllegalArgumentException("handler is required");
         }
+        if (!MessageType.isSupported(maxVersion)) {
+            throw new IllegalArgumentException("maxVersion must be 1.." + Frame.LATEST_VERSION + ", got " + maxVersion);
+        }
         this.handler = handler;
+        this.maxVersion = maxVersion;
+        this.encodedLengths = encodedLengths(maxVersion);
         register(new Hello());
         register(new Force());
         register(new Heartbeat(Direction.HOST_TO_DEVICE));
@@ -113,7 +130,7 @@ public final class FrameDecoder {
         if (result == OK) {
             return;
         }
-        for (int encodedLength : ENCODED_LENGTHS) {
+        for (int encodedLength : encodedLengths) {
             if (encodedLength < n && tryFrame(n - encodedLength, encodedLength) == OK) {
                 resyncs++;
                 if (oversize) {
@@ -143,12 +160,18 @@ public final class FrameDecoder {
         if (Crc16Ccitt.compute(frame, 0, crcOffset) != LittleEndian.getU16(frame, crcOffset)) {
             return CRC_ERROR;
         }
-        if (LittleEndian.getU8(frame, 0) != Frame.VERSION) {
+        int version = LittleEndian.getU8(frame, 0);
+        if (version < Frame.VERSION_1 || version > maxVersion) {
             return UNSUPPORTED_VERSION;
         }
         Message message = byCode[LittleEndian.getU8(frame, 1)];
-        if (message == null || message.type().frameBytes() != frameBytes
-            || !message.readPayload(frame, Frame.HEADER_BYTES)) {
+        // HELLO and INFO are framed as version 1 in every session (spec 6.4); in another version they are malformed.
+        if (message == null || message.type().frameVersion(version) != version
+            || message.type().frameBytes(version) != frameBytes) {
+            return MALFORMED;
+        }
+        message.setVersion(version);
+        if (!message.readPayload(frame, Frame.HEADER_BYTES, version)) {
             return MALFORMED;
         }
         int sequence = LittleEndian.getU16(frame, 2);
@@ -188,17 +211,19 @@ public final class FrameDecoder {
         lastSequence[1] = NO_SEQUENCE;
     }
 
-    private static int[] encodedLengths() {
-        int[] lengths = new int[MessageType.values().length];
+    private static int[] encodedLengths(int maxVersion) {
+        int[] lengths = new int[MessageType.values().length * maxVersion];
         int count = 0;
-        for (MessageType type : MessageType.values()) {
-            int length = type.wireBytes() - 1;
-            boolean seen = false;
-            for (int k = 0; k < count; k++) {
-                seen |= lengths[k] == length;
-            }
-            if (!seen) {
-                lengths[count++] = length;
+        for (int version = Frame.VERSION_1; version <= maxVersion; version++) {
+            for (MessageType type : MessageType.values()) {
+                int length = type.wireBytes(type.frameVersion(version)) - 1;
+                boolean seen = false;
+                for (int k = 0; k < count; k++) {
+                    seen |= lengths[k] == length;
+                }
+                if (!seen) {
+                    lengths[count++] = length;
+                }
             }
         }
         int[] distinct = java.util.Arrays.copyOf(lengths, count);

@@ -35,12 +35,12 @@ public final class Heartbeat extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putI32(dst, offset, (int) senderTimeUs);
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         senderTimeUs = LittleEndian.getU32(src, offset);
         return true;
     }

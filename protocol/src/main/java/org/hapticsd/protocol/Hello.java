@@ -14,8 +14,8 @@ package org.hapticsd.protocol;
 public final class Hello extends Message {
     public static final int PAYLOAD_BYTES = 4;
 
-    private int minVersion = Frame.VERSION;
-    private int maxVersion = Frame.VERSION;
+    private int minVersion = Frame.VERSION_1;
+    private int maxVersion = Frame.VERSION_1;
     private int requestedRateHz;
 
     @Override
@@ -43,14 +43,14 @@ public final class Hello extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putU8(dst, offset, minVersion);
         LittleEndian.putU8(dst, offset + 1, maxVersion);
         LittleEndian.putU16(dst, offset + 2, requestedRateHz);
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         minVersion = LittleEndian.getU8(src, offset);
         maxVersion = LittleEndian.getU8(src, offset + 1);
         requestedRateHz = LittleEndian.getU16(src, offset + 2);

@@ -47,14 +47,14 @@ public final class HomingProgress extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putU8(dst, offset, phase);
         LittleEndian.putU8(dst, offset + 1, percent);
         LittleEndian.putU16(dst, offset + 2, resultCode);
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         phase = LittleEndian.getU8(src, offset);
         percent = LittleEndian.getU8(src, offset + 1);
         resultCode = LittleEndian.getU16(src, offset + 2);

@@ -39,14 +39,14 @@ public final class HomingRequest extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putU8(dst, offset, action);
         LittleEndian.putU8(dst, offset + 1, 0);
         LittleEndian.putU16(dst, offset + 2, timeoutMs);
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         action = LittleEndian.getU8(src, offset);
         timeoutMs = LittleEndian.getU16(src, offset + 2);
         return action == ACTION_START || action == ACTION_ABORT;

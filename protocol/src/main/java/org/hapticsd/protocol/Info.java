@@ -34,7 +34,7 @@ public final class Info extends Message {
     public static final int MAX_NAME_BYTES = 32;
     public static final int NO_RATE = 0xFF;
 
-    private int selectedVersion = Frame.VERSION;
+    private int selectedVersion = Frame.VERSION_1;
     private int sensedDof;
     private int actuatedDof;
     private int selectedRateIndex = NO_RATE;
@@ -198,7 +198,7 @@ public final class Info extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putU8(dst, offset, selectedVersion);
         LittleEndian.putU8(dst, offset + 1, sensedDof);
         LittleEndian.putU8(dst, offset + 2, actuatedDof);
@@ -223,7 +223,7 @@ public final class Info extends Message {
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         selectedVersion = LittleEndian.getU8(src, offset);
         sensedDof = LittleEndian.getU8(src, offset + 1);
         actuatedDof = LittleEndian.getU8(src, offset + 2);

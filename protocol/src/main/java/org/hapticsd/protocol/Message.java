@@ -8,19 +8,29 @@ package org.hapticsd.protocol;
 public abstract class Message {
     private int sequence;
     private boolean newer;
+    private int version = Frame.VERSION_1;
 
     public abstract MessageType type();
 
-    /** Writes exactly {@code type().payloadBytes()} bytes at {@code offset}. */
-    abstract void writePayload(byte[] dst, int offset);
+    /** Writes exactly {@code type().payloadBytes(version)} bytes at {@code offset}, in the layout of {@code version}. */
+    abstract void writePayload(byte[] dst, int offset, int version);
 
     /**
-     * Reads exactly {@code type().payloadBytes()} bytes at {@code offset}.
+     * Reads exactly {@code type().payloadBytes(version)} bytes at {@code offset}, in the layout of {@code version}.
      *
      * @return false if a field is outside its documented range (the frame then counts as malformed and the
      *     contents of this instance are unspecified)
      */
-    abstract boolean readPayload(byte[] src, int offset);
+    abstract boolean readPayload(byte[] src, int offset, int version);
+
+    /** Header version of the frame this message was decoded from (1 or 2). */
+    public int version() {
+        return version;
+    }
+
+    void setVersion(int version) {
+        this.version = version;
+    }
 
     /** Sequence number of the frame this message was decoded from (0..65535). */
     public int sequence() {

@@ -34,12 +34,12 @@ public final class Ping extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putI32(dst, offset, (int) token);
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         token = LittleEndian.getU32(src, offset);
         return true;
     }

@@ -36,13 +36,13 @@ public final class Pong extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putI32(dst, offset, (int) token);
         LittleEndian.putI32(dst, offset + 4, (int) deviceTimeUs);
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         token = LittleEndian.getU32(src, offset);
         deviceTimeUs = LittleEndian.getU32(src, offset + 4);
         return true;

@@ -13,7 +13,18 @@ package org.hapticsd.protocol;
  * 46     2    u16     statusFlags    {@link StatusFlags}
  * 48     12   f32[3]  appliedForceN  x, y, z, newtons: the force the device is applying at sampling, after its
  *                                    own clamp and watchdog (zero when output is off)
+ * version 2 only:
+ * 60     2    u16     ackSequence    sequence of the newest FORCE the device accepted in this session, or of the
+ *                                    HELLO that opened it when none yet: this sample reflects every host frame up
+ *                                    to that one
+ * 62     2    u16     watchdogTrips  watchdog trips in this session, wraps 65535 → 0: the identity of a trip
  * </pre>
+ *
+ * Version 2's two fields make the link's two handshakes exact. A host that sees WATCHDOG_TRIPPED with a trip
+ * count it has not yet re-armed knows it is a new trip, however soon after the last re-arm it came (without the
+ * count a host cannot tell a new trip from a late report of the old one, and either re-arms twice or never). And
+ * {@code ackSequence} tells the host that a FORCE arrived: the closing zero FORCE is known delivered before the
+ * port is closed.
  *
  * The applied force lets the host record what the user actually felt, not only what it commanded: the two differ
  * whenever the device clamps, its watchdog trips, or output is off. It costs 12 bytes per tick (56 → 68 on the
@@ -25,6 +36,9 @@ package org.hapticsd.protocol;
  */
 public final class State extends Message {
     public static final int PAYLOAD_BYTES = 60;
+    public static final int PAYLOAD_BYTES_V2 = 64;
+    /** What {@link #ackSequence()} and {@link #watchdogTrips()} read in a version-1 frame, which lacks them. */
+    public static final int NOT_CARRIED = -1;
 
     private long deviceTimeUs;
     private final float[] positionM = new float[3];
@@ -33,6 +47,8 @@ public final class State extends Message {
     private int buttons;
     private int statusFlags;
     private final float[] appliedForceN = new float[3];
+    private int ackSequence;
+    private int watchdogTrips;
 
     @Override
     public MessageType type() {
@@ -66,6 +82,23 @@ public final class State extends Message {
 
     public float appliedForceN(int axis) {
         return appliedForceN[axis];
+    }
+
+    /** Version 2: sequence of the newest FORCE accepted (or the opening HELLO's); {@link #NOT_CARRIED} in version 1. */
+    public int ackSequence() {
+        return ackSequence;
+    }
+
+    /** Version 2: the device's watchdog trips in this session, modulo 65536; {@link #NOT_CARRIED} in version 1. */
+    public int watchdogTrips() {
+        return watchdogTrips;
+    }
+
+    /** Version 2's fields (low 16 bits of each are sent); a version-1 frame does not carry them. */
+    public State setLinkCounters(int ackSequence, int watchdogTrips) {
+        this.ackSequence = ackSequence & 0xFFFF;
+        this.watchdogTrips = watchdogTrips & 0xFFFF;
+        return this;
     }
 
     public State setAppliedForceN(float x, float y, float z) {
@@ -114,7 +147,7 @@ public final class State extends Message {
     }
 
     @Override
-    void writePayload(byte[] dst, int offset) {
+    void writePayload(byte[] dst, int offset, int version) {
         LittleEndian.putI32(dst, offset, (int) deviceTimeUs);
         for (int i = 0; i < 3; i++) {
             LittleEndian.putF32(dst, offset + 4 + 4 * i, positionM[i]);
@@ -128,10 +161,14 @@ public final class State extends Message {
         for (int i = 0; i < 3; i++) {
             LittleEndian.putF32(dst, offset + 48 + 4 * i, appliedForceN[i]);
         }
+        if (version >= Frame.VERSION_2) {
+            LittleEndian.putU16(dst, offset + 60, ackSequence);
+            LittleEndian.putU16(dst, offset + 62, watchdogTrips);
+        }
     }
 
     @Override
-    boolean readPayload(byte[] src, int offset) {
+    boolean readPayload(byte[] src, int offset, int version) {
         deviceTimeUs = LittleEndian.getU32(src, offset);
         for (int i = 0; i < 3; i++) {
             positionM[i] = LittleEndian.getF32(src, offset + 4 + 4 * i);
@@ -144,6 +181,13 @@ public final class State extends Message {
         statusFlags = LittleEndian.getU16(src, offset + 46);
         for (int i = 0; i < 3; i++) {
             appliedForceN[i] = LittleEndian.getF32(src, offset + 48 + 4 * i);
+        }
+        if (version >= Frame.VERSION_2) {
+            ackSequence = LittleEndian.getU16(src, offset + 60);
+            watchdogTrips = LittleEndian.getU16(src, offset + 62);
+        } else {
+            ackSequence = NOT_CARRIED;
+            watchdogTrips = NOT_CARRIED;
         }
         return true;
     }

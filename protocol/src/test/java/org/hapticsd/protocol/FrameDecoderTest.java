@@ -27,6 +27,12 @@ class FrameDecoderTest {
         return java.util.Arrays.copyOf(out, n);
     }
 
+    private byte[] wireV2(Message message, int sequence) {
+        byte[] out = new byte[Frame.MAX_WIRE_BYTES];
+        int n = encoder.encode(message, Frame.VERSION_2, sequence, out, 0);
+        return java.util.Arrays.copyOf(out, n);
+    }
+
     private void feed(byte[]... parts) {
         for (byte[] p : parts) {
             decoder.feed(p, 0, p.length);
@@ -78,7 +84,7 @@ class FrameDecoderTest {
             for (Message m : messages) {
                 int sequence = random.nextInt(65536);
                 byte[] w = wire(m, sequence);
-                assertEquals(m.type().wireBytes(), w.length);
+                assertEquals(m.type().wireBytes(Frame.VERSION_1), w.length);
                 List<Message> got = new ArrayList<>();
                 new FrameDecoder(got::add).feed(w, 0, w.length);
                 assertEquals(1, got.size(), m.type().name());
@@ -206,9 +212,65 @@ class FrameDecoderTest {
 
     @Test
     void shouldRejectAFrameWithAnUnsupportedVersion() {
-        feed(rawWire(2, MessageType.HELLO.code(), 0, Hello.PAYLOAD_BYTES));
-        assertEquals(1, decoder.unsupportedVersionFrames());
+        feed(rawWire(3, MessageType.FORCE.code(), 0, Force.PAYLOAD_BYTES),
+            rawWire(0, MessageType.FORCE.code(), 0, Force.PAYLOAD_BYTES));
+        assertEquals(2, decoder.unsupportedVersionFrames());
         assertEquals(List.of(), received);
+    }
+
+    @Test
+    void shouldRejectVersion2FramesInADecoderThatSpeaksOnlyVersion1() {
+        FrameDecoder v1Only = new FrameDecoder(m -> received.add(m.type() + "#" + m.sequence()), Frame.VERSION_1);
+        byte[] v2State = wireV2(Samples.stateV2(), 4);
+        byte[] v1State = wire(Samples.state(), 5);
+        v1Only.feed(v2State, 0, v2State.length);
+        v1Only.feed(v1State, 0, v1State.length);
+        assertEquals(List.of("STATE#5"), received);
+        assertEquals(1, v1Only.unsupportedVersionFrames());
+    }
+
+    @Test
+    void shouldReadEachVersionsLayoutAndRejectTheOtherVersionsLength() {
+        List<Message> got = new ArrayList<>();
+        FrameDecoder both = new FrameDecoder(got::add);
+        byte[] v2 = wireV2(Samples.stateV2(), 7);
+        byte[] v1 = wire(Samples.state(), 8);
+        both.feed(v2, 0, v2.length);
+        State state = (State) got.get(0);
+        assertEquals(Frame.VERSION_2, state.version());
+        assertEquals(0x00FE, state.ackSequence());
+        assertEquals(2, state.watchdogTrips());
+        both.feed(v1, 0, v1.length);
+        assertEquals(Frame.VERSION_1, state.version());
+        assertEquals(State.NOT_CARRIED, state.ackSequence());
+        assertEquals(State.NOT_CARRIED, state.watchdogTrips());
+        // A version-1 header with version 2's length (and the reverse) is malformed: each version has one length.
+        byte[] v1HeaderV2Length = rawWire(1, MessageType.STATE.code(), 9, State.PAYLOAD_BYTES_V2);
+        byte[] v2HeaderV1Length = rawWire(2, MessageType.STATUS.code(), 9, Status.PAYLOAD_BYTES);
+        both.feed(v1HeaderV2Length, 0, v1HeaderV2Length.length);
+        both.feed(v2HeaderV1Length, 0, v2HeaderV1Length.length);
+        assertEquals(2, both.malformedFrames());
+        assertEquals(2, got.size());
+    }
+
+    @Test
+    void shouldRejectHelloAndInfoFramedAsVersion2() {
+        feed(rawWire(2, MessageType.HELLO.code(), 0, Hello.PAYLOAD_BYTES),
+            rawWire(2, MessageType.INFO.code(), 0, Info.PAYLOAD_BYTES));
+        assertEquals(2, decoder.malformedFrames());
+        assertEquals(List.of(), received);
+        // Encoding them for a version-2 session frames them as version 1, as spec 6.4 asks.
+        byte[] hello = wireV2(Samples.hello(), 3);
+        assertEquals(1, hello[1], "COBS code byte, then the version byte");
+        feed(hello);
+        assertEquals(List.of("HELLO#3"), received);
+    }
+
+    @Test
+    void shouldResynchroniseOnAVersion2StateAfterGarbage() {
+        feed(Samples.unhex("13 57 9b df 02 46 8a ce"), wireV2(Samples.stateV2(), 5), wireV2(Samples.statusV2(), 6));
+        assertEquals(List.of("STATE#5", "STATUS#6"), received);
+        assertEquals(1, decoder.resyncs());
     }
 
     @Test
@@ -248,7 +310,7 @@ class FrameDecoderTest {
 
     @Test
     void shouldRefuseADestinationTooSmallForTheFrame() {
-        byte[] small = new byte[MessageType.STATE.wireBytes() - 1];
+        byte[] small = new byte[MessageType.STATE.wireBytes(Frame.VERSION_1) - 1];
         assertThrows(IllegalArgumentException.class, () -> encoder.encode(Samples.state(), 0, small, 0));
         assertThrows(IllegalArgumentException.class, () -> encoder.encode(Samples.hello(), 0, new byte[20], 9));
     }
@@ -256,8 +318,10 @@ class FrameDecoderTest {
     @Test
     void shouldKeepEveryMessageWithinTheMaximumFrameLength() {
         for (MessageType type : MessageType.values()) {
-            assertTrue(type.payloadBytes() <= Frame.MAX_PAYLOAD_BYTES, type.name());
-            assertTrue(type.wireBytes() <= Frame.MAX_WIRE_BYTES, type.name());
+            for (int version = Frame.VERSION_1; version <= Frame.LATEST_VERSION; version++) {
+                assertTrue(type.payloadBytes(version) <= Frame.MAX_PAYLOAD_BYTES, type.name());
+                assertTrue(type.wireBytes(version) <= Frame.MAX_WIRE_BYTES, type.name());
+            }
             assertSame(type, MessageType.fromCode(type.code()));
             assertEquals(type.code() >= 0x80, type.direction() == Direction.DEVICE_TO_HOST, type.name());
         }

@@ -24,7 +24,12 @@ import org.junit.jupiter.api.Test;
 class GoldenVectorTest {
     private static final Path SPEC = Path.of("..", "docs", "device-protocol.md");
 
-    private record Vector(String name, Supplier<Message> message, int sequence, String frame, String wire) {
+    /** @param version the session's protocol version the message is framed for */
+    private record Vector(String name, Supplier<Message> message, int version, int sequence, String frame,
+                          String wire) {
+        Vector(String name, Supplier<Message> message, int sequence, String frame, String wire) {
+            this(name, message, Frame.VERSION_1, sequence, frame, wire);
+        }
     }
 
     private static final List<Vector> VECTORS = List.of(
@@ -68,14 +73,28 @@ class GoldenVectorTest {
             "04 01 05 0a 07 ef be ad de 23 7d 00"),
         new Vector("PONG", Samples::pong, 11,
             "01 86 0b 00 ef be ad de 80 84 1e 00 ae 20",
-            "04 01 86 0b 08 ef be ad de 80 84 1e 03 ae 20 00"));
+            "04 01 86 0b 08 ef be ad de 80 84 1e 03 ae 20 00"),
+        // Version 2 (section 4.11): STATE and STATUS gain fields; every other type only changes its header version.
+        new Vector("STATE v2", Samples::stateV2, Frame.VERSION_2, 0x1234,
+            "02 82 34 12 40 42 0f 00 0a d7 23 3c 0a d7 a3 bc 8f c2 f5 3c 00 00 00 3f 00 00 00 00 00 00 80 be "
+                + "00 00 80 3f 00 00 00 00 00 00 00 00 00 00 00 00 01 00 03 00 00 00 c0 3f 00 00 00 c0 00 00 80 3e "
+                + "fe 00 02 00 80 da",
+            "08 02 82 34 12 40 42 0f 0d 0a d7 23 3c 0a d7 a3 bc 8f c2 f5 3c 01 01 02 3f 01 01 01 01 01 03 80 be "
+                + "01 03 80 3f 01 01 01 01 01 01 01 01 01 01 01 02 01 02 03 01 01 03 c0 3f 01 01 02 c0 01 04 80 3e "
+                + "fe 02 02 03 80 da 00"),
+        new Vector("STATUS v2", Samples::statusV2, Frame.VERSION_2, 42,
+            "02 85 2a 00 0e 00 05 00 07 00 00 00 03 00 7c 35",
+            "04 02 85 2a 02 0e 02 05 02 07 01 01 02 03 03 7c 35 00"),
+        new Vector("FORCE v2", Samples::force, Frame.VERSION_2, 0x00FF,
+            "02 02 ff 00 00 00 c0 3f 00 00 00 c0 00 00 80 3e 00 00 00 00 00 00 00 00 00 00 00 00 01 00 ec 6f",
+            "04 02 02 ff 01 01 03 c0 3f 01 01 02 c0 01 03 80 3e 01 01 01 01 01 01 01 01 01 01 01 02 01 03 ec 6f 00"));
 
     @Test
     void shouldEncodeEveryVectorByteForByte() {
         FrameEncoder encoder = new FrameEncoder();
         byte[] out = new byte[Frame.MAX_WIRE_BYTES];
         for (Vector v : VECTORS) {
-            int n = encoder.encode(v.message().get(), v.sequence(), out, 0);
+            int n = encoder.encode(v.message().get(), v.version(), v.sequence(), out, 0);
             assertEquals(v.wire(), Samples.hex(out, 0, n), v.name());
         }
     }
@@ -104,7 +123,8 @@ class GoldenVectorTest {
                 assertSame(expected.type(), m.type());
                 assertEquals(v.sequence(), m.sequence());
                 assertTrue(m.isNewer());
-                int n = encoder.encode(m, m.sequence(), reencoded, 0);
+                assertEquals(v.version(), m.version(), v.name());
+                int n = encoder.encode(m, m.version(), m.sequence(), reencoded, 0);
                 assertEquals(v.wire(), Samples.hex(reencoded, 0, n), v.name());
                 seen.add(v.name());
             });
@@ -130,6 +150,12 @@ class GoldenVectorTest {
         assertEquals(StatusFlags.OUTPUT_ENABLED | StatusFlags.HOMED, got[0].statusFlags());
         assertEquals(1.5f, got[0].appliedForceN(0));
         assertEquals(-2.0f, got[0].appliedForceN(1));
+        assertEquals(0.25f, got[0].appliedForceN(2));
+
+        byte[] v2Wire = Samples.unhex(VECTORS.get(11).wire());
+        new FrameDecoder(m -> got[0] = (State) m).feed(v2Wire, 0, v2Wire.length);
+        assertEquals(0x00FE, got[0].ackSequence());
+        assertEquals(2, got[0].watchdogTrips());
         assertEquals(0.25f, got[0].appliedForceN(2));
 
         byte[] infoWire = Samples.unhex(VECTORS.get(1).wire());

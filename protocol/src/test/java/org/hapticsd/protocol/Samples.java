@@ -31,6 +31,11 @@ final class Samples {
             .setAppliedForceN(1.5f, -2.0f, 0.25f);
     }
 
+    /** The version-1 sample plus version 2's fields: FORCE 0x00FE acknowledged, two watchdog trips. */
+    static State stateV2() {
+        return state().setLinkCounters(0x00FE, 2);
+    }
+
     static Force force() {
         return new Force().setForceN(1.5f, -2.0f, 0.25f).setTorqueNm(0f, 0f, 0f).setOutputEnabled(true);
     }
@@ -46,6 +51,11 @@ final class Samples {
     static Status status() {
         return new Status().set(StatusFlags.FAULT | StatusFlags.WATCHDOG_TRIPPED | StatusFlags.HOMED,
             Status.FAULT_WATCHDOG, 7);
+    }
+
+    /** The version-1 sample plus version 2's trip count: the third trip of the session. */
+    static Status statusV2() {
+        return status().setWatchdogTrips(3);
     }
 
     static HomingRequest homingRequest() {

@@ -30,22 +30,33 @@ import org.hapticsd.protocol.StatusFlags;
  *
  * <p>What it does, by spec section:
  * <ul>
- *   <li>6: answers HELLO with INFO (the highest common version, which for this firmware is version 1 or none;
- *       the rate by the 6.2 rule); with no common version, INFO with version 0, then STATUS fault 6, and every
- *       frame but HELLO is ignored. After INFO it streams STATE at the session rate with OUTPUT_ENABLED clear.
+ *   <li>6: answers HELLO with INFO (the highest version both speak, this firmware speaking 1 up to
+ *       {@link Firmware#protocolVersion()}, 2 by default; the rate by the 6.2 rule); with no common version, INFO
+ *       with version 0, then STATUS fault 6, and every frame but HELLO is ignored. After INFO it streams STATE at
+ *       the session rate with OUTPUT_ENABLED clear, framed in the session's version. A HELLO during a session
+ *       ends it and starts a new one (output off, watchdog stopped, trips counted from 0 again).
+ *   <li>4.11 (version 2): STATE carries the sequence of the newest FORCE received in order (applied or not) and
+ *       the session's watchdog trip count; STATUS carries the trip count too.
  *   <li>5: a FORCE whose sequence is not newer (RFC 1982, d ≤ 0, as classified by {@link FrameDecoder}) is
  *       neither applied nor fed to the watchdog, and is counted in {@link #staleForcesIgnored()}.
  *   <li>4.4: the applied force is clamped to the profile's peak force keeping its direction (FORCE_LIMITED);
  *       a non-finite component makes that frame zero output; torque is ignored (3 DoF actuated).
- *   <li>7: the watchdog zeroes the output when no newer FORCE was accepted for max(5 ms, 3 periods), sets
- *       WATCHDOG_TRIPPED and FAULT (code 5); output resumes only after a FORCE with outputEnable = 0 followed by
- *       one with outputEnable = 1. With no valid frame for 500 ms the session ends: output off, STATE stops.
+ *   <li>7: the watchdog runs from an accepted FORCE with outputEnable = 1 until one with outputEnable = 0; while
+ *       it runs, no newer FORCE for max(5 ms, 3 periods) zeroes the output and sets WATCHDOG_TRIPPED and FAULT
+ *       (code 5), and STATE keeps streaming; output resumes only after a FORCE with outputEnable = 0 followed,
+ *       within one watchdog timeout, by one with outputEnable = 1 (the re-arm), which clears both. HOST_HEARTBEAT and PING never feed it. With no
+ *       valid frame for 500 ms the session ends: output off, STATE stops.
+ *   <li>4.6: STATUS goes out when the status word changes in a bit other than FORCE_LIMITED (which STATE carries
+ *       every tick, and which may flip every tick while the host presses against the clamp) or the fault changes,
+ *       at most one per session period (a change within it goes out with the next).
  *       While not streaming (homing, incompatible version) it sends DEVICE_HEARTBEAT and STATUS every
  *       {@link #HEARTBEAT_INTERVAL_NS}. The 5 ms is the spec's; a constructor takes another minimum, as a
  *       firmware build with a stricter or a more lenient watchdog would have, and the 3-period floor still holds.
  *   <li>4.7, 4.8: a homing run ignores FORCE, reports HOMING_PROGRESS on each phase change and every
  *       {@link #PROGRESS_INTERVAL_NS}, and succeeds after the profile's homing duration (HOMED) or fails with
- *       fault 8 at the request's timeout.
+ *       fault 8 at the request's timeout. A device built {@link Firmware#homedAtPowerUp() homed} (absolute
+ *       encoders, the default) reports HOMED from the start; one that is not must be homed before the host
+ *       applies force.
  * </ul>
  *
  * <p>The stylus is a {@link SimulatedDevice} built from {@link EmulatorProfile#simulatedDeviceConfig()}: the
@@ -64,7 +75,7 @@ import org.hapticsd.protocol.StatusFlags;
  */
 public final class EmulatedDevice {
 
-    /** Room that always suffices for one poll: INFO + STATUS + PONG + HOMING_PROGRESS + STATE is 204 bytes. */
+    /** Room that always suffices for one poll: INFO + STATUS + PONG + HOMING_PROGRESS + STATE is at most 210 bytes. */
     public static final int MAX_POLL_BYTES = 2 * Frame.MAX_WIRE_BYTES;
     /** Spec 7: 5 ms, or 3 periods at rates where that is longer; the default minimum of every constructor. */
     public static final long WATCHDOG_MIN_TIMEOUT_NS = 5_000_000L;
@@ -84,9 +95,45 @@ public final class EmulatedDevice {
     /** Same reasoning as {@link #HEARTBEAT_INTERVAL_NS} for spec 4.8's "at least every 100 ms". */
     public static final long PROGRESS_INTERVAL_NS = 50_000_000L;
 
-    private static final int FIRMWARE_VERSION = Frame.VERSION;
-
     private enum Session { WAITING_FOR_HELLO, ACTIVE, INCOMPATIBLE }
+
+    /**
+     * How this firmware was built.
+     *
+     * @param watchdogMinTimeoutNs the FORCE watchdog waits max(this, 3 periods); the spec's 5 ms by default
+     * @param protocolVersion      the newest protocol version it speaks (it speaks 1 up to this one)
+     * @param homedAtPowerUp       whether positions are absolute from power-up (HOMED set at once), or a homing run
+     *                             must make them so
+     */
+    public record Firmware(long watchdogMinTimeoutNs, int protocolVersion, boolean homedAtPowerUp) {
+        public Firmware {
+            if (watchdogMinTimeoutNs <= 0 || watchdogMinTimeoutNs > WATCHDOG_MAX_TIMEOUT_NS) {
+                throw new IllegalArgumentException("watchdog minimum timeout must be > 0 ns and at most "
+                        + WATCHDOG_MAX_TIMEOUT_NS + " ns (1 h), got " + watchdogMinTimeoutNs);
+            }
+            if (!MessageType.isSupported(protocolVersion)) {
+                throw new IllegalArgumentException("protocol version must be 1.." + Frame.LATEST_VERSION + ", got "
+                        + protocolVersion);
+            }
+        }
+
+        /** The spec's 5 ms watchdog, the newest protocol version, homed at power-up. */
+        public static Firmware defaults() {
+            return new Firmware(WATCHDOG_MIN_TIMEOUT_NS, Frame.LATEST_VERSION, true);
+        }
+
+        public Firmware withWatchdogMinTimeoutNs(long timeoutNs) {
+            return new Firmware(timeoutNs, protocolVersion, homedAtPowerUp);
+        }
+
+        public Firmware withProtocolVersion(int version) {
+            return new Firmware(watchdogMinTimeoutNs, version, homedAtPowerUp);
+        }
+
+        public Firmware withHomedAtPowerUp(boolean homed) {
+            return new Firmware(watchdogMinTimeoutNs, protocolVersion, homed);
+        }
+    }
 
     // Cold: configuration and codec objects, built once.
     private final EmulatorProfile profile;
@@ -102,6 +149,7 @@ public final class EmulatedDevice {
     private final Pong pong = new Pong();
     private final double maxForceN;
     private final long watchdogMinTimeoutNs;
+    private final int firmwareVersion;
 
     // Clock.
     private boolean clockStarted;
@@ -109,6 +157,9 @@ public final class EmulatedDevice {
 
     // Session.
     private Session session = Session.WAITING_FOR_HELLO;
+    private int sessionVersion = Frame.VERSION_1;
+    private int ackSequence;
+    private int sessionWatchdogTrips;
     private int txSequence;
     private long periodNs;
     private long watchdogTimeoutNs;
@@ -117,6 +168,7 @@ public final class EmulatedDevice {
     private long nextHeartbeatNs;
     private boolean infoPending;
     private boolean statusPending;
+    private long lastStatusNs;
     private int lastReportedFlags = -1;
     private int lastReportedFault = -1;
     private boolean pongPending;
@@ -133,6 +185,7 @@ public final class EmulatedDevice {
     private long watchdogDeadlineNs;
     private boolean watchdogTripped;
     private boolean reArmPending;
+    private long reArmDeadlineNs;
     private int faultCode;
 
     // Homing.
@@ -159,7 +212,7 @@ public final class EmulatedDevice {
     }
 
     public EmulatedDevice(EmulatorProfile profile, HandTarget hand) {
-        this(profile, hand, WATCHDOG_MIN_TIMEOUT_NS);
+        this(profile, hand, Firmware.defaults());
     }
 
     /**
@@ -171,19 +224,22 @@ public final class EmulatedDevice {
      * @throws IllegalArgumentException unless {@code 0 < watchdogMinTimeoutNs <= WATCHDOG_MAX_TIMEOUT_NS}
      */
     public EmulatedDevice(EmulatorProfile profile, HandTarget hand, long watchdogMinTimeoutNs) {
-        if (profile == null) {
-            throw new IllegalArgumentException("profile must not be null");
+        this(profile, hand, Firmware.defaults().withWatchdogMinTimeoutNs(watchdogMinTimeoutNs));
+    }
+
+    /** A device built as {@code firmware} says: its watchdog, the protocol versions it speaks, whether it is homed. */
+    public EmulatedDevice(EmulatorProfile profile, HandTarget hand, Firmware firmware) {
+        if (profile == null || firmware == null) {
+            throw new IllegalArgumentException("profile and firmware must not be null");
         }
-        if (watchdogMinTimeoutNs <= 0 || watchdogMinTimeoutNs > WATCHDOG_MAX_TIMEOUT_NS) {
-            throw new IllegalArgumentException("watchdog minimum timeout must be > 0 ns and at most "
-                    + WATCHDOG_MAX_TIMEOUT_NS + " ns (1 h), got " + watchdogMinTimeoutNs);
-        }
-        this.watchdogMinTimeoutNs = watchdogMinTimeoutNs;
+        this.watchdogMinTimeoutNs = firmware.watchdogMinTimeoutNs();
+        this.firmwareVersion = firmware.protocolVersion();
+        this.homed = firmware.homedAtPowerUp();
         this.profile = profile;
         this.maxForceN = profile.maxForceN();
         this.stylus = new SimulatedDevice(profile.simulatedDeviceConfig(), hand);
         this.stylus.open();
-        this.decoder = new FrameDecoder(this::onMessage);
+        this.decoder = new FrameDecoder(this::onMessage, firmwareVersion);
         info.setFirmware(profile.firmwareMajor(), profile.firmwareMinor(), profile.firmwarePatch())
                 .setWorkspaceM((float) profile.workspace().minX(), (float) profile.workspace().minY(),
                         (float) profile.workspace().minZ(), (float) profile.workspace().maxX(),
@@ -219,8 +275,11 @@ public final class EmulatedDevice {
             return pos - offset;
         }
         int flags = statusFlags();
-        if ((statusPending || flags != lastReportedFlags || faultCode != lastReportedFault)
-                && fits(out, pos, MessageType.STATUS)) {
+        boolean changed = ((flags ^ lastReportedFlags) & ~StatusFlags.FORCE_LIMITED) != 0
+                || faultCode != lastReportedFault;
+        // Spec 4.6: at most one STATUS per session period; a change within it goes out with the next one.
+        boolean slotFree = periodNs == 0 || this.nowNs - (lastStatusNs + periodNs) >= 0;
+        if ((statusPending || (changed && slotFree)) && fits(out, pos, MessageType.STATUS)) {
             pos = sendStatus(flags, out, pos);
         }
         if (pongPending && fits(out, pos, MessageType.PONG)) {
@@ -246,7 +305,7 @@ public final class EmulatedDevice {
                 }
             }
         } else if (this.nowNs - nextHeartbeatNs >= 0 && out.length - pos
-                >= MessageType.DEVICE_HEARTBEAT.wireBytes() + MessageType.STATUS.wireBytes()) {
+                >= wireBytes(MessageType.DEVICE_HEARTBEAT) + wireBytes(MessageType.STATUS)) {
             heartbeat.setSenderTimeUs(this.nowNs / 1000L);
             pos = send(heartbeat, out, pos);
             pos = sendStatus(flags, out, pos);
@@ -312,17 +371,23 @@ public final class EmulatedDevice {
         homingPhase = HomingProgress.PHASE_IDLE;
         progressPending = false;
         infoPending = true;
-        // Spec 6.2: the highest version in [min, max] this firmware speaks; it speaks only version 1.
-        boolean compatible = hello.minVersion() <= FIRMWARE_VERSION && FIRMWARE_VERSION <= hello.maxVersion();
+        sessionWatchdogTrips = 0;
+        ackSequence = hello.sequence();
+        // Spec 6.2: the highest version in [min, max] this firmware also speaks (1 up to firmwareVersion).
+        int selected = Math.min(hello.maxVersion(), firmwareVersion);
+        boolean compatible = selected >= Math.max(hello.minVersion(), Frame.VERSION_1);
         if (compatible) {
+            sessionVersion = selected;
             int rateIndex = profile.selectRateIndex(hello.requestedRateHz());
             periodNs = EmulatorProfile.periodNs(rateIndex);
             watchdogTimeoutNs = Math.max(watchdogMinTimeoutNs, WATCHDOG_MIN_PERIODS * periodNs);
-            info.setVersionAndDof(FIRMWARE_VERSION, profile.sensedDof(), profile.actuatedDof())
+            info.setVersionAndDof(selected, profile.sensedDof(), profile.actuatedDof())
                     .setSelectedRateIndex(rateIndex);
             session = Session.ACTIVE;
             nextStateNs = nowNs;
+            lastStatusNs = nowNs - periodNs;
         } else {
+            sessionVersion = Frame.VERSION_1;
             info.setVersionAndDof(0, profile.sensedDof(), profile.actuatedDof()).setSelectedRateIndex(Info.NO_RATE);
             faultCode = Status.FAULT_INCOMPATIBLE_VERSION;
             statusPending = true;
@@ -336,16 +401,25 @@ public final class EmulatedDevice {
             staleForcesIgnored++;
             return;
         }
+        // Received in order: later STATEs reflect it, whether it is applied or ignored while homing (4.11).
+        ackSequence = force.sequence();
         if (homingPhase == HomingProgress.PHASE_RUNNING) {
             return;
         }
         forcesAccepted++;
-        watchdogRunning = true;
-        watchdogDeadlineNs = nowNs + watchdogTimeoutNs;
         boolean enable = force.outputEnabled();
+        // Spec 7: the watchdog guards enabled output. Enable = 1 arms (or feeds) it; enable = 0 stops it, so a host
+        // that closes with a zero FORCE and outputEnable = 0 leaves no trip behind.
+        watchdogRunning = enable;
+        watchdogDeadlineNs = nowNs + watchdogTimeoutNs;
         if (watchdogTripped) {
             if (!enable) {
                 reArmPending = true;
+                reArmDeadlineNs = nowNs + watchdogTimeoutNs;
+            } else if (reArmPending && nowNs - reArmDeadlineNs >= 0) {
+                // The two halves of a re-arm must come within one watchdog timeout of each other: a host that
+                // stalled between them starts over, as one that stalls while applying force trips.
+                reArmPending = false;
             } else if (reArmPending) {
                 watchdogTripped = false;
                 reArmPending = false;
@@ -396,6 +470,8 @@ public final class EmulatedDevice {
             if (faultCode == Status.FAULT_HOMING_FAILED) {
                 faultCode = Status.FAULT_NONE;
             }
+            // Positions are relative again until the run succeeds.
+            homed = false;
             homingPhase = HomingProgress.PHASE_RUNNING;
             homingPercent = 0;
             homingResult = 0;
@@ -441,6 +517,7 @@ public final class EmulatedDevice {
         if (!watchdogTripped) {
             watchdogTripped = true;
             watchdogTrips++;
+            sessionWatchdogTrips = (sessionWatchdogTrips + 1) & 0xFFFF;
             faultCode = Status.FAULT_WATCHDOG;
         }
         zeroOutput();
@@ -471,19 +548,24 @@ public final class EmulatedDevice {
         stylus.commandForce(fxN, fyN, fzN, 0.0, 0.0, 0.0);
     }
 
-    private static boolean fits(byte[] out, int pos, MessageType type) {
-        return out.length - pos >= type.wireBytes();
+    private boolean fits(byte[] out, int pos, MessageType type) {
+        return out.length - pos >= wireBytes(type);
+    }
+
+    private int wireBytes(MessageType type) {
+        return type.wireBytes(type.frameVersion(sessionVersion));
     }
 
     private int send(Message message, byte[] out, int pos) {
-        int written = encoder.encode(message, txSequence, out, pos);
+        int written = encoder.encode(message, sessionVersion, txSequence, out, pos);
         txSequence = (txSequence + 1) & 0xFFFF;
         framesSent++;
         return pos + written;
     }
 
     private int sendStatus(int flags, byte[] out, int pos) {
-        status.set(flags, faultCode, 0L);
+        lastStatusNs = nowNs;
+        status.set(flags, faultCode, 0L).setWatchdogTrips(sessionWatchdogTrips);
         lastReportedFlags = flags;
         lastReportedFault = faultCode;
         statusPending = false;
@@ -497,7 +579,8 @@ public final class EmulatedDevice {
                         (float) sample.velocityZMps)
                 .setButtons(sample.buttons)
                 .setStatusFlags(flags)
-                .setAppliedForceN((float) appliedXN, (float) appliedYN, (float) appliedZN);
+                .setAppliedForceN((float) appliedXN, (float) appliedYN, (float) appliedZN)
+                .setLinkCounters(ackSequence, sessionWatchdogTrips);
         return send(state, out, pos);
     }
 
@@ -578,6 +661,16 @@ public final class EmulatedDevice {
     /** The latched {@link Status} fault code, 0 if none. */
     public int faultCode() {
         return faultCode;
+    }
+
+    /** The protocol version of the session (INFO's selectedVersion); 1 before any. */
+    public int sessionVersion() {
+        return sessionVersion;
+    }
+
+    /** The newest protocol version this firmware speaks. */
+    public int firmwareVersion() {
+        return firmwareVersion;
     }
 
     /** Session rate in hertz, 0 outside a session. */

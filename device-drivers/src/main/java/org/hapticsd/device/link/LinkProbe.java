@@ -18,7 +18,7 @@ import org.hapticsd.protocol.MessageType;
 /**
  * Asks whatever is at the end of a link whether it is a device speaking the device link protocol: the host half of
  * the handshake of spec section 6 and nothing more. It opens the link, sends one 0x00 (ending any partial frame the
- * device holds, spec 2.3) and HELLO offering version 1 at the device's default rate, resends HELLO every 100 ms
+ * device holds, spec 2.3) and HELLO offering versions 1 to {@link Frame#LATEST_VERSION} at the device's default rate, resends HELLO every 100 ms
  * as spec 6.1 asks, and stops at the first INFO or at the timeout. It never sends FORCE, so a real device it
  * reaches stays at zero output; the session it opened ends by the device's 500 ms liveness rule.
  *
@@ -39,7 +39,7 @@ public final class LinkProbe {
      * @param answered            an INFO arrived (possibly with protocol version 0: no common version)
      * @param deviceName          INFO name, or null
      * @param firmware            "major.minor.patch", or null
-     * @param protocolVersion     INFO selectedVersion: 1, or 0 when the device speaks no version in 1..1
+     * @param protocolVersion     INFO selectedVersion: 1 or 2, or 0 when the device speaks no version this host does
      * @param sensedDof           INFO sensedDof, 0 when not answered
      * @param actuatedDof         INFO actuatedDof, 0 when not answered
      * @param maxForceN           INFO peak force, 0 when not answered
@@ -50,7 +50,7 @@ public final class LinkProbe {
      * @param framesDecoded       valid frames of any type among them
      * @param badFrames           CRC errors, malformed, oversize and unsupported-version runs among them
      * @param elapsedNs           from opening the link to the answer or the timeout
-     * @param error               why there is no usable answer, or null when answered with version 1
+     * @param error               why there is no usable answer, or null when answered with a common version
      */
     public record Result(String link, boolean answered, String deviceName, String firmware, int protocolVersion,
                          int sensedDof, int actuatedDof, double maxForceN, double maxContinuousForceN,
@@ -108,8 +108,8 @@ public final class LinkProbe {
         InfoCatcher catcher = new InfoCatcher();
         FrameDecoder decoder = new FrameDecoder(catcher);
         FrameEncoder encoder = new FrameEncoder();
-        Hello hello = new Hello().set(Frame.VERSION, Frame.VERSION, 0);
-        byte[] tx = new byte[1 + MessageType.HELLO.wireBytes()];
+        Hello hello = new Hello().set(Frame.VERSION_1, Frame.LATEST_VERSION, 0);
+        byte[] tx = new byte[1 + MessageType.HELLO.wireBytes(Frame.VERSION_1)];
         byte[] rx = new byte[1024];
         long deadlineNs = startNs + timeoutNs;
         long bytes = 0;
@@ -144,7 +144,7 @@ public final class LinkProbe {
                     silence(timeoutNs, bytes, decoder));
         }
         String error = info.selectedVersion() == 0
-                ? "no common protocol version: the device speaks none of " + Frame.VERSION + ".." + Frame.VERSION
+                ? "no common protocol version: the device speaks none of " + Frame.VERSION_1 + ".." + Frame.LATEST_VERSION
                 : null;
         return new Result(name, true, catcher.name,
                 info.firmwareMajor() + "." + info.firmwareMinor() + "." + info.firmwarePatch(),

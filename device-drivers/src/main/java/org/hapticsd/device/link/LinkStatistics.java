@@ -22,14 +22,17 @@ import org.HdrHistogram.Histogram;
  * @param sessions          INFO handshakes completed (1 when nothing went wrong)
  * @param reconnects        sessions after the first: how often the device came back
  * @param sessionsLost      sessions ended because the device went silent or the link broke
- * @param deviceWatchdogTrips times the device reported its own FORCE watchdog tripped
+ * @param deviceWatchdogTrips times the device's own FORCE watchdog tripped: its trip count in protocol version 2
+ *                          (every trip, even one that came and went between two reports), WATCHDOG_TRIPPED
+ *                          rising edges in version 1
+ * @param protocolVersion   the version of the last session (1 or 2)
  * @param lastError         the last link error, or null
  */
 public record LinkStatistics(Histogram roundTripNs, long framesReceived, long statesReceived, long forcesSent,
                              long crcErrors, long malformedFrames, long oversizeFrames, long resyncs,
                              long sequenceGaps, long framesLost, long duplicates, long staleFrames,
                              long linksOpened, long sessions, long reconnects, long sessionsLost,
-                             long deviceWatchdogTrips, String lastError) {
+                             long deviceWatchdogTrips, int protocolVersion, String lastError) {
 
     /** Frames the device sent that never arrived intact: sequence gaps plus CRC and framing errors. */
     public long framesDamagedOrLost() {
@@ -39,7 +42,7 @@ public record LinkStatistics(Histogram roundTripNs, long framesReceived, long st
     /** One line for a console: counts and round-trip percentiles in microseconds. */
     public String summary() {
         StringBuilder s = new StringBuilder();
-        s.append("states ").append(statesReceived).append(", forces ").append(forcesSent);
+        s.append("protocol v").append(protocolVersion).append(", states ").append(statesReceived).append(", forces ").append(forcesSent);
         if (roundTripNs.getTotalCount() > 0) {
             s.append(String.format(", rtt p50/p99/max %.0f/%.0f/%.0f us (%d samples)",
                     roundTripNs.getValueAtPercentile(50) / 1e3, roundTripNs.getValueAtPercentile(99) / 1e3,

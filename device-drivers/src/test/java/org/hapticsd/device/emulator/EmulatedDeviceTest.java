@@ -33,17 +33,25 @@ class EmulatedDeviceTest {
         return host;
     }
 
+    private static HostLink openVersion2Session(EmulatorProfile profile, int rateHz) {
+        HostLink host = new HostLink(new EmulatedDevice(profile));
+        host.sendHello(1, 2, rateHz, 0L);
+        host.poll(0L);
+        assertEquals(2, host.lastInfo.selectedVersion());
+        return host;
+    }
+
     @Test
     void shouldAnswerHelloWithInfoThatDecodesOnHost() {
         HostLink host = new HostLink(new EmulatedDevice(EmulatorProfile.falconLike()));
         host.sendHello(1, 3, 1000, 0L);
         int bytes = host.poll(0L);
 
-        // INFO (92 bytes on the wire) first, the session's initial STATUS (16), then the first STATE (56) right
-        // after INFO, as spec 6.5 says.
-        assertEquals(MessageType.INFO.wireBytes() + MessageType.STATUS.wireBytes() + MessageType.STATE.wireBytes(),
+        // INFO (92 bytes on the wire, framed as version 1) first, the session's initial STATUS (18 in version 2),
+        // then the first STATE (72 in version 2) right after INFO, as spec 6.5 says.
+        assertEquals(MessageType.INFO.wireBytes(1) + MessageType.STATUS.wireBytes(2) + MessageType.STATE.wireBytes(2),
                 bytes);
-        assertEquals(0, host.rx[MessageType.INFO.wireBytes() - 1], "INFO ends with the delimiter");
+        assertEquals(0, host.rx[MessageType.INFO.wireBytes(1) - 1], "INFO ends with the delimiter");
         assertEquals(MessageType.INFO.code(), host.typeLog[0]);
         assertEquals(MessageType.STATUS.code(), host.typeLog[1]);
         assertEquals(MessageType.STATE.code(), host.typeLog[2]);
@@ -52,7 +60,8 @@ class EmulatedDeviceTest {
         assertEquals(0, host.decoder.crcErrors() + host.decoder.malformedFrames());
 
         Info info = host.lastInfo;
-        assertEquals(1, info.selectedVersion(), "highest of 1..3 the firmware speaks");
+        assertEquals(2, info.selectedVersion(), "highest of 1..3 the firmware speaks");
+        assertEquals(2, host.lastStateVersion, "frames after INFO in the session's version");
         assertEquals(3, info.selectedRateIndex(), "1000 Hz = 125 * 2^3");
         assertEquals(3, info.sensedDof());
         assertEquals(3, info.actuatedDof());
@@ -70,7 +79,7 @@ class EmulatedDeviceTest {
     @Test
     void shouldAnswerUnsupportedVersionWithVersionZeroThenIncompatibleStatus() {
         HostLink host = new HostLink(new EmulatedDevice(EmulatorProfile.touchLike()));
-        host.sendHello(2, 4, 1000, 0L);
+        host.sendHello(3, 4, 1000, 0L);
         host.poll(0L);
 
         assertEquals(MessageType.INFO.code(), host.typeLog[0]);
@@ -93,12 +102,12 @@ class EmulatedDeviceTest {
     @Test
     void shouldRecoverSessionWhenHelloRetriesWithCommonVersion() {
         HostLink host = new HostLink(new EmulatedDevice(EmulatorProfile.falconLike()));
-        host.sendHello(2, 2, 1000, 0L);
+        host.sendHello(3, 3, 1000, 0L);
         host.poll(0L);
-        host.sendHello(1, 2, 500, 1 * MS);
+        host.sendHello(1, 3, 500, 1 * MS);
         host.poll(1 * MS);
 
-        assertEquals(1, host.lastInfo.selectedVersion());
+        assertEquals(2, host.lastInfo.selectedVersion());
         assertEquals(2, host.lastInfo.selectedRateIndex(), "500 Hz");
         assertEquals(Status.FAULT_NONE, host.device.faultCode());
         assertTrue(host.device.isSessionActive());
@@ -305,6 +314,11 @@ class EmulatedDeviceTest {
         HostLink host = openSession(EmulatorProfile.falconLike(), rateHz);
         long lastForceNs = 1 * MS;
         host.sendForce(1f, 0f, 0f, true, lastForceNs);
+        // The firmware cycles every 250 µs: the STATUS announcing OUTPUT_ENABLED goes out in the first free slot
+        // (at most one STATUS per period, spec 4.6), long before the trip, whose STATUS it must not hold back.
+        for (long t = lastForceNs; t < lastForceNs + timeoutMs * MS - 1; t += 250 * US) {
+            host.poll(t);
+        }
         assertEquals(timeoutMs * MS, host.device.watchdogTimeoutNs());
 
         host.poll(lastForceNs + timeoutMs * MS - 1);
@@ -411,7 +425,7 @@ class EmulatedDeviceTest {
         assertTrue(host.device.isArmed());
         assertEquals(Status.FAULT_NONE, host.device.faultCode());
         assertEquals(Status.FAULT_NONE, host.lastStatusFault, "STATUS reports the cleared fault");
-        assertEquals(StatusFlags.OUTPUT_ENABLED, host.lastStatusFlags);
+        assertEquals(StatusFlags.OUTPUT_ENABLED | StatusFlags.HOMED, host.lastStatusFlags);
     }
 
     @Test
@@ -472,7 +486,8 @@ class EmulatedDeviceTest {
     @Test
     void shouldHomeWithProgressWhileIgnoringForce() {
         EmulatorProfile profile = EmulatorProfile.falconLike().withHomingDurationNs(300 * MS);
-        HostLink host = new HostLink(new EmulatedDevice(profile));
+        HostLink host = new HostLink(new EmulatedDevice(profile, new FixedHandTarget(0, 0, 0),
+                EmulatedDevice.Firmware.defaults().withHomedAtPowerUp(false)));
         host.sendHello(1, 1, 1000, 0L);
         host.poll(0L);
         host.sendHoming(HomingRequest.ACTION_START, 0, 1 * MS);
@@ -553,5 +568,165 @@ class EmulatedDeviceTest {
         assertEquals(1.5, host.device.appliedForceN(0));
         assertEquals(2, host.device.framesReceived(), "HELLO and FORCE");
         assertTrue(host.device.isSessionActive());
+    }
+
+    @Test
+    void shouldAcknowledgeTheNewestForceAndTheOpeningHelloInVersion2State() {
+        HostLink host = new HostLink(new EmulatedDevice(EmulatorProfile.falconLike()));
+        int helloSequence = host.nextSequence();
+        host.sendHello(1, 2, 1000, 0L);
+        host.poll(0L);
+        assertEquals(helloSequence, host.lastStateAck, "no FORCE yet: the HELLO that opened the session");
+        assertEquals(0, host.lastStateTrips);
+
+        int forceSequence = host.nextSequence();
+        host.sendForce(1f, 0f, 0f, true, 1 * MS);
+        host.poll(1 * MS);
+        assertEquals(forceSequence, host.lastStateAck);
+        // A duplicate is not newer: it moves nothing, the acknowledgement included.
+        host.resendLast(2 * MS);
+        host.poll(2 * MS);
+        assertEquals(forceSequence, host.lastStateAck);
+        // A PING is not a FORCE: it does not move the acknowledgement either.
+        host.sendPing(5L, 2 * MS + 500 * US);
+        host.poll(3 * MS);
+        assertEquals(forceSequence, host.lastStateAck);
+    }
+
+    @Test
+    void shouldCountTripsPerSessionInVersion2StateAndStatus() {
+        HostLink host = openVersion2Session(EmulatorProfile.falconLike(), 1000);
+        host.sendForce(1f, 0f, 0f, true, 1 * MS);
+        host.poll(6 * MS);
+        assertTrue(host.device.isWatchdogTripped());
+        assertEquals(1, host.lastStateTrips);
+        assertEquals(1, host.lastStatusTrips, "the STATUS sent at the trip carries its count");
+
+        // Re-armed, and tripped again 3 ms later: a second trip with its own number.
+        host.sendForce(0f, 0f, 0f, false, 7 * MS);
+        host.sendForce(0f, 0f, 0f, true, 8 * MS);
+        host.poll(8 * MS);
+        assertFalse(host.device.isWatchdogTripped());
+        assertEquals(1, host.lastStateTrips, "the count stays: it names the last trip, not the state");
+        host.poll(13 * MS);
+        assertTrue(host.device.isWatchdogTripped());
+        assertEquals(2, host.lastStateTrips);
+        assertEquals(2, host.lastStatusTrips);
+
+        // A new session counts from zero.
+        host.sendHello(1, 2, 1000, 14 * MS);
+        host.poll(14 * MS);
+        assertEquals(0, host.lastStateTrips);
+        assertFalse(host.device.isWatchdogTripped());
+        assertEquals(2, host.device.watchdogTrips(), "the firmware's own counter keeps the total");
+    }
+
+    @Test
+    void shouldStopTheWatchdogOnOutputEnableZeroAndNeverFeedItWithHeartbeatsOrPings() {
+        HostLink host = openVersion2Session(EmulatorProfile.falconLike(), 1000);
+        // Enable = 0 is how a host closes: no trip follows, however long the silence (heartbeats keep the session).
+        host.sendForce(1f, 0f, 0f, true, 1 * MS);
+        host.sendForce(0f, 0f, 0f, false, 2 * MS);
+        host.pollEvery(2 * MS, 300 * MS, MS);
+        assertFalse(host.device.isWatchdogTripped());
+        assertEquals(0, host.device.watchdogTrips());
+
+        // Enable = 1 arms it again, and neither heartbeats nor PINGs feed it: it trips 5 ms after that FORCE.
+        host.sendForce(1f, 0f, 0f, true, 300 * MS);
+        host.sendHeartbeat(302 * MS);
+        host.sendPing(9L, 304 * MS);
+        host.poll(305 * MS - 1);
+        assertFalse(host.device.isWatchdogTripped());
+        host.poll(305 * MS);
+        assertTrue(host.device.isWatchdogTripped());
+    }
+
+    @Test
+    void shouldSendAtMostOneStatusPerPeriodAndTheNextChangeWithTheNextSlot() {
+        HostLink host = openVersion2Session(EmulatorProfile.falconLike(), 1000);
+        host.poll(2 * MS);
+        host.clearRecord();
+        host.sendForce(1f, 0f, 0f, true, 3 * MS);
+        host.poll(3 * MS);
+        assertEquals(1, host.statusCount, "OUTPUT_ENABLED announced");
+        host.sendForce(0f, 0f, 0f, false, 3 * MS + 300 * US);
+        host.poll(3 * MS + 300 * US);
+        assertEquals(1, host.statusCount, "a second change in the same period waits");
+        host.poll(4 * MS - 1);
+        assertEquals(1, host.statusCount);
+        host.poll(4 * MS);
+        assertEquals(2, host.statusCount, "and goes out one period after the first");
+        assertEquals(0, host.lastStatusFlags & StatusFlags.OUTPUT_ENABLED);
+    }
+
+    @Test
+    void shouldNotSendStatusWhenOnlyForceLimitedFlips() {
+        HostLink host = openVersion2Session(EmulatorProfile.falconLike(), 1000);
+        host.sendForce(1f, 0f, 0f, true, 1 * MS);
+        host.poll(1 * MS);
+        host.clearRecord();
+        int limitedStates = 0;
+        for (long t = 2 * MS; t < 102 * MS; t += MS) {
+            // 80 N is clamped to 8 N (FORCE_LIMITED), 1 N is not: the flag flips every tick.
+            host.sendForce(t % (2 * MS) == 0 ? 80f : 1f, 0f, 0f, true, t);
+            host.poll(t);
+            limitedStates += (host.lastStateFlags & StatusFlags.FORCE_LIMITED) != 0 ? 1 : 0;
+        }
+        assertEquals(100, host.stateCount);
+        assertEquals(50, limitedStates, "STATE carries the flag every tick");
+        assertEquals(0, host.statusCount, "FORCE_LIMITED alone never costs a STATUS");
+    }
+
+    @Test
+    void shouldSpeakVersion1WhenBuiltForItAndRefuseVersion2Frames() {
+        EmulatedDevice device = new EmulatedDevice(EmulatorProfile.falconLike(), new FixedHandTarget(0, 0, 0),
+                EmulatedDevice.Firmware.defaults().withProtocolVersion(1));
+        HostLink host = new HostLink(device);
+        host.sendHello(1, 2, 1000, 0L);
+        host.poll(0L);
+        assertEquals(1, host.lastInfo.selectedVersion());
+        assertEquals(1, host.lastStateVersion);
+        assertEquals(MessageType.STATE.wireBytes(1), host.lastPollBytes - MessageType.INFO.wireBytes(1)
+                - MessageType.STATUS.wireBytes(1));
+        // A firmware of version 1 does not speak version 2: such a frame is an unsupported version, not a FORCE.
+        byte[] wire = new byte[64];
+        int n = new org.hapticsd.protocol.FrameEncoder().encode(new org.hapticsd.protocol.Force()
+                .setForceN(1f, 0f, 0f).setOutputEnabled(true), 2, 77, wire, 0);
+        device.receive(wire, 0, n, 1 * MS);
+        assertEquals(0.0, device.appliedForceN(0));
+        assertEquals(1, device.framesReceived(), "only HELLO was decoded");
+        assertEquals(0, device.forcesAccepted());
+    }
+
+    @Test
+    void shouldStartANewSessionOnHelloDuringASession() {
+        HostLink host = openVersion2Session(EmulatorProfile.falconLike(), 1000);
+        host.sendForce(2f, 0f, 0f, true, 1 * MS);
+        assertEquals(2.0, host.device.appliedForceN(0));
+        host.clearRecord();
+        host.sendHello(1, 2, 500, 2 * MS);
+        host.poll(2 * MS);
+        assertEquals(1, host.infoCount, "INFO again");
+        assertEquals(500, host.device.sessionRateHz());
+        assertEquals(0.0, host.device.appliedForceN(0), "output off until a FORCE enables it again");
+        assertEquals(0, host.lastStateFlags & StatusFlags.OUTPUT_ENABLED);
+        host.poll(20 * MS);
+        assertFalse(host.device.isWatchdogTripped(), "the new session's watchdog waits for its first FORCE");
+    }
+
+    @Test
+    void shouldReportHomedFromPowerUpByDefaultAndClearItWhenAHomingRunStarts() {
+        HostLink host = openVersion2Session(EmulatorProfile.falconLike(), 1000);
+        assertEquals(StatusFlags.HOMED, host.lastStateFlags & StatusFlags.HOMED, "absolute encoders: homed at once");
+        host.sendHoming(HomingRequest.ACTION_START, 0, 1 * MS);
+        host.poll(1 * MS);
+        assertFalse(host.device.isHomed(), "relative again until the run succeeds");
+        assertEquals(0, host.lastStatusFlags & StatusFlags.HOMED);
+
+        HostLink unhomed = new HostLink(new EmulatedDevice(EmulatorProfile.falconLike(), new FixedHandTarget(0, 0, 0),
+                EmulatedDevice.Firmware.defaults().withHomedAtPowerUp(false)));
+        unhomed.sendHello(1, 2, 1000, 0L);
+        unhomed.poll(0L);
+        assertEquals(0, unhomed.lastStateFlags & StatusFlags.HOMED);
     }
 }

@@ -138,7 +138,7 @@ class EmulatorRunnerTcpTest {
         assertEquals(0, host.pumpFor(150 * MS), "no byte from an unplugged device in 150 ms");
         long expected = sent;
         assertTrue(host.pumpUntil(() -> runner.bytesDiscarded() == expected, 1_000 * MS));
-        assertEquals(3L * MessageType.HOST_HEARTBEAT.wireBytes(), runner.bytesDiscarded());
+        assertEquals(3L * MessageType.HOST_HEARTBEAT.wireBytes(1), runner.bytesDiscarded());
 
         runner.setUnplugged(false);
         host.startHeartbeats();

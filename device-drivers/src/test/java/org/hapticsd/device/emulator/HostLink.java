@@ -51,6 +51,11 @@ final class HostLink {
     long minStateIntervalUs = Long.MAX_VALUE;
     long maxStateIntervalUs = Long.MIN_VALUE;
     int lastStateFlags;
+    int lastStateVersion;
+    private int negotiatedVersion = 1;
+    int lastStateAck;
+    int lastStateTrips;
+    int lastStatusTrips;
     float lastStatePositionXM;
     final float[] lastStateAppliedForceN = new float[3];
     int pongCount;
@@ -107,7 +112,7 @@ final class HostLink {
     /** Encodes a HELLO into {@code dst} without sending it, for tests that cut or corrupt the bytes. */
     int encodeHello(int minVersion, int maxVersion, int rateHz, byte[] dst, int offset) {
         hello.set(minVersion, maxVersion, rateHz);
-        int n = encoder.encode(hello, txSequence, dst, offset);
+        int n = encoder.encode(hello, sessionVersion(), txSequence, dst, offset);
         txSequence = (txSequence + 1) & 0xFFFF;
         return n;
     }
@@ -115,7 +120,7 @@ final class HostLink {
     /** Encodes a FORCE into {@code dst} without sending it. */
     int encodeForce(float fxN, float fyN, float fzN, boolean enable, byte[] dst, int offset) {
         force.setForceN(fxN, fyN, fzN).setOutputEnabled(enable);
-        int n = encoder.encode(force, txSequence, dst, offset);
+        int n = encoder.encode(force, sessionVersion(), txSequence, dst, offset);
         txSequence = (txSequence + 1) & 0xFFFF;
         return n;
     }
@@ -125,8 +130,18 @@ final class HostLink {
         device.receive(tx, 0, lastTxBytes, nowNs);
     }
 
+    /** The version INFO selected, frames after it are framed with (spec 6.4); 1 before a session. */
+    int sessionVersion() {
+        return negotiatedVersion;
+    }
+
+    /** The sequence the next frame sent will carry. */
+    int nextSequence() {
+        return txSequence;
+    }
+
     private void send(Message message, long nowNs) {
-        lastTxBytes = encoder.encode(message, txSequence, tx, 0);
+        lastTxBytes = encoder.encode(message, sessionVersion(), txSequence, tx, 0);
         txSequence = (txSequence + 1) & 0xFFFF;
         device.receive(tx, 0, lastTxBytes, nowNs);
     }
@@ -165,6 +180,7 @@ final class HostLink {
             statusCount++;
             lastStatusFlags = status.statusFlags();
             lastStatusFault = status.faultCode();
+            lastStatusTrips = status.watchdogTrips();
         } else if (type == MessageType.PONG) {
             Pong pong = (Pong) message;
             pongCount++;
@@ -198,6 +214,9 @@ final class HostLink {
         }
         lastStateTimeUs = state.deviceTimeUs();
         lastStateFlags = state.statusFlags();
+        lastStateVersion = state.version();
+        lastStateAck = state.ackSequence();
+        lastStateTrips = state.watchdogTrips();
         lastStatePositionXM = state.positionM(0);
         for (int i = 0; i < 3; i++) {
             lastStateAppliedForceN[i] = state.appliedForceN(i);
@@ -205,6 +224,7 @@ final class HostLink {
     }
 
     private void copyInfo(Info info) {
+        negotiatedVersion = info.selectedVersion() > 0 ? info.selectedVersion() : 1;
         lastInfo.setVersionAndDof(info.selectedVersion(), info.sensedDof(), info.actuatedDof())
                 .setSelectedRateIndex(info.selectedRateIndex())
                 .setFirmware(info.firmwareMajor(), info.firmwareMinor(), info.firmwarePatch())

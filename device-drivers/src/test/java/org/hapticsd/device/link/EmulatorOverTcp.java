@@ -21,7 +21,7 @@ final class EmulatorOverTcp implements AutoCloseable {
         return TcpByteLink.connector("127.0.0.1", server.getLocalPort(), 1_000, 20);
     }
 
-    LinkHapticDevice device(LinkHapticDevice.Config config) {
+    LinkHapticDevice device(LinkSession.Config config) {
         return new LinkHapticDevice(connector(), config);
     }
 

@@ -24,7 +24,7 @@ class LinkAllocationTest {
         assumeTrue(threads.isThreadAllocatedMemorySupported(), "JVM cannot count per-thread allocation");
         threads.setThreadAllocatedMemoryEnabled(true);
         try (EmulatorOverTcp emulator = new EmulatorOverTcp(EmulatorProfile.falconLike());
-             LinkHapticDevice device = emulator.device(LinkHapticDevice.Config.defaults(1000))) {
+             LinkHapticDevice device = emulator.device(LinkSession.Config.defaults(1000))) {
             device.open();
             DeviceState state = new DeviceState();
             DeviceHealth health = new DeviceHealth();

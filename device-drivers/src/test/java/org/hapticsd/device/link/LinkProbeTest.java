@@ -92,7 +92,7 @@ class LinkProbeTest {
             assertNull(result.error());
             assertEquals("Touch-like emulator", result.deviceName());
             assertEquals("1.0.0", result.firmware());
-            assertEquals(1, result.protocolVersion());
+            assertEquals(2, result.protocolVersion(), "the newest version both speak");
             assertEquals(6, result.sensedDof());
             assertEquals(3, result.actuatedDof());
             // INFO carries binary32: the profile's 3.3 N arrives as the float nearest to it.
@@ -119,7 +119,7 @@ class LinkProbeTest {
         assertTrue(result.elapsedNs() >= TIMEOUT_NS, "waited the whole timeout: " + result.elapsedNs());
         assertTrue(result.elapsedNs() < TIMEOUT_NS + SLACK_NS, "and then stopped: " + result.elapsedNs());
         byte[] sent = received.get(5, TimeUnit.SECONDS);
-        int hello = MessageType.HELLO.wireBytes();
+        int hello = MessageType.HELLO.wireBytes(1);
         assertEquals(0, sent[0], "a 0x00 first, ending any partial frame (spec 2.3)");
         assertEquals(0, (sent.length - 1) % hello, "then whole HELLO frames only: " + sent.length + " bytes");
         // One HELLO at once and one per 100 ms after (spec 6.1): 3 in 300 ms, or 2 if the deadline beat the third.

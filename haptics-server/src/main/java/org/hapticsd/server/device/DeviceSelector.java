@@ -9,6 +9,7 @@ import org.hapticsd.device.emulator.EmulatedDevice;
 import org.hapticsd.device.emulator.EmulatorProfile;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkHapticDevice;
+import org.hapticsd.device.link.LinkSession;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.server.record.ReplayDevice;
 import org.hapticsd.server.scene.BuiltScene;
@@ -109,7 +110,7 @@ public final class DeviceSelector {
                 throw new DeviceException(e.getMessage());
             }
         }
-        LinkHapticDevice.Config config = LinkHapticDevice.Config.defaults(rateHz);
+        LinkSession.Config config = LinkSession.Config.defaults(rateHz);
         if (LinkAddress.isLinkAddress(name)) {
             LinkHapticDevice link = new LinkHapticDevice(LinkAddress.parse(name).connector(1_000, 20), config);
             link.open();

@@ -59,7 +59,7 @@ class DevicesCommandTest {
 
             assertEquals(0, devices.exitCode(), devices.toString());
             assertEquals(pair.hostPath() + ": Touch-like emulator, firmware 1.0.0, 6 DoF sensed / 3 actuated,"
-                + " max force 3.30 N (continuous 0.88 N), rates 125/250/500/1000 Hz, default 1000 Hz, protocol 1\n",
+                + " max force 3.30 N (continuous 0.88 N), rates 125/250/500/1000 Hz, default 1000 Hz, protocol 2\n",
                 devices.out());
         }
     }

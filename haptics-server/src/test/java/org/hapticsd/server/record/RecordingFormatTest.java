@@ -43,7 +43,8 @@ class RecordingFormatTest {
         assertEquals(List.of("GATED", "RAMPING", "ACTIVE", "SAFE", "ESTOP"), names(SafetyState.values()));
         assertEquals(List.of("NONE", "WATCHDOG", "DEVICE", "NON_FINITE_FORCE", "OVERRUNS", "INTERNAL_ERROR"),
             names(SafetyFault.values()));
-        assertEquals(List.of("NONE", "LINK_LOST", "OVER_FORCE", "WATCHDOG", "INTERNAL"), names(DeviceFault.values()));
+        assertEquals(List.of("NONE", "LINK_LOST", "OVER_FORCE", "WATCHDOG", "INTERNAL", "NOT_HOMED"),
+            names(DeviceFault.values()));
     }
 
     @Test
