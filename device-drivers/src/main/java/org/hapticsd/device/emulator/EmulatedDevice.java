@@ -199,6 +199,9 @@ public final class EmulatedDevice {
     private boolean progressPending;
 
     // Counters.
+    private long forcesReceived;
+    private long lastForceReceivedNs;
+    private long sessionsStarted;
     private long staleForcesIgnored;
     private long forcesAccepted;
     private long framesSent;
@@ -384,6 +387,7 @@ public final class EmulatedDevice {
             info.setVersionAndDof(selected, profile.sensedDof(), profile.actuatedDof())
                     .setSelectedRateIndex(rateIndex);
             session = Session.ACTIVE;
+            sessionsStarted++;
             nextStateNs = nowNs;
             lastStatusNs = nowNs - periodNs;
         } else {
@@ -403,6 +407,8 @@ public final class EmulatedDevice {
         }
         // Received in order: later STATEs reflect it, whether it is applied or ignored while homing (4.11).
         ackSequence = force.sequence();
+        forcesReceived++;
+        lastForceReceivedNs = nowNs;
         if (homingPhase == HomingProgress.PHASE_RUNNING) {
             return;
         }
@@ -700,6 +706,21 @@ public final class EmulatedDevice {
 
     public long forcesAccepted() {
         return forcesAccepted;
+    }
+
+    /** FORCE frames received in order (newer), applied or ignored while homing. */
+    public long forcesReceived() {
+        return forcesReceived;
+    }
+
+    /** The time of the newest FORCE received in order; meaningful once {@link #forcesReceived()} > 0. */
+    public long lastForceReceivedNs() {
+        return lastForceReceivedNs;
+    }
+
+    /** Sessions opened by a HELLO with a common version. */
+    public long sessionsStarted() {
+        return sessionsStarted;
     }
 
     public long crcErrors() {

@@ -33,7 +33,7 @@ import org.hapticsd.device.link.LinkConnector;
  * peer's close, and reading only while not streaming keeps that wait out of the STATE schedule. Without it a host
  * that connected and left before HELLO would hold the single TCP slot for good.
  */
-public final class EmulatorRunner implements AutoCloseable {
+public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
     /** How often the firmware loop runs: a quarter of a 1 kHz period keeps STATE within 250 µs of schedule. */
     public static final long DEFAULT_POLL_INTERVAL_NS = 250_000L;
     /** A cycle later than this after the previous one counts as late: 2 ms, under half the 5 ms watchdog. */
@@ -64,6 +64,13 @@ public final class EmulatorRunner implements AutoCloseable {
     private long nextLinkCheckNs;
     private volatile int sessionRateHz;
     private int publishedSessionRateHz;
+    // Host timing as the firmware sees it: late cycles, and gaps between FORCE arrivals while connected.
+    private static final int GAP_LOG_CAPACITY = 4096;
+    private final GapLog lateCycleLog = new GapLog(LATE_CYCLE_NS, GAP_LOG_CAPACITY);
+    private final GapLog forceGapLog = new GapLog(LATE_CYCLE_NS, GAP_LOG_CAPACITY);
+    private long forcesSeen;
+    private long forceGapSessions = -1;
+    private boolean forceGapOpen;
 
     public EmulatorRunner(EmulatedDevice device, LinkConnector connector) {
         this(device, connector, System::nanoTime, DEFAULT_POLL_INTERVAL_NS);
@@ -108,7 +115,7 @@ public final class EmulatorRunner implements AutoCloseable {
         }
     }
 
-    /** Pulls the cable out ({@code true}) or plugs it back in. */
+    @Override
     public void setUnplugged(boolean unplugged) {
         this.unplugged = unplugged;
     }
@@ -117,7 +124,7 @@ public final class EmulatorRunner implements AutoCloseable {
         return unplugged;
     }
 
-    /** Writes {@code bytes} to the line ahead of the next frames. */
+    @Override
     public void injectGarbage(byte[] bytes) {
         this.garbage = bytes.clone();
     }
@@ -253,6 +260,7 @@ public final class EmulatorRunner implements AutoCloseable {
             if (gapNs > maxCycleGapNs) {
                 maxCycleGapNs = gapNs;
             }
+            lateCycleLog.record(nowNs, gapNs);
             if (gapNs > LATE_CYCLE_NS) {
                 lateCycles++;
             } else {
@@ -302,9 +310,43 @@ public final class EmulatorRunner implements AutoCloseable {
     private void accept(int n, long receivedNs) {
         if (unplugged) {
             bytesDiscarded += n;
+            forceGapOpen = false;
         } else {
             device.receive(rx, 0, n, receivedNs);
+            noteForceArrivals();
         }
+    }
+
+    /**
+     * A gap between two FORCE arrivals of one session, both with the cable in: the host (its loop, its writer, or
+     * this machine) sent nothing for that long. Gaps across an unplug or a new session are not the host's.
+     */
+    private void noteForceArrivals() {
+        long received = device.forcesReceived();
+        if (received == forcesSeen) {
+            return;
+        }
+        forcesSeen = received;
+        long atNs = device.lastForceReceivedNs();
+        long sessions = device.sessionsStarted();
+        if (forceGapOpen && sessions == forceGapSessions) {
+            forceGapLog.record(atNs, atNs - lastForceArrivalNs);
+        }
+        forceGapSessions = sessions;
+        forceGapOpen = true;
+        lastForceArrivalNs = atNs;
+    }
+
+    private long lastForceArrivalNs;
+
+    @Override
+    public long watchdogTrips() {
+        return device.watchdogTrips();
+    }
+
+    @Override
+    public HostTiming hostTiming() {
+        return new HostTiming(forceGapLog, lateCycleLog);
     }
 
     /** Stops the firmware thread and closes the link. */

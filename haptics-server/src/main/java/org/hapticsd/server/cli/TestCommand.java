@@ -17,11 +17,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code hapticsd test SCRIPT... [--junit-xml FILE]}: device-in-the-loop test scripts, run in real time. Prints
- * every assertion with its measured value; exit 0 when all pass, 1 when any fails, 2 for a malformed script.
+ * {@code hapticsd test SCRIPT... [--junit-xml FILE]}: device-in-the-loop test scripts, in real time or in lockstep.
+ * Prints every assertion with its measured value (and, in real time, how the host kept time in its window); exit 0
+ * when all pass, 1 when any fails, 3 when none fails but some could not be checked (the host stalled beyond the
+ * script's budget), 2 for a malformed script.
  */
 @Command(name = "test", mixinStandardHelpOptions = true,
-    description = "Run device-in-the-loop test scripts in real time and check their assertions.")
+    description = "Run device-in-the-loop test scripts (real time or lockstep) and check their assertions.")
 final class TestCommand implements java.util.concurrent.Callable<Integer> {
 
     @ParentCommand
@@ -57,9 +59,11 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         Map<String, List<AssertionResult>> results = new LinkedHashMap<>();
         long startNs = System.nanoTime();
         int failed = 0;
+        int errors = 0;
         for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
             String name = entry.getValue().name() != null ? entry.getValue().name() : entry.getKey().toString();
-            out.println("== " + name + " (" + entry.getKey() + ")");
+            out.println("== " + name + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
+                ? ", lockstep: simulated time, the same verdict on any machine" : ""));
             out.flush();
             List<AssertionResult> checked;
             try {
@@ -71,12 +75,17 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             }
             for (AssertionResult result : checked) {
                 out.println("  " + result.line());
-                failed += result.passed() ? 0 : 1;
+                if (result.hostTiming() != null) {
+                    out.println("       " + result.hostTiming());
+                }
+                failed += result.outcome() == AssertionResult.Outcome.FAIL ? 1 : 0;
+                errors += result.outcome() == AssertionResult.Outcome.ERROR ? 1 : 0;
             }
             results.put(name, checked);
         }
         int total = results.values().stream().mapToInt(List::size).sum();
-        out.println((total - failed) + " passed, " + failed + " failed");
+        out.println((total - failed - errors) + " passed, " + failed + " failed"
+            + (errors > 0 ? ", " + errors + " not checked (host stalled)" : ""));
         out.flush();
         if (junitXml != null) {
             try {
@@ -85,6 +94,6 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 throw new UsageException("--junit-xml " + junitXml + ": cannot write: " + e.getMessage());
             }
         }
-        return failed == 0 ? Main.EXIT_OK : Main.EXIT_FAILURE;
+        return failed > 0 ? Main.EXIT_FAILURE : errors > 0 ? Main.EXIT_INCONCLUSIVE : Main.EXIT_OK;
     }
 }

@@ -10,6 +10,7 @@ import org.hapticsd.device.emulator.EmulatorProfile;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkHapticDevice;
 import org.hapticsd.device.link.LinkSession;
+import org.hapticsd.device.lockstep.LockstepClock;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.server.record.ReplayDevice;
 import org.hapticsd.server.scene.BuiltScene;
@@ -95,6 +96,18 @@ public final class DeviceSelector {
     public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand,
                                     long emulatorWatchdogNs, InProcessEmulator.Transport transport)
             throws DeviceException {
+        return open(name, scene, rateHz, emulatorHand, emulatorWatchdogNs, transport, null);
+    }
+
+    /**
+     * As {@link #open(String, BuiltScene, int, HandTarget, long, InProcessEmulator.Transport)}; with a
+     * {@code lockstepClock} the in-process emulator runs in lockstep with the loop on that clock
+     * ({@link org.hapticsd.device.lockstep.LockstepLink}), which only {@code emulator} devices can.
+     */
+    public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand,
+                                    long emulatorWatchdogNs, InProcessEmulator.Transport transport,
+                                    LockstepClock lockstepClock)
+            throws DeviceException {
         check(name);
         if (SIM.equals(name)) {
             HapticDevice sim = scene.newSimulatedDevice();
@@ -117,11 +130,22 @@ public final class DeviceSelector {
             return new OpenedDevice(name, link, link, null);
         }
         HandTarget hand = emulatorHand != null ? emulatorHand : scene.handTargets().get();
+        EmulatedDevice firmware = new EmulatedDevice(profile(name), hand, emulatorWatchdogNs);
         InProcessEmulator emulator;
         try {
-            emulator = InProcessEmulator.start(new EmulatedDevice(profile(name), hand, emulatorWatchdogNs), transport);
+            emulator = lockstepClock == null ? InProcessEmulator.start(firmware, transport)
+                : InProcessEmulator.lockstep(firmware, transport, config, lockstepClock);
         } catch (IOException e) {
             throw new DeviceException("emulator: cannot start: " + e.getMessage());
+        }
+        if (lockstepClock != null) {
+            try {
+                emulator.lockstepLink().open();
+            } catch (DeviceException e) {
+                emulator.close();
+                throw e;
+            }
+            return new OpenedDevice(name, emulator.lockstepLink(), null, emulator);
         }
         LinkHapticDevice link = new LinkHapticDevice(emulator.hostSide(), config);
         try {

@@ -6,29 +6,36 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hapticsd.device.emulator.EmulatedDevice;
+import org.hapticsd.device.emulator.EmulatorControl;
 import org.hapticsd.device.emulator.EmulatorRunner;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkConnector;
+import org.hapticsd.device.link.LinkSession;
+import org.hapticsd.device.lockstep.LockstepClock;
+import org.hapticsd.device.lockstep.LockstepLink;
 import org.hapticsd.device.link.PseudoTerminalPair;
 import org.hapticsd.device.link.SerialByteLink;
 import org.hapticsd.device.link.TcpByteLink;
 
 /**
  * The device emulator started inside the server process for {@code --device emulator} and for test scripts: the
- * firmware model on its own thread at one end of a real link, the server's link driver at the other, so the
- * whole protocol path (bytes, framing, threads, watchdogs) runs exactly as with hardware.
+ * firmware model at one end of a real link, the server's link driver at the other, so the whole protocol path
+ * (bytes, framing, watchdogs) runs exactly as with hardware. In real time the firmware has its own thread
+ * ({@link EmulatorRunner}); in lockstep the loop thread steps it ({@link LockstepLink}).
  */
 public final class InProcessEmulator implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 20;
 
     private final EmulatorRunner runner;
+    private final LockstepLink lockstep;
     private final LinkConnector hostSide;
     private final AutoCloseable transport;
     private final String description;
 
-    private InProcessEmulator(EmulatorRunner runner, LinkConnector hostSide, AutoCloseable transport,
-                              String description) {
+    private InProcessEmulator(EmulatorRunner runner, LockstepLink lockstep, LinkConnector hostSide,
+                              AutoCloseable transport, String description) {
         this.runner = runner;
+        this.lockstep = lockstep;
         this.hostSide = hostSide;
         this.transport = transport;
         this.description = description;
@@ -77,7 +84,7 @@ public final class InProcessEmulator implements AutoCloseable {
             pair.close();
             Files.deleteIfExists(dir);
         };
-        return new InProcessEmulator(runner, host, cleanup, device.profile().name() + " over " + host.name());
+        return new InProcessEmulator(runner, null, host, cleanup, device.profile().name() + " over " + host.name());
     }
 
     /** The emulator listening on an ephemeral TCP port of 127.0.0.1. */
@@ -85,7 +92,45 @@ public final class InProcessEmulator implements AutoCloseable {
         ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         EmulatorRunner runner = new EmulatorRunner(device, TcpByteLink.acceptor(server, READ_TIMEOUT_MS)).start();
         LinkConnector host = TcpByteLink.connector("127.0.0.1", server.getLocalPort(), 1_000, READ_TIMEOUT_MS);
-        return new InProcessEmulator(runner, host, server, device.profile().name() + " over " + host.name());
+        return new InProcessEmulator(runner, null, host, server, device.profile().name() + " over " + host.name());
+    }
+
+    /**
+     * The emulator in lockstep with the loop ({@link LockstepLink}): the same firmware and the same real link (a pty
+     * pair when {@code transport} allows, else TCP on 127.0.0.1), stepped by the loop thread on {@code clock}. The
+     * link is opened by {@link #lockstepLink()}'s {@code open()}.
+     */
+    public static InProcessEmulator lockstep(EmulatedDevice device, Transport transport, LinkSession.Config config,
+                                             LockstepClock clock) throws IOException {
+        boolean pty = transport == Transport.PTY || (transport == Transport.AUTO && PseudoTerminalPair.isAvailable());
+        LinkConnector deviceSide;
+        LinkConnector host;
+        AutoCloseable cleanup;
+        if (pty) {
+            Path dir = Files.createTempDirectory("hapticsd-pty-");
+            PseudoTerminalPair pair;
+            try {
+                pair = PseudoTerminalPair.start(dir);
+            } catch (IOException e) {
+                Files.deleteIfExists(dir);
+                throw e;
+            }
+            deviceSide = SerialByteLink.connector(pair.devicePath().toString(), LinkAddress.DEFAULT_BAUD,
+                READ_TIMEOUT_MS);
+            host = SerialByteLink.connector(pair.hostPath().toString(), LinkAddress.DEFAULT_BAUD, READ_TIMEOUT_MS);
+            cleanup = () -> {
+                pair.close();
+                Files.deleteIfExists(dir);
+            };
+        } else {
+            ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            deviceSide = TcpByteLink.acceptor(server, READ_TIMEOUT_MS);
+            host = TcpByteLink.connector("127.0.0.1", server.getLocalPort(), 1_000, READ_TIMEOUT_MS);
+            cleanup = server;
+        }
+        LockstepLink link = new LockstepLink(device, deviceSide, host, config, clock);
+        return new InProcessEmulator(null, link, host, cleanup,
+            device.profile().name() + " over " + host.name() + " in lockstep");
     }
 
     /** How the server's driver reaches the emulator. */
@@ -93,8 +138,19 @@ public final class InProcessEmulator implements AutoCloseable {
         return hostSide;
     }
 
+    /** The real-time firmware thread, or null in lockstep. */
     public EmulatorRunner runner() {
         return runner;
+    }
+
+    /** The lockstep link (host session and firmware, both stepped by the loop), or null in real time. */
+    public LockstepLink lockstepLink() {
+        return lockstep;
+    }
+
+    /** What a script does to the emulator: the real-time runner or the lockstep link. */
+    public EmulatorControl control() {
+        return runner != null ? runner : lockstep;
     }
 
     @Override
@@ -105,7 +161,11 @@ public final class InProcessEmulator implements AutoCloseable {
     /** Stops the firmware thread first (it holds the device end), then removes the link. */
     @Override
     public void close() {
-        runner.close();
+        if (runner != null) {
+            runner.close();
+        } else {
+            lockstep.close();
+        }
         try {
             transport.close();
         } catch (Exception ignored) {

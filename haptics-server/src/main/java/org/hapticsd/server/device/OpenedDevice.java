@@ -38,9 +38,12 @@ public final class OpenedDevice implements AutoCloseable {
         return link;
     }
 
-    /** Link statistics now, or null for devices without a link. */
+    /** Link statistics now, or null for devices without a link (in lockstep: once the loop has stopped). */
     public LinkStatistics linkStatistics() {
-        return link == null ? null : link.statistics();
+        if (link != null) {
+            return link.statistics();
+        }
+        return emulator != null && emulator.lockstepLink() != null ? emulator.lockstepLink().statistics() : null;
     }
 
     /** The in-process emulator, or null unless the device is {@code emulator}. */

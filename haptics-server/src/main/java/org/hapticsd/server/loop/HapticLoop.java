@@ -449,6 +449,11 @@ public final class HapticLoop implements LoopControl {
         return ticks;
     }
 
+    /** The loop clock's time of the first tick; meaningful once a tick ran. Loop thread, or after it stopped. */
+    public long firstTickNs() {
+        return firstTickNs;
+    }
+
     public long periodNs() {
         return periodNs;
     }

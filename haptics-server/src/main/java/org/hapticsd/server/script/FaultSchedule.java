@@ -5,16 +5,20 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
-import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.device.OpenedDevice;
+import java.util.function.LongFunction;
+import org.hapticsd.device.emulator.EmulatorControl;
+import org.hapticsd.server.loop.CommandQueue;
 import org.hapticsd.server.loop.LoopCommand;
 
 /**
- * Injects a script's faults at their times while the loop runs, from the script's own thread: unplugging the
- * emulator's cable (and plugging it back), noise on the line, and a stall of the loop thread itself.
+ * Injects a script's faults at their times while the loop runs: unplugging the emulator's cable (and plugging it
+ * back), noise on the line, and a stall of the loop thread itself. In real time {@link #run} does it from the
+ * script's own thread on the wall clock; in lockstep the loop thread calls {@link #runDue} before each tick, so a
+ * fault lands on the same tick on every machine.
  *
- * <p>A stall is a loop command that parks the loop thread inside one tick: exactly the fault a real server
- * suffers from a page fault or a collector pause, and the one the device's own watchdog exists for.
+ * <p>A stall is a loop command that stops the loop inside one tick: exactly the fault a real server suffers from a
+ * page fault or a collector pause, and the one the device's own watchdog exists for. In real time it parks the loop
+ * thread; in lockstep it moves the lockstep clock on by the stall, which the device sees the same way.
  */
 final class FaultSchedule {
     /** Seeded so a script's noise is the same bytes on every run. */
@@ -24,23 +28,35 @@ final class FaultSchedule {
     }
 
     private final List<Action> actions = new ArrayList<>();
+    private int next;
 
-    FaultSchedule(List<ScriptSpec.Step> timeline, LoopAssembly assembly, OpenedDevice opened) {
+    /**
+     * @param emulator     the in-process emulator the cable and line faults act on (null without one)
+     * @param stallCommand makes the loop command that stalls the loop for the given nanoseconds
+     */
+    FaultSchedule(List<ScriptSpec.Step> timeline, CommandQueue commands, EmulatorControl emulator,
+                  LongFunction<LoopCommand> stallCommand) {
         for (ScriptSpec.Step step : timeline) {
             if (step.unplugS() > 0) {
-                actions.add(new Action(step.atS(), () -> opened.emulator().runner().setUnplugged(true)));
-                actions.add(new Action(step.atS() + step.unplugS(),
-                    () -> opened.emulator().runner().setUnplugged(false)));
+                actions.add(new Action(step.atS(), () -> emulator.setUnplugged(true)));
+                actions.add(new Action(step.atS() + step.unplugS(), () -> emulator.setUnplugged(false)));
             } else if (step.garbageBytes() > 0) {
                 byte[] noise = noise(step.garbageBytes());
-                actions.add(new Action(step.atS(), () -> opened.emulator().runner().injectGarbage(noise)));
+                actions.add(new Action(step.atS(), () -> emulator.injectGarbage(noise)));
             } else if (step.stallS() > 0) {
-                long stallNs = Math.round(step.stallS() * 1e9);
-                LoopCommand stall = loop -> LockSupport.parkNanos(stallNs);
-                actions.add(new Action(step.atS(), () -> assembly.commands().offer(stall)));
+                LoopCommand stall = stallCommand.apply(Math.round(step.stallS() * 1e9));
+                actions.add(new Action(step.atS(), () -> commands.offer(stall)));
             }
         }
         actions.sort(Comparator.comparingDouble(Action::atS));
+    }
+
+    /** The real-time stall: the loop thread parks, and the trace marks the tick. */
+    static LongFunction<LoopCommand> parkingStall(TickTrace trace) {
+        return stallNs -> loop -> {
+            trace.markInjectedStall();
+            LockSupport.parkNanos(stallNs);
+        };
     }
 
     /** Noise without 0x00 bytes except a few: mostly runs that merge with frames, some that end them early. */
@@ -53,7 +69,7 @@ final class FaultSchedule {
         return noise;
     }
 
-    /** Runs every action at its time after {@code startNs}, then waits until {@code durationS} has passed. */
+    /** Real time: runs every action at its time after {@code startNs}, then waits until {@code durationS} has passed. */
     void run(long startNs, double durationS) {
         for (Action action : actions) {
             if (!sleepUntil(startNs + Math.round(action.atS() * 1e9))) {
@@ -62,6 +78,13 @@ final class FaultSchedule {
             action.run().run();
         }
         sleepUntil(startNs + Math.round(durationS * 1e9));
+    }
+
+    /** Lockstep, on the loop thread before a tick: runs the actions due by {@code sinceFirstTickNs}. */
+    void runDue(long sinceFirstTickNs) {
+        while (next < actions.size() && Math.round(actions.get(next).atS() * 1e9) <= sinceFirstTickNs) {
+            actions.get(next++).run().run();
+        }
     }
 
     private static boolean sleepUntil(long deadlineNs) {

@@ -7,7 +7,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Writes test-script results as JUnit XML (one testsuite per script, one testcase per assertion), as CI reads. */
+/**
+ * Writes test-script results as JUnit XML, as CI servers read it: one {@code testsuite} per script, one
+ * {@code testcase} per assertion; a failed assertion has a {@code failure}, one the run could not check (the host
+ * stalled beyond the script's budget) an {@code error}, both with the measured and expected values; the host
+ * timing of a real-time assertion goes to its {@code system-out}. The layout is the common JUnit schema's
+ * (Jenkins' junit-10.xsd: testsuites, testsuite, testcase, failure, error, skipped, system-out), which
+ * {@code JUnitXmlTest} validates against.
+ */
 public final class JUnitXml {
     private JUnitXml() {
     }
@@ -16,32 +23,49 @@ public final class JUnitXml {
         throws IOException {
         int tests = 0;
         int failures = 0;
+        int errors = 0;
         for (List<AssertionResult> results : resultsByScript.values()) {
             tests += results.size();
-            failures += (int) results.stream().filter(r -> !r.passed()).count();
+            failures += count(results, AssertionResult.Outcome.FAIL);
+            errors += count(results, AssertionResult.Outcome.ERROR);
         }
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        xml.append(String.format(Locale.ROOT, "<testsuites tests=\"%d\" failures=\"%d\" time=\"%.3f\">%n", tests,
-            failures, elapsedS));
+        xml.append(String.format(Locale.ROOT, "<testsuites tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">%n",
+            tests, failures, errors, elapsedS));
         for (Map.Entry<String, List<AssertionResult>> script : resultsByScript.entrySet()) {
             List<AssertionResult> results = script.getValue();
-            long failed = results.stream().filter(r -> !r.passed()).count();
-            xml.append(String.format(Locale.ROOT, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">%n",
-                escape(script.getKey()), results.size(), failed));
+            xml.append(String.format(Locale.ROOT,
+                "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">%n",
+                escape(script.getKey()), results.size(), count(results, AssertionResult.Outcome.FAIL),
+                count(results, AssertionResult.Outcome.ERROR)));
             for (AssertionResult r : results) {
                 xml.append("    <testcase classname=\"").append(escape(script.getKey())).append("\" name=\"")
                     .append(escape(r.name())).append('"');
-                if (r.passed()) {
+                if (r.passed() && r.hostTiming() == null) {
                     xml.append("/>\n");
-                } else {
-                    xml.append(">\n      <failure message=\"").append(escape("measured " + r.measured()
-                        + ", expected " + r.expected())).append("\"/>\n    </testcase>\n");
+                    continue;
                 }
+                xml.append(">\n");
+                String checked = "measured " + r.measured() + ", expected " + r.expected();
+                if (r.outcome() == AssertionResult.Outcome.FAIL) {
+                    xml.append("      <failure message=\"").append(escape(checked)).append("\"/>\n");
+                } else if (r.outcome() == AssertionResult.Outcome.ERROR) {
+                    xml.append("      <error type=\"HostStall\" message=\"").append(escape(r.error()))
+                        .append("\">").append(escape("not checked: " + checked)).append("</error>\n");
+                }
+                if (r.hostTiming() != null) {
+                    xml.append("      <system-out>").append(escape(r.hostTiming())).append("</system-out>\n");
+                }
+                xml.append("    </testcase>\n");
             }
             xml.append("  </testsuite>\n");
         }
         xml.append("</testsuites>\n");
         Files.writeString(file, xml);
+    }
+
+    private static int count(List<AssertionResult> results, AssertionResult.Outcome outcome) {
+        return (int) results.stream().filter(r -> r.outcome() == outcome).count();
     }
 
     static String escape(String text) {

@@ -11,11 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
 import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.emulator.EmulatedDevice;
+import org.hapticsd.device.emulator.EmulatorControl;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.device.link.LinkStatistics;
+import org.hapticsd.device.lockstep.LockstepClock;
 import org.hapticsd.device.sim.DeferredStartHandTarget;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.ScriptedHand;
@@ -25,7 +28,10 @@ import org.hapticsd.server.device.DeviceSelector;
 import org.hapticsd.server.device.InProcessEmulator;
 import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.JitWarmUp;
+import org.hapticsd.server.LinkWarmUp;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.loop.LockstepRunner;
+import org.hapticsd.server.loop.LoopCommand;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.LoopSnapshot;
@@ -93,6 +99,17 @@ public final class ScriptRunner {
             throw new ScriptException(file + ": emulator: settings for the emulator need device: emulator, not '"
                 + device + "'");
         }
+        if (spec.isLockstep() && !emulator) {
+            throw new ScriptException(file + ": timing: lockstep needs device: emulator (the in-process emulator "
+                + "advances with the loop); a real device keeps its own time, so '" + device + "' runs in real time");
+        }
+        if (spec.hostTimingGiven() && Double.isNaN(spec.hostBudgetMs())) {
+            throw new ScriptException(file + ": hostTiming.budgetMs: missing (milliseconds)");
+        }
+        if (spec.isLockstep() && spec.hostTimingGiven()) {
+            throw new ScriptException(file + ": hostTiming: no meaning in lockstep (time is simulated: the host's "
+                + "timing cannot change the verdict); leave it out or use timing: realtime");
+        }
         double previousS = -1;
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.Step step = spec.timeline().get(i);
@@ -136,6 +153,10 @@ public final class ScriptRunner {
             if (a.linkLatency() != null && Double.isNaN(a.linkLatency().maxMs())) {
                 throw error(file, a, at + ".linkLatency.maxMs", "missing (milliseconds)");
             }
+            if (a.linkLatency() != null && spec.isLockstep()) {
+                throw error(file, a, at + ".linkLatency", "measures the host's real round trip; in lockstep time is "
+                    + "simulated (use timing: realtime for this check)");
+            }
             boolean instant = !Double.isNaN(a.atS());
             boolean interval = !Double.isNaN(a.fromS()) || !Double.isNaN(a.toS());
             if (a.isWholeRun() && (instant || interval)) {
@@ -175,32 +196,41 @@ public final class ScriptRunner {
         }
     }
 
-    /** Runs the script in real time and returns the checked assertions, in script order. */
+    /** Runs the script and returns the checked assertions, in script order. */
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec) throws ScriptException {
         return run(scriptFile, spec, null);
     }
 
     /**
      * As {@link #run(Path, ScriptSpec)}, also recording every tick to {@code recording} (docs/recording.md) when it
-     * is not null, so a failed run can be examined tick by tick.
+     * is not null, so a failed run can be examined tick by tick. In real time (the default) the loop, the link and
+     * the device keep wall-clock time; with {@code timing: lockstep} the loop and the in-process emulator advance
+     * together on simulated time ({@link LockstepRunner}), so the verdict is the same on any machine.
      */
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         BuiltScene scene = scene(scriptFile, spec);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
         double durationS = Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
-        JitWarmUp.run(scene(scriptFile, spec), rateHz, JitWarmUp.DEFAULT_TICKS);
+        boolean lockstep = spec.isLockstep();
+        if (!lockstep) {
+            // Real time: the tick's code, and the link's and the emulator's, compiled before the first deadline.
+            JitWarmUp.run(scene(scriptFile, spec), rateHz, JitWarmUp.DEFAULT_TICKS);
+            LinkWarmUp.run(rateHz);
+        }
 
         boolean hasHandSteps = spec.timeline().stream().anyMatch(ScriptSpec.Step::movesHand);
         HandTarget handPath = hasHandSteps ? path(spec.timeline(), scene) : scene.handTargets().get();
         // The emulator's hand runs on the emulator's clock: its path starts when the loop does.
         DeferredStartHandTarget emulatorHand = new DeferredStartHandTarget(handPath);
+        LockstepClock lockstepClock = lockstep ? new LockstepClock(0L) : null;
         OpenedDevice opened;
         try {
             long watchdogNs = Double.isNaN(spec.emulatorWatchdogMs()) ? EmulatedDevice.WATCHDOG_MIN_TIMEOUT_NS
                 : Math.round(spec.emulatorWatchdogMs() * 1e6);
             InProcessEmulator.Transport transport = spec.emulatorTransport() == null ? InProcessEmulator.Transport.AUTO
                 : InProcessEmulator.Transport.valueOf(spec.emulatorTransport().toUpperCase(Locale.ROOT));
-            opened = DeviceSelector.open(spec.device(), scene, rateHz, emulatorHand, watchdogNs, transport);
+            opened = DeviceSelector.open(spec.device(), scene, rateHz, emulatorHand, watchdogNs, transport,
+                lockstepClock);
         } catch (DeviceException e) {
             throw new ScriptException(scriptFile + ": device: " + e.getMessage());
         }
@@ -219,20 +249,34 @@ public final class ScriptRunner {
             }
         }
         assembly.loop().setTickSink(recorder == null ? trace : TickSink.tee(trace, recorder));
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        EmulatorControl emulator = opened.emulator() == null ? null : opened.emulator().control();
         LinkStatistics link;
         long emulatorWatchdogTrips = -1;
-        runner.start();
+        EmulatorControl.HostTiming emulatorTiming = null;
         try {
-            emulatorHand.start();
-            new FaultSchedule(spec.timeline(), assembly, opened).run(firstTickNs(assembly), durationS);
-        } finally {
-            runner.close();
-            link = opened.linkStatistics();
-            if (opened.emulator() != null) {
-                emulatorWatchdogTrips = opened.emulator().runner().query(d -> d.watchdogTrips());
+            if (lockstep) {
+                runLockstep(spec, assembly, trace, emulator, emulatorHand, lockstepClock, rateHz, durationS);
+            } else {
+                FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator,
+                    FaultSchedule.parkingStall(trace));
+                LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID,
+                    SystemNanoClock.INSTANCE);
+                runner.start();
+                try {
+                    emulatorHand.start();
+                    faults.run(firstTickNs(assembly), durationS);
+                } finally {
+                    runner.close();
+                }
             }
+        } finally {
+            link = opened.linkStatistics();
             opened.close();
+            if (emulator != null) {
+                // The emulator has stopped: its thread's counters and logs are final and visible.
+                emulatorWatchdogTrips = emulator.watchdogTrips();
+                emulatorTiming = emulator.hostTiming();
+            }
             if (recorder != null) {
                 try {
                     recorder.close();
@@ -243,12 +287,107 @@ public final class ScriptRunner {
         }
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();
+        HostTimingCheck timing = lockstep ? null
+            : new HostTimingCheck(trace, emulatorTiming, assembly.loop().firstTickNs());
+        String harnessError = lockstep ? lockstepFailure(assembly) : null;
         for (int i = 0; i < spec.assertions().size(); i++) {
             ScriptSpec.Assertion a = spec.assertions().get(i);
-            results.add(a.isLinkCheck() ? LinkChecks.check(a, i, link, emulatorWatchdogTrips)
-                : check(a, i, trace, periodNs));
+            AssertionResult result = a.isLinkCheck() ? LinkChecks.check(a, i, link, emulatorWatchdogTrips)
+                : check(a, i, trace, periodNs);
+            if (harnessError != null) {
+                result = result.asError(harnessError);
+            } else if (timing != null) {
+                HostTimingCheck.Window window = timing.window(windowStartS(spec, a), windowEndS(a, durationS));
+                result = result.withHostTiming(window.describe());
+                String stall = Double.isNaN(spec.hostBudgetMs()) ? null : window.worst(spec.hostBudgetMs());
+                if (stall != null) {
+                    result = result.asError(stall);
+                }
+            }
+            results.add(result);
         }
         return results;
+    }
+
+    /**
+     * The lockstep run: the loop on its own thread (as in real time, it owns the device), its clock the lockstep
+     * clock, the script's faults applied before the tick they fall on.
+     */
+    private static void runLockstep(ScriptSpec spec, LoopAssembly assembly, TickTrace trace, EmulatorControl emulator,
+                                    DeferredStartHandTarget emulatorHand, LockstepClock clock, int rateHz,
+                                    double durationS) throws ScriptException {
+        LongFunction<LoopCommand> stall = stallNs -> loop -> {
+            trace.markInjectedStall();
+            clock.advanceBy(stallNs);
+        };
+        FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator, stall);
+        LockstepRunner runner = new LockstepRunner(assembly.loop(), rateHz, clock);
+        long durationNs = Math.round(durationS * 1e9);
+        Throwable[] failure = new Throwable[1];
+        Thread loopThread = new Thread(() -> {
+            try {
+                runner.run(durationNs, sinceFirstNs -> {
+                    if (sinceFirstNs == 0) {
+                        emulatorHand.start();
+                    }
+                    faults.runDue(sinceFirstNs);
+                });
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        }, LoopRunner.THREAD_NAME);
+        loopThread.setPriority(Thread.MAX_PRIORITY);
+        loopThread.start();
+        boolean interrupted = false;
+        while (loopThread.isAlive()) {
+            try {
+                loopThread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure[0] != null) {
+            throw new ScriptException("lockstep run failed: " + failure[0]);
+        }
+    }
+
+    /** A lockstep link that broke (socat gone, a port error) makes every verdict of the run unknowable. */
+    private static String lockstepFailure(LoopAssembly assembly) {
+        Throwable error = assembly.loop().lastError();
+        if (error != null && String.valueOf(error.getMessage()).startsWith("lockstep link")) {
+            return "the run could not be completed: " + error.getMessage();
+        }
+        return null;
+    }
+
+    /**
+     * Where an assertion's dependence on the host's timing starts: at the hand step in force when its window
+     * opens. What the loop shows from then on can be the result of anything that happened since the hand last
+     * changed what it does (a trip there holds the start-up gate closed for as long as the hand keeps pressing);
+     * before it, the hand itself reset the situation. A whole-run check depends on the whole run.
+     */
+    static double windowStartS(ScriptSpec spec, ScriptSpec.Assertion a) {
+        if (a.isWholeRun()) {
+            return 0.0;
+        }
+        double startS = Double.isNaN(a.atS()) ? a.fromS() : a.atS();
+        double stepS = 0.0;
+        for (ScriptSpec.Step step : spec.timeline()) {
+            if (step.movesHand() && step.atS() <= startS) {
+                stepS = Math.max(stepS, step.atS());
+            }
+        }
+        return stepS;
+    }
+
+    static double windowEndS(ScriptSpec.Assertion a, double durationS) {
+        if (a.isWholeRun()) {
+            return durationS;
+        }
+        return Double.isNaN(a.atS()) ? a.toS() : a.atS();
     }
 
     /**

@@ -10,6 +10,10 @@ import org.hapticsd.server.scene.Located;
  * assertions on what the loop did. Fields are checked as they are read, so an error names the line and field.
  */
 public final class ScriptSpec {
+    /** {@code timing: realtime}: the loop, the link and the device keep wall-clock time (the default). */
+    public static final String REAL_TIME = "realtime";
+    /** {@code timing: lockstep}: the loop and the in-process emulator advance together on simulated time. */
+    public static final String LOCKSTEP = "lockstep";
     private String name;
     private String device = "sim";
     private String scene;
@@ -17,6 +21,9 @@ public final class ScriptSpec {
     private double durationS = Double.NaN;
     private double emulatorWatchdogMs = Double.NaN;
     private String emulatorTransport;
+    private String timing = REAL_TIME;
+    private double hostBudgetMs = Double.NaN;
+    private boolean hostTimingGiven;
     private List<Step> timeline = List.of();
     private List<Assertion> assertions = List.of();
 
@@ -76,6 +83,53 @@ public final class ScriptSpec {
                 throw new IllegalArgumentException("watchdogMs must be > 0 and <= 1000, got " + value);
             }
             this.watchdogMs = value;
+        }
+    }
+
+    /** {@code realtime} (default) or {@code lockstep}; lockstep needs {@code device: emulator} (checked on load). */
+    public void setTiming(String value) {
+        if (!REAL_TIME.equals(value) && !LOCKSTEP.equals(value)) {
+            throw new IllegalArgumentException("timing must be realtime or lockstep, got '" + value + "'");
+        }
+        this.timing = value;
+    }
+
+    public String timing() {
+        return timing;
+    }
+
+    public boolean isLockstep() {
+        return LOCKSTEP.equals(timing);
+    }
+
+    /**
+     * {@code hostTiming: {budgetMs: MS}}: the longest the host may fail to keep time (a loop gap, a gap between
+     * FORCE frames reaching the device, a late emulator cycle) inside an assertion's window before that assertion
+     * is reported as a host stall rather than checked.
+     */
+    public void setHostTiming(HostTimingSettings value) {
+        this.hostTimingGiven = value != null;
+        this.hostBudgetMs = value == null ? Double.NaN : value.budgetMs;
+    }
+
+    boolean hostTimingGiven() {
+        return hostTimingGiven;
+    }
+
+    /** The host-timing budget in milliseconds, NaN when the script sets none. */
+    public double hostBudgetMs() {
+        return hostBudgetMs;
+    }
+
+    /** Settings of the host-timing check. */
+    public static final class HostTimingSettings {
+        private double budgetMs = Double.NaN;
+
+        public void setBudgetMs(double value) {
+            if (!(value > 0) || value > 10_000) {
+                throw new IllegalArgumentException("budgetMs must be > 0 and <= 10000, got " + value);
+            }
+            this.budgetMs = value;
         }
     }
 

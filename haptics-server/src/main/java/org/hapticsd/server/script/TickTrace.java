@@ -16,8 +16,11 @@ final class TickTrace implements TickSink {
     final byte[] fault;
     final int[] contacts;
     final boolean[] connected;
+    /** The tick in which a script's {@code stall} parked the loop (its gap to the next tick is not the host's). */
+    final boolean[] injectedStall;
     int count;
     long overruns;
+    private boolean stallInThisTick;
 
     TickTrace(int capacity) {
         timeNs = new long[capacity];
@@ -31,6 +34,12 @@ final class TickTrace implements TickSink {
         fault = new byte[capacity];
         contacts = new int[capacity];
         connected = new boolean[capacity];
+        injectedStall = new boolean[capacity];
+    }
+
+    /** Loop thread, inside a tick: the script's stall runs in this tick. */
+    void markInjectedStall() {
+        stallInThisTick = true;
     }
 
     @Override
@@ -50,6 +59,8 @@ final class TickTrace implements TickSink {
         fault[i] = (byte) s.fault.ordinal();
         contacts[i] = s.contactCount;
         connected[i] = s.deviceConnected;
+        injectedStall[i] = stallInThisTick;
+        stallInThisTick = false;
         overruns = s.overruns;
         count = i + 1;
     }

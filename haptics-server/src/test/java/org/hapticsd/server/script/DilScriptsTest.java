@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.hapticsd.device.link.PseudoTerminalPair;
 import org.hapticsd.server.cli.Main;
@@ -19,36 +21,91 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shipped device-in-the-loop scripts (tests/dil/*.yaml) run as CI runs them: through {@code hapticsd test},
- * in real time, against the emulator on a pseudo-terminal pair made by socat (.ci/run installs it), with JUnit XML
- * written to target/dil-junit.xml and every tick recorded under target/dil-recordings/ for a failure's post-mortem.
- * Every assertion of every script must pass.
+ * against the emulator on a pseudo-terminal pair made by socat (.ci/run installs it), with JUnit XML written to
+ * target/ and every tick recorded under target/dil-recordings/ for a failure's post-mortem.
+ *
+ * <p>The four situations (press, unplug, garbage, stall) each ship twice. In lockstep every assertion must pass,
+ * and two runs must measure exactly the same values: that is the verdict that cannot depend on the machine. In real
+ * time no assertion may fail; one the host could not keep time for (a stall beyond the script's 20 ms budget, which
+ * this shared machine sometimes has) is reported as a host stall, with its figures, and is not counted against the
+ * device or the server (docs/dil-tests.md).
  */
 class DilScriptsTest {
     private static final Path DIL = Path.of("..", "tests", "dil");
+    private static final Pattern STALL = Pattern.compile("ERROR [^:]+: host stalled (\\d+\\.\\d) ms at \\d+\\.\\d{3} s");
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static List<String> scripts(String suffixRegex) throws IOException {
+        try (Stream<Path> files = Files.list(DIL)) {
+            return files.map(Path::toString).filter(f -> f.matches(suffixRegex)).sorted().toList();
+        }
+    }
 
     @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void shouldPassEveryShippedDeviceInTheLoopScriptOverAPseudoTerminal() throws IOException {
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldPassEveryLockstepScriptWithTheSameMeasuredValuesOnEveryRun() throws IOException {
         assertTrue(PseudoTerminalPair.isAvailable(), "socat is required (.ci/run installs the Debian package)");
-        List<String> scripts;
-        try (Stream<Path> files = Files.list(DIL)) {
-            scripts = files.filter(f -> f.toString().endsWith(".yaml")).sorted().map(Path::toString).toList();
+        List<String> scripts = scripts(".*-lockstep\\.yaml");
+        assertEquals(4, scripts.size(), "press-wall, unplug, garbage and stall in lockstep: " + scripts);
+        for (String script : scripts) {
+            String text = Files.readString(Path.of(script));
+            assertTrue(text.contains("timing: lockstep") && text.contains("transport: pty"), script);
+            assertFalse(text.contains("watchdogMs") || text.contains("scene:"),
+                script + " must run on the defaults real hardware uses (5 ms device watchdog, 3-tick loop watchdog)");
         }
-        // press-wall, unplug, garbage and stall: the four situations the device link must handle.
+        Path xml = Path.of("target", "dil-lockstep-junit.xml");
+        Path recordings = Files.createDirectories(Path.of("target", "dil-recordings"));
+        String[] args = Stream.concat(Stream.of("test", "--junit-xml", xml.toString(), "--record-dir",
+            recordings.toString()), scripts.stream()).toArray(String[]::new);
+        Run first = run(args);
+        assertEquals(Main.EXIT_OK, first.code(), first.out() + "\n" + first.err());
+        assertFalse(first.out().contains("FAIL") || first.out().contains("ERROR"), first.out());
+        String junit = Files.readString(xml);
+        assertEquals(4, junit.split("<testsuite ", -1).length - 1, junit);
+        assertFalse(junit.contains("<failure") || junit.contains("<error"), junit);
+
+        // Simulated time: the second run measures every value to the last digit as the first did.
+        Run second = run(Stream.concat(Stream.of("test"), scripts.stream()).toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, second.code(), second.out());
+        assertEquals(first.out(), second.out());
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void shouldFailNoRealTimeScriptAndNameEveryHostStall() throws IOException {
+        assertTrue(PseudoTerminalPair.isAvailable(), "socat is required (.ci/run installs the Debian package)");
+        List<String> scripts = scripts(".*/(press-wall|unplug|garbage|stall)\\.yaml");
         assertEquals(4, scripts.size(), scripts.toString());
         for (String script : scripts) {
-            assertTrue(Files.readString(Path.of(script)).contains("transport: pty"), script + " must use the pty");
+            String text = Files.readString(Path.of(script));
+            assertTrue(text.contains("transport: pty") && text.contains("hostTiming: {budgetMs: 20}"), script);
         }
         Path xml = Path.of("target", "dil-junit.xml");
         Path recordings = Files.createDirectories(Path.of("target", "dil-recordings"));
         String[] args = Stream.concat(Stream.of("test", "--junit-xml", xml.toString(), "--record-dir",
-                recordings.toString()), scripts.stream())
-            .toArray(String[]::new);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        assertEquals(0, code, out + "\n" + err);
-        assertFalse(out.toString().contains("FAIL"), out.toString());
+            recordings.toString()), scripts.stream()).toArray(String[]::new);
+        Run result = run(args);
+        String report = result.out() + "\n" + result.err();
+        assertFalse(result.out().contains("FAIL"), report);
+        assertTrue(result.code() == Main.EXIT_OK || result.code() == Main.EXIT_INCONCLUSIVE, report);
+        // Every assertion reports how the host kept time in its window; every one not checked names a stall over
+        // the budget, with its length and time.
+        long checked = result.out().lines().filter(l -> l.matches("  (PASS|ERROR) .*")).count();
+        long timed = result.out().lines().filter(l -> l.startsWith("       host timing from ")).count();
+        assertEquals(checked, timed, report);
+        result.out().lines().filter(l -> l.startsWith("  ERROR ")).forEach(line -> {
+            Matcher stall = STALL.matcher(line);
+            assertTrue(stall.find() && Double.parseDouble(stall.group(1)) > 20.0, line);
+        });
         String junit = Files.readString(xml);
         assertEquals(4, junit.split("<testsuite ", -1).length - 1, junit);
         assertFalse(junit.contains("<failure"), junit);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hapticsd test}: scripts run in real time; results printed, JUnit XML written, exit codes 0 / 1 / 2. */
+/** {@code hapticsd test}: results printed, JUnit XML written, exit codes 0 / 1 / 2 / 3, lockstep refused off the emulator. */
 class TestScriptCommandTest {
 
     private record Outcome(int code, String out, String err) {
@@ -38,7 +38,9 @@ class TestScriptCommandTest {
             outcome.out());
         String report = Files.readString(xml);
         assertTrue(report.contains("<testsuites tests=\"5\" failures=\"0\""), report);
-        assertTrue(report.contains("<testcase classname=\"press the wall\" name=\"steady wall force\"/>"), report);
+        assertTrue(report.contains("<testcase classname=\"press the wall\" name=\"steady wall force\">\n"
+            + "      <system-out>host timing from "), report);
+        assertTrue(outcome.out().contains("       host timing from 0.300 s to 2.100 s: loop gap "), outcome.out());
     }
 
     @Test
@@ -192,5 +194,66 @@ class TestScriptCommandTest {
         assertTrue(outcome.out().contains("PASS nothing lost: measured 0 frames lost or damaged"), outcome.out());
         assertTrue(outcome.out().contains("PASS no reconnect: measured 0 reconnects"), outcome.out());
         assertTrue(outcome.out().contains("5 passed, 1 failed"), outcome.out());
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldReportAHostStallBeyondTheBudgetAsAnErrorWithExitThree(@TempDir Path dir) throws Exception {
+        // A 1 µs budget no loop of 1 ms ticks can keep: every assertion's window broke it. Deterministic.
+        Path script = dir.resolve("budget.yaml");
+        Files.writeString(script, """
+            name: impossible budget
+            hostTiming: {budgetMs: 0.001}
+            duration: 0.5
+            assertions:
+              - {name: no force, from: 0.1, to: 0.4, force: {axis: magnitude, max: 0.001}}
+              - {name: few overruns, maxOverruns: 1000000}
+            """);
+        Path xml = dir.resolve("results.xml");
+        Outcome outcome = run("test", script.toString(), "--junit-xml", xml.toString());
+        assertEquals(Main.EXIT_INCONCLUSIVE, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("ERROR no force: host stalled "), outcome.out());
+        assertTrue(outcome.out().contains("(no loop tick; budget 0.001 ms) (not checked: measured force.magnitude"),
+            outcome.out());
+        assertTrue(outcome.out().contains("0 passed, 0 failed, 2 not checked (host stalled)"), outcome.out());
+        String report = Files.readString(xml);
+        assertTrue(report.contains("errors=\"2\"") && report.contains("<error type=\"HostStall\" message=\"host stalled"),
+            report);
+    }
+
+    @Test
+    void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
+        Path sim = dir.resolve("sim.yaml");
+        Files.writeString(sim, "name: s\ndevice: sim\ntiming: lockstep\n");
+        Outcome outcome = run("test", sim.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("timing: lockstep needs device: emulator"), outcome.err());
+
+        Path latency = dir.resolve("latency.yaml");
+        Files.writeString(latency, "name: s\ndevice: emulator\ntiming: lockstep\nassertions:\n"
+            + "  - {linkLatency: {maxMs: 2}}\n");
+        outcome = run("test", latency.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains(latency + ":5:") && outcome.err().contains("in lockstep time is simulated"),
+            outcome.err());
+
+        Path budget = dir.resolve("budget.yaml");
+        Files.writeString(budget, "name: s\ndevice: emulator\ntiming: lockstep\nhostTiming: {budgetMs: 20}\n");
+        outcome = run("test", budget.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("hostTiming: no meaning in lockstep"), outcome.err());
+
+        Path missing = dir.resolve("missing.yaml");
+        Files.writeString(missing, "name: s\nhostTiming: {}\n");
+        outcome = run("test", missing.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("hostTiming.budgetMs: missing"), outcome.err());
+
+        Path timing = dir.resolve("timing.yaml");
+        Files.writeString(timing, "name: s\ndevice: emulator\ntiming: fast\n");
+        outcome = run("test", timing.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains(timing + ":3:") && outcome.err().contains("must be realtime or lockstep"),
+            outcome.err());
     }
 }
