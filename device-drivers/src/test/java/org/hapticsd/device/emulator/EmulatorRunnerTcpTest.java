@@ -73,22 +73,22 @@ class EmulatorRunnerTcpTest {
         startRunner(new EmulatedDevice(EmulatorProfile.falconLike()));
         LinkHost host = connectAndHandshake();
         assertEquals("Falcon-like emulator", host.infoName);
-        assertEquals(1, host.infoVersion);
+        assertEquals(1, host.infoVersion, "this host offers version 1 only");
         assertEquals(1000, host.infoRateHz);
 
         host.states.clear();
         host.pumpFor(300 * MS);
 
         List<LinkHost.StateSample> states = host.states;
+        assertTrue(states.size() >= 20, "STATE streams: " + states.size() + " in 300 ms of pumping");
         long spanUs = states.get(states.size() - 1).deviceTimeUs() - states.get(0).deviceTimeUs();
-        assertTrue(spanUs >= 250_000, "the device clock covered most of the 300 ms measured: " + spanUs + " us");
-        // The schedule never runs ahead of 1 per ms (at most one frame more at each end of the span); it skips
-        // frames only when the firmware thread stalls for over a period, which a loaded machine does now and
-        // then, so the lower bound is half the rate: still tells 1 kHz from the 500 Hz below it.
+        // The schedule never runs ahead of 1 per ms (at most one frame more at each end of the span), however the
+        // threads were scheduled. How many it sends in a wall-clock window depends on the machine (a stalled
+        // firmware thread skips frames rather than bursting them), so the rate is read from the device's own
+        // clock: the median interval ignores those stalls, 1000 us give or take the 250 us poll interval. The
+        // exact rate, frame by frame, is EmulatedDeviceTest's on a fake clock.
         long periods = spanUs / 1000;
         assertTrue(states.size() <= periods + 2, states.size() + " STATEs in " + spanUs + " us");
-        assertTrue(states.size() >= periods / 2, states.size() + " STATEs in " + spanUs + " us");
-        // The median interval ignores those stalls: 1000 us give or take the 250 us poll interval.
         List<Long> intervalsUs = new ArrayList<>();
         for (int i = 1; i < states.size(); i++) {
             intervalsUs.add(states.get(i).deviceTimeUs() - states.get(i - 1).deviceTimeUs());

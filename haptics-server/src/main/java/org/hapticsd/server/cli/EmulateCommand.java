@@ -21,6 +21,8 @@ import org.hapticsd.device.link.LinkConnector;
 import org.hapticsd.device.link.PseudoTerminalPair;
 import org.hapticsd.device.link.SerialByteLink;
 import org.hapticsd.device.link.TcpByteLink;
+import org.hapticsd.protocol.Frame;
+import org.hapticsd.protocol.MessageType;
 import org.hapticsd.device.sim.FixedHandTarget;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.server.device.DeviceSelector;
@@ -94,6 +96,14 @@ final class EmulateCommand implements Callable<Integer> {
     @Option(names = "--seconds", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double seconds;
 
+    @Option(names = "--protocol", paramLabel = "V",
+        description = "Newest device-link protocol version the firmware speaks: 1 or 2. Default: 2.")
+    Integer protocolVersion;
+
+    @Option(names = "--unhomed",
+        description = "Start with positions relative (HOMED clear): the host must home the device before force.")
+    boolean unhomed;
+
     /**
      * The device end of the link, where it is and what the host should connect to; {@code resource} (the server
      * socket or the pty pair, or null) is closed after the runner.
@@ -108,7 +118,13 @@ final class EmulateCommand implements Callable<Integer> {
         long watchdogNs = watchdogNs();
         double limitS = seconds == null ? Double.POSITIVE_INFINITY : LoopOptions.positiveSeconds("--seconds", seconds);
         HandTarget hand = hand();
-        EmulatedDevice device = new EmulatedDevice(profile, hand, watchdogNs);
+        if (protocolVersion != null && !MessageType.isSupported(protocolVersion)) {
+            throw new UsageException("--protocol must be 1.." + Frame.LATEST_VERSION + ", got " + protocolVersion);
+        }
+        EmulatedDevice.Firmware firmware = EmulatedDevice.Firmware.defaults().withWatchdogMinTimeoutNs(watchdogNs)
+            .withProtocolVersion(protocolVersion == null ? Frame.LATEST_VERSION : protocolVersion)
+            .withHomedAtPowerUp(!unhomed);
+        EmulatedDevice device = new EmulatedDevice(profile, hand, firmware);
         Transport link = open(transport);
 
         PrintWriter out = parent.out();
@@ -123,8 +139,10 @@ final class EmulateCommand implements Callable<Integer> {
         long startNs = System.nanoTime();
         try {
             runner.start();
-            out.printf(Locale.ROOT, "emulating %s (--profile %s, watchdog %s ms) on %s; connect with %s; %s%n",
-                profile.name(), profileName, formatMs(watchdogNs), link.where(), link.connectWith(),
+            out.printf(Locale.ROOT, "emulating %s (--profile %s, watchdog %s ms%s) on %s; connect with %s; %s%n",
+                profile.name(), profileName, formatMs(watchdogNs),
+                (protocolVersion == null ? "" : ", protocol " + protocolVersion) + (unhomed ? ", unhomed" : ""),
+                link.where(), link.connectWith(),
                 seconds == null ? "Ctrl-C stops" : String.format(Locale.ROOT, "stopping after %s s", seconds));
             out.flush();
             reportEvents(out, runner, stopRequested, startNs, limitS);

@@ -209,6 +209,19 @@ class EmulateCommandTest {
     }
 
     @Test
+    void shouldEmulateAVersion1FirmwareWhenAsked() throws Exception {
+        CliCall.run("emulate", "--tcp", "0", "--protocol", "3", "--seconds", "0.5")
+            .assertMisuse("--protocol must be 1..2, got 3");
+        CliCall emulate = CliCall.start("emulate", "--tcp", "0", "--protocol", "1", "--unhomed", "--seconds", "3");
+        Matcher ready = emulate.awaitLine("emulating .* \\(--profile falcon, watchdog 5 ms, protocol 1, unhomed\\) on "
+            + "(\\S+); connect with --device (\\S+); .*", READY_TIMEOUT_MS);
+        LinkProbe.Result result = LinkProbe.probe(LinkAddress.parse(ready.group(2)), 2_000_000_000L);
+        assertTrue(result.answered(), result.toString());
+        assertEquals(1, result.protocolVersion(), "the host offers 1..2, the firmware speaks 1");
+        assertEquals(0, emulate.exitCode(), emulate.toString());
+    }
+
+    @Test
     void shouldAnswerLinkProbeOverTcp() throws Exception {
         CliCall emulate = CliCall.start("emulate", "--tcp", "0", "--seconds", "3");
         Matcher ready = emulate.awaitLine(READY, READY_TIMEOUT_MS);
