@@ -105,8 +105,8 @@ class WatchCommandTest {
         // (at least two STATEs, ticks increasing below), and every STATE the client received in the file, by the
         // summary's own count.
         assertTrue(states.size() >= 2, "states recorded: " + states.size());
-        java.util.regex.Matcher summary = java.util.regex.Pattern.compile("watch: [0-9.]+ s, \\d+ messages \\(\\d+ HELLO, "
-            + "\\d+ SCENE, (\\d+) STATE, ").matcher(call.out());
+        java.util.regex.Matcher summary = java.util.regex.Pattern.compile(
+            "watch: [0-9.]+ s, \\d+ messages \\(\\d+ HELLO, \\d+ SCENE, (\\d+) STATE, ").matcher(call.out());
         assertTrue(summary.find(), "a summary line:\n" + call);
         assertEquals(Integer.parseInt(summary.group(1)), states.size(), "STATEs received and recorded:\n" + call);
         for (int i = 1; i < states.size(); i++) {

@@ -61,7 +61,8 @@ class StreamDirectMemoryTest {
                 for (int i = 0; i < NON_READERS; i++) {
                     clients.tcpNonReader(0);
                 }
-                awaitTrue(() -> server.clients() == READERS + NON_READERS, () -> "clients connected: " + server.clients());
+                awaitTrue(() -> server.clients() == READERS + NON_READERS,
+                    () -> "clients connected: " + server.clients());
                 // 4 s at up to 8 MB/s for each client that never reads: over 20 MB offered to each, 250 MB in all, so
                 // an unbounded queue would show; each one's kernel buffers (up to 4 MiB) are full within a second. A
                 // busy machine offers less in the same 4 s; the bounds below do not depend on how much.

@@ -289,8 +289,8 @@ class StreamEndToEndTest {
             out.write(subscribe);
             out.flush();
             long after = medianGapNs(states(in, 12));
-            assertTrue(after >= 2 * before, "median gap in loop time before SUBSCRIBE(10) " + before / 1e6 + " ms, after "
-                + after / 1e6 + " ms");
+            assertTrue(after >= 2 * before, "median gap in loop time before SUBSCRIBE(10) " + before / 1e6
+                + " ms, after " + after / 1e6 + " ms");
         }
     }
 

@@ -188,7 +188,10 @@ class StreamScheduleTest {
         }
     }
 
-    /** The ticks a client of period {@code periodNs} gets from 0 to {@code endMs}: the first step at or after each deadline. */
+    /**
+     * The ticks a client of period {@code periodNs} gets from 0 to {@code endMs}: at each deadline k × period, the
+     * tick of the first millisecond at or after it.
+     */
     private static List<Long> expectedTicks(long periodNs, long endMs) {
         List<Long> ticks = new ArrayList<>();
         for (long deadlineNs = 0; deadlineNs <= endMs * MS; deadlineNs += periodNs) {

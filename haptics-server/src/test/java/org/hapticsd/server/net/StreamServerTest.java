@@ -86,7 +86,8 @@ class StreamServerTest {
     private static void await(BooleanSupplier condition, Supplier<String> what) throws InterruptedException {
         long deadlineNs = System.nanoTime() + HANG_GUARD_MS * MS;
         while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadlineNs < 0, "hung for " + HANG_GUARD_MS + " ms waiting for " + what.get());
+            assertTrue(System.nanoTime() - deadlineNs < 0,
+                "hung for " + HANG_GUARD_MS + " ms waiting for " + what.get());
             Thread.sleep(10);
         }
     }
