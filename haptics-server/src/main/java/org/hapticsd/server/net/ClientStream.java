@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.NanoClock;
 import org.hapticsd.server.loop.LoopSnapshot;
 
 /**
@@ -27,6 +28,7 @@ final class ClientStream implements Runnable {
     private final EventLog.Receiver events;
     private final long loopPeriodNs;
     private final long unwritableCloseNs;
+    private final NanoClock clock;
 
     // The scene this client was last sent, and a snapshot sized for it.
     private StreamEpoch epoch;
@@ -38,8 +40,9 @@ final class ClientStream implements Runnable {
     private boolean running;
 
     ClientStream(Channel channel, StreamSource source, Kind kind, long loopPeriodNs, long unwritableCloseNs,
-                 EventLog.Receiver events) {
+                 EventLog.Receiver events, NanoClock clock) {
         this.events = events;
+        this.clock = clock;
         this.channel = channel;
         this.source = source;
         this.kind = kind;
@@ -56,7 +59,7 @@ final class ClientStream implements Runnable {
         periodNs = rateHz <= 0 ? loopPeriodNs : Math.max(loopPeriodNs, Math.round(1e9 / rateHz));
         if (!running) {
             running = true;
-            nextNs = System.nanoTime();
+            nextNs = clock.nanoTime();
             run();
         }
         return periodNs;
@@ -64,7 +67,7 @@ final class ClientStream implements Runnable {
 
     /** Told by the handler; the clock of the unwritable timeout starts here. */
     void writabilityChanged(boolean writable) {
-        unwritableSinceNs = writable ? 0 : System.nanoTime();
+        unwritableSinceNs = writable ? 0 : clock.nanoTime();
     }
 
     @Override
@@ -73,7 +76,7 @@ final class ClientStream implements Runnable {
             running = false;
             return;
         }
-        long nowNs = System.nanoTime();
+        long nowNs = clock.nanoTime();
         if (channel.isWritable()) {
             unwritableSinceNs = 0;
             StreamEpoch now = source.current();

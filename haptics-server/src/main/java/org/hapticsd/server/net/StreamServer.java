@@ -27,6 +27,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.server.loop.SnapshotExchange;
 
@@ -54,6 +56,7 @@ public final class StreamServer implements AutoCloseable {
     private final StreamRequests requests;
     private final EventLog events;
     private final long loopPeriodNs;
+    private final NanoClock clock;
     private final ConnectionLimit limit;
     private final IdleCloser idleCloser = new IdleCloser();
     private final AtomicLong clientErrors = new AtomicLong();
@@ -76,11 +79,22 @@ public final class StreamServer implements AutoCloseable {
      */
     public StreamServer(StreamServerConfig config, StreamSource source, StreamRequests requests, EventLog events,
                         long loopPeriodNs) {
+        this(config, source, requests, events, loopPeriodNs, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * @param clock the time of each client's schedule and of its unwritable timeout. Tests pass a simulated clock
+     *              that they advance together with an {@code EmbeddedChannel}'s event loop, so that rates and
+     *              timeouts are checked exactly instead of against this machine's wall clock.
+     */
+    StreamServer(StreamServerConfig config, StreamSource source, StreamRequests requests, EventLog events,
+                 long loopPeriodNs, NanoClock clock) {
         this.config = config;
         this.events = events;
         this.source = source;
         this.requests = requests;
         this.loopPeriodNs = loopPeriodNs;
+        this.clock = clock;
         this.limit = new ConnectionLimit(config.maxClients());
     }
 
@@ -197,7 +211,8 @@ public final class StreamServer implements AutoCloseable {
     ClientStream newStream(Channel channel, ClientStream.Kind kind) {
         streamsOpened.incrementAndGet();
         return new ClientStream(channel, source, kind, loopPeriodNs,
-            TimeUnit.SECONDS.toNanos(config.unwritableCloseS()), events == null ? null : events.newClientReceiver());
+            TimeUnit.SECONDS.toNanos(config.unwritableCloseS()), events == null ? null : events.newClientReceiver(),
+            clock);
     }
 
     /** The messages of the scene served now (HELLO is the same for every scene). */

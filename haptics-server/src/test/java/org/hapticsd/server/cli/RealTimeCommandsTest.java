@@ -27,13 +27,25 @@ class RealTimeCommandsTest {
         int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--duration", "2.5", "--http-port", "0",
             "--tcp-port", "0");
         assertEquals(0, code, err.toString());
-        List<String> status = new ArrayList<>();
+        List<Double> statusAtS = new ArrayList<>();
+        java.util.regex.Pattern statusLine = java.util.regex.Pattern.compile(
+            "\\[\\s*(\\d+\\.\\d) s] rate .* Hz\\s+period error p99 .* us\\s+force .* N\\s+safety \\w+.*");
         for (String line : out.toString().split("\n")) {
-            if (line.matches("\\[\\s*\\d+\\.\\d s] rate .* Hz\\s+period error p99 .* us\\s+force .* N\\s+safety \\w+.*")) {
-                status.add(line);
+            java.util.regex.Matcher m = statusLine.matcher(line);
+            if (m.matches()) {
+                statusAtS.add(Double.parseDouble(m.group(1)));
             }
         }
-        assertEquals(2, status.size(), "one status line per whole second of a 2.5 s run:\n" + out);
+        // A status line at each whole second of the 2.5 s run: at 1 s and at 2 s when the status thread is on time.
+        // When it wakes late, its line is printed late and a whole second it slept through gets none (never a burst
+        // of two), so the count is 2 only on an idle machine. What holds on any machine is the pacing rule, read off
+        // the lines' own times: at least one line, none before 1 s, in order, and no more than the run's two whole
+        // seconds.
+        assertTrue(!statusAtS.isEmpty() && statusAtS.size() <= 2, "1 or 2 status lines in 2.5 s:\n" + out);
+        assertTrue(statusAtS.get(0) >= 1.0, "the first status line waits for 1 s:\n" + out);
+        for (int i = 1; i < statusAtS.size(); i++) {
+            assertTrue(statusAtS.get(i) >= statusAtS.get(i - 1), "status lines in order:\n" + out);
+        }
         assertTrue(out.toString().matches("(?s).*stream: http://127\\.0\\.0\\.1:\\d+/ \\(WebSocket /ws\\), tcp "
             + "127\\.0\\.0\\.1:\\d+; command token [0-9a-f]{32}\n.*"), out.toString());
         assertTrue(out.toString().contains("loop statistics"), out.toString());
