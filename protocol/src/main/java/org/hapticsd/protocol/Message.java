@@ -12,7 +12,7 @@ public abstract class Message {
 
     public abstract MessageType type();
 
-    /** Writes exactly {@code type().payloadBytes(version)} bytes at {@code offset}, in the layout of {@code version}. */
+    /** Writes exactly {@code type().payloadBytes(version)} bytes at {@code offset}, in {@code version}'s layout. */
     abstract void writePayload(byte[] dst, int offset, int version);
 
     /**

@@ -49,7 +49,7 @@ class ByteBudgetTest {
                 Math.max(MessageType.PONG.wireBytes(version), MessageType.HOMING_PROGRESS.wireBytes(version)));
             int deviceWorstTick = MessageType.STATE.wireBytes(version) + largestExtra;
             int hostWorstTick = MessageType.FORCE.wireBytes(version) + MessageType.PING.wireBytes(version);
-            assertTrue(deviceWorstTick <= 0.9 * byteTimesPerTick, "v" + version + " device worst tick " + deviceWorstTick);
+            assertTrue(deviceWorstTick <= 0.9 * byteTimesPerTick, "v" + version + " device worst " + deviceWorstTick);
             assertTrue(hostWorstTick <= 0.9 * byteTimesPerTick, "v" + version + " host worst tick " + hostWorstTick);
         }
     }

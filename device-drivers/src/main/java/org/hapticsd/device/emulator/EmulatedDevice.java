@@ -44,8 +44,8 @@ import org.hapticsd.protocol.StatusFlags;
  *   <li>7: the watchdog runs from an accepted FORCE with outputEnable = 1 until one with outputEnable = 0; while
  *       it runs, no newer FORCE for max(5 ms, 3 periods) zeroes the output and sets WATCHDOG_TRIPPED and FAULT
  *       (code 5), and STATE keeps streaming; output resumes only after a FORCE with outputEnable = 0 followed,
- *       within one watchdog timeout, by one with outputEnable = 1 (the re-arm), which clears both. HOST_HEARTBEAT and PING never feed it. With no
- *       valid frame for 500 ms the session ends: output off, STATE stops.
+ *       within one watchdog timeout, by one with outputEnable = 1 (the re-arm), which clears both. HOST_HEARTBEAT
+ *       and PING never feed it. With no valid frame for 500 ms the session ends: output off, STATE stops.
  *   <li>4.6: STATUS goes out when the status word changes in a bit other than FORCE_LIMITED (which STATE carries
  *       every tick, and which may flip every tick while the host presses against the clamp) or the fault changes,
  *       at most one per session period (a change within it goes out with the next).

@@ -273,8 +273,10 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
             nextLinkCheckNs = nowNs + LINK_CHECK_INTERVAL_NS;
             // Throws if the peer has closed; bytes that arrive during the wait are the host's and are kept.
             int n = current.read(rx, 0, rx.length);
+            nowNs = clockNs.getAsLong();
+            // The firmware chose to wait here (it has nothing to send): the next cycle is not late for it.
+            lastCycleNs = nowNs;
             if (n > 0) {
-                nowNs = clockNs.getAsLong();
                 accept(n, nowNs);
             }
         }

@@ -18,8 +18,8 @@ import org.hapticsd.protocol.MessageType;
 /**
  * Asks whatever is at the end of a link whether it is a device speaking the device link protocol: the host half of
  * the handshake of spec section 6 and nothing more. It opens the link, sends one 0x00 (ending any partial frame the
- * device holds, spec 2.3) and HELLO offering versions 1 to {@link Frame#LATEST_VERSION} at the device's default rate, resends HELLO every 100 ms
- * as spec 6.1 asks, and stops at the first INFO or at the timeout. It never sends FORCE, so a real device it
+ * device holds, spec 2.3) and HELLO offering versions 1 to {@link Frame#LATEST_VERSION} at the device's default
+ * rate, resends HELLO every 100 ms as spec 6.1 asks, and stops at the first INFO or at the timeout. It never sends FORCE, so a real device it
  * reaches stays at zero output; the session it opened ends by the device's 500 ms liveness rule.
  *
  * <p>A silent port, a port that sends noise, a port that cannot be opened and a link that fails halfway are all
@@ -29,7 +29,7 @@ import org.hapticsd.protocol.MessageType;
 public final class LinkProbe {
     /** Spec 6.1: the host resends HELLO every 100 ms until INFO arrives. */
     public static final long HELLO_RETRY_NS = 100_000_000L;
-    /** Read timeout of the links {@link #probe(LinkAddress, long)} opens: how late the probe may notice its deadline. */
+    /** Read timeout of the links {@link #probe(LinkAddress, long)} opens: how late the probe may see its deadline. */
     public static final int READ_TIMEOUT_MS = 20;
 
     /**
@@ -144,7 +144,8 @@ public final class LinkProbe {
                     silence(timeoutNs, bytes, decoder));
         }
         String error = info.selectedVersion() == 0
-                ? "no common protocol version: the device speaks none of " + Frame.VERSION_1 + ".." + Frame.LATEST_VERSION
+                ? "no common protocol version: the device speaks none of " + Frame.VERSION_1 + ".."
+                    + Frame.LATEST_VERSION
                 : null;
         return new Result(name, true, catcher.name,
                 info.firmwareMajor() + "." + info.firmwareMinor() + "." + info.firmwarePatch(),

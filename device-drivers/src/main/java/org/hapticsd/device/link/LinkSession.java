@@ -253,7 +253,8 @@ public final class LinkSession {
      */
     public boolean wantsReopen(long nowNs) {
         if (linkOpen && !sessionActive && nowNs - handshakeStartNs > config.reopenAfterNs()) {
-            lastError = linkName + ": no INFO within " + config.reopenAfterNs() / 1_000_000L + " ms of HELLO; reopening";
+            lastError = linkName + ": no INFO within " + config.reopenAfterNs() / 1_000_000L
+                    + " ms of HELLO; reopening";
             return true;
         }
         return false;

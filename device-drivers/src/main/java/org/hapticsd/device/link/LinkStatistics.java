@@ -42,7 +42,8 @@ public record LinkStatistics(Histogram roundTripNs, long framesReceived, long st
     /** One line for a console: counts and round-trip percentiles in microseconds. */
     public String summary() {
         StringBuilder s = new StringBuilder();
-        s.append("protocol v").append(protocolVersion).append(", states ").append(statesReceived).append(", forces ").append(forcesSent);
+        s.append("protocol v").append(protocolVersion).append(", states ").append(statesReceived)
+                .append(", forces ").append(forcesSent);
         if (roundTripNs.getTotalCount() > 0) {
             s.append(String.format(", rtt p50/p99/max %.0f/%.0f/%.0f us (%d samples)",
                     roundTripNs.getValueAtPercentile(50) / 1e3, roundTripNs.getValueAtPercentile(99) / 1e3,

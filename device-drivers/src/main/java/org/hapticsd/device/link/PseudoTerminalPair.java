@@ -86,14 +86,7 @@ public final class PseudoTerminalPair implements AutoCloseable {
         // safe to replace; anything else may be another emulator's live pty or a user's file, so refuse.
         clearStaleLink(host);
         clearStaleLink(device);
-        List<String> command = new ArrayList<>();
-        Path nice = findOnPath("nice");
-        if (nice != null && isRoot()) {
-            // socat relays every frame; at normal priority it waits behind the loop, link and emulator threads
-            // (raised priority as root), and a 5 ms wait trips the device's watchdog. Measured on the CI VM over
-            // 10 s: 24 watchdog trips at normal priority; see docs/performance.md for the rate at nice -10.
-            command.addAll(List.of(nice.toString(), "-n", "-10"));
-        }
+        List<String> command = new ArrayList<>(relayPriority());
         command.addAll(List.of(socat.toString(), "pty,raw,echo=0,link=" + host, "pty,raw,echo=0,link=" + device));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -134,6 +127,43 @@ public final class PseudoTerminalPair implements AutoCloseable {
     }
 
     /** Only root may lower a niceness; others would just get socat at normal priority with a warning. */
+    /**
+     * The command prefix that raises socat above the threads it serves. socat relays every frame; at normal priority
+     * it waits behind the loop, link and emulator threads (raised priority as root), and a 5 ms wait trips the
+     * device's watchdog (24 trips in 10 s measured on the CI VM at normal priority). As root it runs under the
+     * real-time FIFO policy ({@code chrt -f}), which no time-sharing thread can keep waiting; measured with one core
+     * kept busy, that took the runs whose pty stalled beyond 20 ms from 4 of 6 (at nice -10) to 1 of 6. The rest
+     * is the kernel's own tty workqueue, which no program should reprioritise (docs/dil-tests.md). Where the FIFO
+     * policy is not allowed (a container without CAP_SYS_NICE), nice -10; not root, nothing.
+     */
+    private static List<String> relayPriority() {
+        if (!isRoot()) {
+            return List.of();
+        }
+        Path chrt = findOnPath("chrt");
+        if (chrt != null && succeeds(chrt.toString(), "-f", RELAY_FIFO_PRIORITY, "true")) {
+            return List.of(chrt.toString(), "-f", RELAY_FIFO_PRIORITY);
+        }
+        Path nice = findOnPath("nice");
+        return nice == null ? List.of() : List.of(nice.toString(), "-n", "-10");
+    }
+
+    /** FIFO priority of the relay: low among real-time priorities (1..99), above every time-sharing thread. */
+    static final String RELAY_FIFO_PRIORITY = "20";
+
+    private static boolean succeeds(String... command) {
+        try {
+            Process probe = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor(5, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     private static boolean isRoot() {
         try {
             return new com.sun.security.auth.module.UnixSystem().getUid() == 0;

@@ -67,7 +67,8 @@ class LinkOverPtyTest {
                 assertTrue(pressUntilApplied(device, 1.5), "run " + run + ": force never applied");
                 device.close();
                 assertTrue(device.closeConfirmed(), "run " + run + ": the device did not acknowledge the close");
-                assertFalse((boolean) emulator.query(d -> d.isOutputEnabled()), "run " + run + ": output still enabled");
+                assertFalse((boolean) emulator.query(d -> d.isOutputEnabled()),
+                    "run " + run + ": output still enabled");
                 assertEquals(0.0, (double) emulator.query(d -> d.appliedForceN(0)), 0.0, "run " + run);
             }
         }

@@ -334,9 +334,10 @@ class LinkSessionTest {
         SessionWire wire = open(EmulatedDevice.Firmware.defaults());
         wire.run(10, 0, 0, 0);
         wire.session.linkClosed("replugged");
-        SessionWire stronger = new SessionWire(wire.session, new EmulatedDevice(new EmulatorProfile("Stronger device", 3, 3,
-                1, 0, 0, Workspace.cube(0.05), 20.0, 4.0, 3000.0, 1.0, 0.15, EmulatorProfile.RATES_125_TO_1000_HZ, 1000,
-                1_000_000_000L), new FixedHandTarget(0, 0, 0)));
+        EmulatorProfile twentyNewtons = new EmulatorProfile("Stronger device", 3, 3, 1, 0, 0, Workspace.cube(0.05),
+                20.0, 4.0, 3000.0, 1.0, 0.15, EmulatorProfile.RATES_125_TO_1000_HZ, 1000, 1_000_000_000L);
+        SessionWire stronger = new SessionWire(wire.session,
+                new EmulatedDevice(twentyNewtons, new FixedHandTarget(0, 0, 0)));
         stronger.nowNs = wire.nowNs;
         stronger.run(50, 0, 0, 0);
         assertFalse(stronger.session.isSessionActive());

@@ -69,7 +69,7 @@ final class FaultSchedule {
         return noise;
     }
 
-    /** Real time: runs every action at its time after {@code startNs}, then waits until {@code durationS} has passed. */
+    /** Real time: runs every action at its time after {@code startNs}, then waits until {@code durationS} passed. */
     void run(long startNs, double durationS) {
         for (Action action : actions) {
             if (!sleepUntil(startNs + Math.round(action.atS() * 1e9))) {

@@ -28,7 +28,8 @@ class LinkDeviceCommandsTest {
         // The status line carries the link's part every second; the end has the link summary.
         assertTrue(Pattern.compile("(?m)^\\[ +[12]\\.0 s\\].* link rtt (p99 \\d+ us|-), lost 0, reconnects 0$")
             .matcher(call.out()).find(), call.out());
-        Matcher end = Pattern.compile("(?m)^link emulator: protocol v2, states (\\d+), forces (\\d+), rtt p50/p99/max .*"
+        Matcher end = Pattern.compile("(?m)^link emulator: protocol v2, states (\\d+), forces (\\d+), "
+            + "rtt p50/p99/max .*"
             + "crc errors 0, malformed 0, gaps 0 \\(0 frames lost\\).*reconnects 0").matcher(call.out());
         assertTrue(end.find(), call.out());
         // Both directions streamed all along: about one STATE and one FORCE per loop tick of the same run. Half

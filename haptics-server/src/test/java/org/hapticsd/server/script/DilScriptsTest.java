@@ -21,18 +21,20 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shipped device-in-the-loop scripts (tests/dil/*.yaml) run as CI runs them: through {@code hapticsd test},
- * against the emulator on a pseudo-terminal pair made by socat (.ci/run installs it), with JUnit XML written to
- * target/ and every tick recorded under target/dil-recordings/ for a failure's post-mortem.
+ * against the in-process emulator (in lockstep over a pseudo-terminal pair made by socat, which .ci/run installs; in
+ * real time over TCP on 127.0.0.1), with JUnit XML written to target/ and every tick recorded under
+ * target/dil-recordings/ for a failure's post-mortem.
  *
- * <p>The four situations (press, unplug, garbage, stall) each ship twice. In lockstep every assertion must pass,
- * and two runs must measure exactly the same values: that is the verdict that cannot depend on the machine. In real
- * time no assertion may fail; one the host could not keep time for (a stall beyond the script's 20 ms budget, which
- * this shared machine sometimes has) is reported as a host stall, with its figures, and is not counted against the
- * device or the server (docs/dil-tests.md).
+ * <p>The four situations (press, unplug, garbage, stall) each ship twice. In lockstep every assertion must pass, and
+ * two runs must measure exactly the same values: that is the verdict that cannot depend on the machine. In real time
+ * no assertion may fail; one the host could not keep time for (a stall beyond the script's 20 ms budget, which this
+ * shared machine sometimes has) is reported as a host stall, with its figures, and is not counted against the device
+ * or the server (docs/dil-tests.md).
  */
 class DilScriptsTest {
     private static final Path DIL = Path.of("..", "tests", "dil");
-    private static final Pattern STALL = Pattern.compile("ERROR [^:]+: host stalled (\\d+\\.\\d) ms at \\d+\\.\\d{3} s");
+    private static final Pattern STALL =
+        Pattern.compile("ERROR [^:]+: host stalled (\\d+\\.\\d) ms at \\d+\\.\\d{3} s");
 
     private record Run(int code, String out, String err) {
     }
@@ -87,7 +89,9 @@ class DilScriptsTest {
         assertEquals(4, scripts.size(), scripts.toString());
         for (String script : scripts) {
             String text = Files.readString(Path.of(script));
-            assertTrue(text.contains("transport: pty") && text.contains("hostTiming: {budgetMs: 20}"), script);
+            // TCP in real time: a pty pair's relay (socat and the kernel's tty workqueue) stalls under load, which
+            // is the machine's and not the product's; the pty is the lockstep scripts' (docs/dil-tests.md).
+            assertTrue(text.contains("transport: tcp") && text.contains("hostTiming: {budgetMs: 20}"), script);
         }
         Path xml = Path.of("target", "dil-junit.xml");
         Path recordings = Files.createDirectories(Path.of("target", "dil-recordings"));
