@@ -168,6 +168,23 @@ class GoldenVectorTest {
         assertTrue(!info[0].supportsRateHz(2000));
     }
 
+    /** The spec's vectors are also what an encoder written from the spec alone produces (device_vectors.py). */
+    @Test
+    void shouldAgreeWithTheIndependentPythonEncoder() throws Exception {
+        Path script = Path.of("src", "test", "python", "device_vectors.py");
+        Process python;
+        try {
+            python = new ProcessBuilder("python3", script.toString(), "--check").redirectErrorStream(true).start();
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("CI") == null, "python3 is not installed");
+            throw e;
+        }
+        String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(python.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
+        assertEquals(0, python.exitValue(), out);
+        assertTrue(out.contains(VECTORS.size() + " vectors, 0 mismatches"), out);
+    }
+
     @Test
     void shouldTestEveryVectorPrintedInTheSpec() throws IOException {
         String spec = Files.readString(SPEC, StandardCharsets.UTF_8);
