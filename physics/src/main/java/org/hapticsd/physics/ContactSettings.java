@@ -39,8 +39,12 @@ import java.util.Objects;
  */
 public final class ContactSettings {
 
+    /** Default of {@link #lcpTolerance()}; see the class comment. */
+    public static final double DEFAULT_LCP_TOLERANCE = 1e-5;
+
     private static final ContactSettings DEFAULTS =
-            new ContactSettings(2e-4, 0.1, 0.01, 0.2, 20, 10, new PenaltyContactSettings(1000.0, 1.0));
+            new ContactSettings(2e-4, 0.1, 0.01, 0.2, 20, 10, DEFAULT_LCP_TOLERANCE,
+                    new PenaltyContactSettings(1000.0, 1.0));
 
     private final double contactToleranceM;
     private final double impactThresholdMps;
@@ -48,11 +52,12 @@ public final class ContactSettings {
     private final double errorCorrectionRate;
     private final int lcpIterations;
     private final int positionIterations;
+    private final double lcpTolerance;
     private final PenaltyContactSettings penalty;
 
     private ContactSettings(double contactToleranceM, double impactThresholdMps, double frictionThresholdMps,
                             double errorCorrectionRate, int lcpIterations, int positionIterations,
-                            PenaltyContactSettings penalty) {
+                            double lcpTolerance, PenaltyContactSettings penalty) {
         requireNonNegative("contactToleranceM", contactToleranceM);
         requireNonNegative("impactThresholdMps", impactThresholdMps);
         requireNonNegative("frictionThresholdMps", frictionThresholdMps);
@@ -65,12 +70,16 @@ public final class ContactSettings {
         if (positionIterations < 0) {
             throw new IllegalArgumentException("positionIterations must be >= 0, was " + positionIterations);
         }
+        if (!(lcpTolerance >= 0.0 && lcpTolerance < 1.0)) {
+            throw new IllegalArgumentException("lcpTolerance must be in [0, 1), was " + lcpTolerance);
+        }
         this.contactToleranceM = contactToleranceM;
         this.impactThresholdMps = impactThresholdMps;
         this.frictionThresholdMps = frictionThresholdMps;
         this.errorCorrectionRate = errorCorrectionRate;
         this.lcpIterations = lcpIterations;
         this.positionIterations = positionIterations;
+        this.lcpTolerance = lcpTolerance;
         this.penalty = Objects.requireNonNull(penalty, "penalty");
     }
 
@@ -109,6 +118,16 @@ public final class ContactSettings {
         return positionIterations;
     }
 
+    /**
+     * When the Gauss–Seidel sweeps stop early, dimensionless, in {@code [0, 1)}: a sweep whose largest impulse
+     * change is at most this fraction of the largest normal impulse (the velocity sweeps) or pseudo-impulse (the
+     * position sweeps) ends the solve, since the next sweeps could change no impulse by more; the iteration counts
+     * stay the limits. 0 runs every sweep.
+     */
+    public double lcpTolerance() {
+        return lcpTolerance;
+    }
+
     /** Spring and damper of {@link ContactMode#PENALTY} contacts, normal and tangential. */
     public PenaltyContactSettings penalty() {
         return penalty;
@@ -116,37 +135,42 @@ public final class ContactSettings {
 
     public ContactSettings withContactToleranceM(double value) {
         return new ContactSettings(value, impactThresholdMps, frictionThresholdMps, errorCorrectionRate,
-                lcpIterations, positionIterations, penalty);
+                lcpIterations, positionIterations, lcpTolerance, penalty);
     }
 
     public ContactSettings withImpactThresholdMps(double value) {
         return new ContactSettings(contactToleranceM, value, frictionThresholdMps, errorCorrectionRate,
-                lcpIterations, positionIterations, penalty);
+                lcpIterations, positionIterations, lcpTolerance, penalty);
     }
 
     public ContactSettings withFrictionThresholdMps(double value) {
         return new ContactSettings(contactToleranceM, impactThresholdMps, value, errorCorrectionRate,
-                lcpIterations, positionIterations, penalty);
+                lcpIterations, positionIterations, lcpTolerance, penalty);
     }
 
     public ContactSettings withErrorCorrectionRate(double value) {
         return new ContactSettings(contactToleranceM, impactThresholdMps, frictionThresholdMps, value,
-                lcpIterations, positionIterations, penalty);
+                lcpIterations, positionIterations, lcpTolerance, penalty);
     }
 
     public ContactSettings withLcpIterations(int value) {
         return new ContactSettings(contactToleranceM, impactThresholdMps, frictionThresholdMps, errorCorrectionRate,
-                value, positionIterations, penalty);
+                value, positionIterations, lcpTolerance, penalty);
     }
 
     public ContactSettings withPositionIterations(int value) {
         return new ContactSettings(contactToleranceM, impactThresholdMps, frictionThresholdMps, errorCorrectionRate,
-                lcpIterations, value, penalty);
+                lcpIterations, value, lcpTolerance, penalty);
     }
 
     public ContactSettings withPenalty(PenaltyContactSettings value) {
         return new ContactSettings(contactToleranceM, impactThresholdMps, frictionThresholdMps, errorCorrectionRate,
-                lcpIterations, positionIterations, value);
+                lcpIterations, positionIterations, lcpTolerance, value);
+    }
+
+    public ContactSettings withLcpTolerance(double value) {
+        return new ContactSettings(contactToleranceM, impactThresholdMps, frictionThresholdMps, errorCorrectionRate,
+                lcpIterations, positionIterations, value, penalty);
     }
 
     private static void requireNonNegative(String name, double value) {
@@ -159,7 +183,7 @@ public final class ContactSettings {
     public String toString() {
         return "ContactSettings[contactToleranceM=" + contactToleranceM + ", impactThresholdMps=" + impactThresholdMps
                 + ", frictionThresholdMps=" + frictionThresholdMps + ", errorCorrectionRate=" + errorCorrectionRate
-                + ", lcpIterations=" + lcpIterations + ", positionIterations=" + positionIterations + ", penalty="
-                + penalty + "]";
+                + ", lcpIterations=" + lcpIterations + ", positionIterations=" + positionIterations
+                + ", lcpTolerance=" + lcpTolerance + ", penalty=" + penalty + "]";
     }
 }

@@ -470,7 +470,8 @@ public final class PhysicsWorld {
         stageStartNs = endStage(StepStage.CORRECT_POSITIONS, stageStartNs);
         storeResults();
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
-        profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs());
+        profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs(),
+                lcpSolver.lastVelocitySweeps(), lcpSolver.lastPositionSweeps());
     }
 
     // ---- Queries ---------------------------------------------------------------------------------------------

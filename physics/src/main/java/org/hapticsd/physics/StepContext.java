@@ -55,4 +55,9 @@ public final class StepContext {
     public int positionIterations() {
         return settings.positionIterations();
     }
+
+    /** {@link ContactSettings#lcpTolerance()}: the relative impulse change that ends the sweeps early. */
+    public double lcpTolerance() {
+        return settings.lcpTolerance();
+    }
 }

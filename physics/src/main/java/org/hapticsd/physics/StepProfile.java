@@ -16,6 +16,8 @@ public final class StepProfile {
     private double lastLcpResidualNs;
     private double lastPositionResidualNs;
     private int lastLcpRowCount;
+    private int lastVelocitySweeps;
+    private int lastPositionSweeps;
 
     StepProfile() {
     }
@@ -49,6 +51,16 @@ public final class StepProfile {
         return lastPositionResidualNs;
     }
 
+    /** Velocity sweeps the LCP solve of the last step ran (the configured iterations at most). */
+    public int lastVelocitySweeps() {
+        return lastVelocitySweeps;
+    }
+
+    /** Position-correction sweeps of the last step (0 when no point needed correcting). */
+    public int lastPositionSweeps() {
+        return lastPositionSweeps;
+    }
+
     /** Number of LCP contact points (each a normal and two friction rows) of the last step. */
     public int lastLcpRowCount() {
         return lastLcpRowCount;
@@ -60,8 +72,11 @@ public final class StepProfile {
         lastNsByStage[stage.ordinal()] = Math.max(0L, elapsedNs);
     }
 
-    void recordSolver(int lcpRowCount, double lcpResidualNs, double positionResidualNs) {
+    void recordSolver(int lcpRowCount, double lcpResidualNs, double positionResidualNs, int velocitySweeps,
+                      int positionSweeps) {
         this.lastLcpRowCount = lcpRowCount;
+        this.lastVelocitySweeps = velocitySweeps;
+        this.lastPositionSweeps = positionSweeps;
         this.lastLcpResidualNs = lcpResidualNs;
         this.lastPositionResidualNs = positionResidualNs;
     }

@@ -71,7 +71,12 @@ class ZeroAllocationTest {
         final int pushedBox;
 
         Scene() {
-            world = new PhysicsWorld(ContactSettings.defaults().withPenalty(new PenaltyContactSettings(2000.0, 1.5)));
+            this(ContactSettings.defaults());
+        }
+
+        /** The pen with {@code settings}, whose penalty spring is replaced by the pen's own. */
+        Scene(ContactSettings settings) {
+            world = new PhysicsWorld(settings.withPenalty(new PenaltyContactSettings(2000.0, 1.5)));
             Material ground = new Material(0.3, 0.5, 0.4);
             Quaterniond identity = new Quaterniond();
             world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(), identity, ground);

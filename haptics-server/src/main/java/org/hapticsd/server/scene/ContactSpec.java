@@ -7,7 +7,7 @@ import org.hapticsd.physics.PenaltyContactSettings;
 /**
  * Scene-wide contact settings: the penalty spring (haptic tool contacts and PENALTY pairs,
  * {@code f = max(0, k·d + b·ḋ)}), Springhead's contact model parameters (seed 002: contact tolerance, impact
- * threshold, friction threshold, error-correction rate), the LCP solver's iterations, and the default mode of
+ * threshold, friction threshold, error-correction rate), the LCP solver's iterations and early-stop tolerance, and the default mode of
  * every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
  * the default simulated stylus.
  */
@@ -22,6 +22,7 @@ public final class ContactSpec {
     private double errorCorrectionRate = ENGINE.errorCorrectionRate();
     private int lcpIterations = ENGINE.lcpIterations();
     private int positionIterations = ENGINE.positionIterations();
+    private double lcpTolerance = ENGINE.lcpTolerance();
     private ContactMode mode = ContactMode.LCP;
 
     public void setStiffnessNpm(double value) {
@@ -60,6 +61,14 @@ public final class ContactSpec {
         this.positionIterations = Check.atLeast("positionIterations", 0, value);
     }
 
+    public void setLcpTolerance(double value) {
+        Check.nonNegative("lcpTolerance", value);
+        if (value >= 1.0) {
+            throw new IllegalArgumentException("lcpTolerance must be in [0, 1), got " + value);
+        }
+        this.lcpTolerance = value;
+    }
+
     public void setMode(String value) {
         this.mode = ContactModeSpec.parseMode("mode", value);
     }
@@ -84,6 +93,7 @@ public final class ContactSpec {
             .withErrorCorrectionRate(errorCorrectionRate)
             .withLcpIterations(lcpIterations)
             .withPositionIterations(positionIterations)
+            .withLcpTolerance(lcpTolerance)
             .withPenalty(new PenaltyContactSettings(stiffnessNpm, dampingNspm));
     }
 }
