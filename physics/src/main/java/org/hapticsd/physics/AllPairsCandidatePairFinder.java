@@ -10,13 +10,14 @@ import org.hapticsd.physics.geometry.Aabb;
 final class AllPairsCandidatePairFinder implements CandidatePairFinder {
 
     @Override
-    public void findPairs(double[] boundsM, boolean[] movable, int bodyCount, CandidatePairs dest) {
+    public void findPairs(double[] boundsM, boolean[] movable, boolean[] priority, int bodyCount,
+                          CandidatePairs dest) {
         dest.clear();
         for (int a = 0; a < bodyCount; a++) {
             boolean movableA = movable[a];
             for (int b = a + 1; b < bodyCount; b++) {
                 if ((movableA || movable[b]) && Aabb.overlap(boundsM, a, b)) {
-                    dest.add(a, b);
+                    dest.add(a, b, priority);
                 }
             }
         }

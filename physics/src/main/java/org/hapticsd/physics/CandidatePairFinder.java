@@ -7,8 +7,10 @@ package org.hapticsd.physics;
  *
  * <p>Contract, which the warm start relies on: every pair {@code (a, b)} with {@code a < b}, at least one of the
  * two movable, whose bounds overlap (touching counts: the exact decision is the narrowphase's), each exactly once,
- * sorted by {@code a} then {@code b}; deterministic for equal inputs; no allocation once {@code dest} has grown to
- * the scene's largest pair set. Static–static pairs never appear.
+ * sorted by {@code a} then {@code b}; deterministic for equal inputs; no allocation. Static–static pairs never
+ * appear. When there are more pairs than {@code dest} holds, the pairs stored are a sorted subset in which a pair
+ * with a priority body has taken the place of one without, and the rest are counted in
+ * {@link CandidatePairs#dropped}.
  */
 interface CandidatePairFinder {
 
@@ -16,8 +18,9 @@ interface CandidatePairFinder {
      * @param boundsM world bounds of every body, {@code geometry.Aabb.STRIDE} values per body index
      *     ({@code minX, minY, minZ, maxX, maxY, maxZ}; infinite for a plane)
      * @param movable per body: {@code false} only for static bodies, whose bounds never change
+     * @param priority per body: whether its pairs are kept first when the pairs overflow (the haptic tools)
      * @param bodyCount number of bodies; the arrays may be longer
      * @param dest cleared, then filled with the pairs
      */
-    void findPairs(double[] boundsM, boolean[] movable, int bodyCount, CandidatePairs dest);
+    void findPairs(double[] boundsM, boolean[] movable, boolean[] priority, int bodyCount, CandidatePairs dest);
 }

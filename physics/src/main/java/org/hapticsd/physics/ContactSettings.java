@@ -119,10 +119,12 @@ public final class ContactSettings {
     }
 
     /**
-     * When the Gauss–Seidel sweeps stop early, dimensionless, in {@code [0, 1)}: a sweep whose largest impulse
-     * change is at most this fraction of the largest normal impulse (the velocity sweeps) or pseudo-impulse (the
-     * position sweeps) ends the solve, since the next sweeps could change no impulse by more; the iteration counts
-     * stay the limits. 0 runs every sweep.
+     * When the Gauss–Seidel sweeps stop early, dimensionless, in {@code [0, 1)}. A velocity sweep whose largest
+     * impulse change is at most this fraction of the largest normal impulse ends the velocity solve; a position
+     * sweep that moves no contact point by more than this fraction of {@link #contactToleranceM()} (1e-5 × 0.2 mm
+     * = 2 nm by default) ends the position correction. The iteration counts stay the limits; 0 runs every sweep.
+     * Measured on the 200-sphere pile, settled: one velocity sweep and one or two position sweeps instead of 20 and
+     * 10, the same penetration (mean 0.069 mm).
      */
     public double lcpTolerance() {
         return lcpTolerance;

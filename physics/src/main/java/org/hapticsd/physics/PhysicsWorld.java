@@ -28,9 +28,11 @@ import org.joml.Vector3dc;
  * {@link #addDynamicBody}, set materials, contact modes and settings: these allocate. Then, once per tick:
  * {@link #setToolState} for each tool (and {@link #setKinematicState} for scripted bodies), {@link #step}, and
  * read {@link #contactForceOnBody}, {@link #contact(int)}, the body states and {@link #profile()}. Nothing on that
- * per-tick path allocates, iterates with an iterator, boxes or concatenates strings, with one exception the first
- * time a step meets more overlapping pairs or contact points than any step before: the buffers then double. Call
- * {@link #reserveContacts} after building to take that off the real-time path too.
+ * per-tick path allocates, iterates with an iterator, boxes or concatenates strings. The contact storage is sized
+ * by a {@link ContactBudget}, by default {@link ContactBudget#forScene} of the bodies added: it is allocated by
+ * {@link #setContactBudget}, or else by the first step after bodies were added (so call {@link #setContactBudget}
+ * or step once before the real-time path starts). A step that finds more pairs or points than the budget holds
+ * drops the least important ones (see {@link ContactBudget}), counts them in {@link #profile()} and carries on.
  *
  * <h2>Threading</h2>
  * Not thread-safe. One thread (the real-time loop) owns the world: other threads hand scene changes to that
@@ -69,6 +71,10 @@ public final class PhysicsWorld {
 
     /** Standard gravity along −z, m/s². */
     private static final double STANDARD_GRAVITY_MPS2 = 9.81;
+    /** Octaves of depth below 1 m that the importance bins resolve (2⁻⁴⁰ m); 7 more above, to 128 m. */
+    private static final int DEPTH_OCTAVES_BELOW_ONE_M = 40;
+    /** Touching or separated, 47 octaves of depth in quarters, and a tool's points. */
+    private static final int IMPORTANCE_BINS = 1 + 4 * (DEPTH_OCTAVES_BELOW_ONE_M + 7) + 1;
 
     private ContactSettings settings;
     private final StepProfile profile = new StepProfile();
@@ -84,6 +90,7 @@ public final class PhysicsWorld {
     private boolean[] movable = new boolean[0];
     private int toolCount;
     private int staticCount;
+    private int droppedPoints;
 
     // Hot data, per body.
     private final RigidBodies bodies = new RigidBodies();
@@ -94,12 +101,19 @@ public final class PhysicsWorld {
     private final CandidatePairFinder pairFinder;
     private final ShapePairTest narrowphase;
 
-    // Per-step buffers, grown on demand (see reserveContacts).
+    // Per-step buffers, sized by the contact budget (see allocateContactBuffers).
+    /** Set with setContactBudget; null: ContactBudget.forScene of the bodies. */
+    private ContactBudget configuredBudget;
+    /** Whether the buffers must be sized again before the next step (bodies added since). */
+    private boolean buffersStale = true;
+    private int pointCapacity;
     private final CandidatePairs candidates = new CandidatePairs();
-    private int[] pairBodyA = new int[16];
-    private int[] pairBodyB = new int[16];
-    private ContactMode[] pairModes = new ContactMode[16];
+    private int[] pairBodyA = new int[0];
+    private int[] pairBodyB = new int[0];
+    private ContactMode[] pairModes = new ContactMode[0];
     private int pairCount;
+    /** Points found per importance bin in the narrowphase's first pass (see importanceBin). */
+    private final int[] pointsByImportance = new int[IMPORTANCE_BINS];
     private final ContactManifold manifold = new ContactManifold();
     private final ContactPoints points = new ContactPoints();
     private final ContactMemory memory = new ContactMemory();
@@ -127,7 +141,6 @@ public final class PhysicsWorld {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
         this.narrowphase = Objects.requireNonNull(narrowphase, "narrowphase");
-        report.reserve(16);
     }
 
     // ---- Building --------------------------------------------------------------------------------------------
@@ -207,24 +220,45 @@ public final class PhysicsWorld {
     }
 
     /**
-     * Preallocates every per-step buffer for up to {@code maxPairs} overlapping pairs and {@code maxPoints}
-     * contact points, so that no step allocates while the scene stays within them. Buffers also grow by
-     * themselves (doubling) on the first step that needs more.
+     * Sets the contact budget and allocates every per-step contact buffer to it now: from here on no step
+     * allocates, and a step that finds more than the budget drops the least important pairs and points (see
+     * {@link ContactBudget}). Replaces the default {@link ContactBudget#forScene}, also for bodies added later.
+     * Allocates about {@link ContactBudget#bytes()}; call while building.
      */
-    public void reserveContacts(int maxPairs, int maxPoints) {
-        if (maxPairs < 0 || maxPoints < 0) {
-            throw new IllegalArgumentException("maxPairs and maxPoints must be >= 0, were " + maxPairs + ", "
-                    + maxPoints);
+    public void setContactBudget(ContactBudget budget) {
+        configuredBudget = Objects.requireNonNull(budget, "budget");
+        allocateContactBuffers();
+    }
+
+    /** The budget the contact buffers are (or, before the next step, will be) sized by. Allocates. */
+    public ContactBudget contactBudget() {
+        return configuredBudget != null ? configuredBudget
+            : ContactBudget.forScene(bodies.count, staticCount, toolCount);
+    }
+
+    /**
+     * What the bodies' current poses need of the contact storage: every pair whose bounds overlap and the points
+     * of those that touch, counted over all pairs without a budget. For checking a scene against its budget when it
+     * is loaded; allocates nothing, but costs O(n²) bound tests: not for the real-time path.
+     */
+    public ContactNeed contactNeed() {
+        int n = bodies.count;
+        refreshMovingBounds();
+        long pairCountNeeded = 0;
+        long pointCountNeeded = 0;
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++) {
+                if ((!movable[a] && !movable[b]) || !Aabb.overlap(boundsM, a, b)) {
+                    continue;
+                }
+                pairCountNeeded++;
+                if (effectiveMode(a, b) != ContactMode.NONE
+                        && narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
+                    pointCountNeeded += manifold.pointCount();
+                }
+            }
         }
-        while (candidates.first.length < maxPairs) {
-            candidates.first = Arrays.copyOf(candidates.first, 2 * candidates.first.length);
-            candidates.second = Arrays.copyOf(candidates.second, 2 * candidates.second.length);
-        }
-        growPairs(maxPairs);
-        points.ensureCapacity(maxPoints);
-        memory.reserve(maxPoints);
-        lcpSolver.reserve(maxPoints);
-        report.reserve(points.capacity());
+        return new ContactNeed(pairCountNeeded, pointCountNeeded);
     }
 
     // ---- Scene settings --------------------------------------------------------------------------------------
@@ -448,6 +482,9 @@ public final class PhysicsWorld {
         if (!(dtS > 0.0) || !Double.isFinite(dtS)) {
             throw invalidTimeStep(dtS);
         }
+        if (buffersStale) {
+            allocateContactBuffers();
+        }
         context.refill(dtS, settings, gravityMps2);
         long stageStartNs = System.nanoTime();
         findCandidatePairs();
@@ -472,6 +509,7 @@ public final class PhysicsWorld {
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
         profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs(),
                 lcpSolver.lastVelocitySweeps(), lcpSolver.lastPositionSweeps());
+        profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
     }
 
     // ---- Queries ---------------------------------------------------------------------------------------------
@@ -595,14 +633,8 @@ public final class PhysicsWorld {
     /** BROADPHASE: pose-derived data of moving bodies, candidate pairs, then the mode filter and A/B roles. */
     private void findCandidatePairs() {
         int n = bodies.count;
-        for (int body = 0; body < n; body++) {
-            if (movable[body]) {
-                bodies.refreshPose(body);
-                bodyBounds.write(shapes[body], bodies.positionM[body], bodies.orientation[body], boundsM, body);
-            }
-        }
-        pairFinder.findPairs(boundsM, movable, n, candidates);
-        growPairs(candidates.count);
+        refreshMovingBounds();
+        pairFinder.findPairs(boundsM, movable, tools, n, candidates);
         int kept = 0;
         for (int k = 0; k < candidates.count; k++) {
             int a = candidates.first[k];
@@ -620,11 +652,49 @@ public final class PhysicsWorld {
         pairCount = kept;
     }
 
-    /** NARROWPHASE: exact tests into the point pool, materials combined, last step's impulses matched. */
+    private void refreshMovingBounds() {
+        for (int body = 0; body < bodies.count; body++) {
+            if (movable[body]) {
+                bodies.refreshPose(body);
+                bodyBounds.write(shapes[body], bodies.positionM[body], bodies.orientation[body], boundsM, body);
+            }
+        }
+    }
+
+    /**
+     * NARROWPHASE: exact tests into the point pool, materials combined, last step's impulses matched. The first pass
+     * stores points while the pool has room and counts every point by importance; when there were more than the
+     * budget, a second pass stores only the most important ones, in pair order still (the warm start's merge
+     * relies on it): a tool's points, then the deepest.
+     */
     private void findContacts() {
+        Arrays.fill(pointsByImportance, 0);
+        int found = collectContacts(-1, 0);
+        if (found > pointCapacity) {
+            // Fill the pool from the most important bin down; the bin that does not fit whole gets what room is left.
+            int room = pointCapacity;
+            int bin = IMPORTANCE_BINS - 1;
+            while (bin >= 0 && pointsByImportance[bin] <= room) {
+                room -= pointsByImportance[bin];
+                bin--;
+            }
+            collectContacts(bin, room);
+        }
+        droppedPoints = found - points.count;
+    }
+
+    /**
+     * One pass over the pairs. With {@code thresholdBin < 0}: stores points while the pool has room, counts all in
+     * {@link #pointsByImportance} and returns how many there were. Otherwise stores the points above the
+     * threshold bin and the first {@code thresholdRoom} of that bin.
+     */
+    private int collectContacts(int thresholdBin, int thresholdRoom) {
         ContactPoints p = points;
         p.count = 0;
         memory.beginLookup();
+        boolean firstPass = thresholdBin < 0;
+        int room = thresholdRoom;
+        int found = 0;
         for (int k = 0; k < pairCount; k++) {
             int a = pairBodyA[k];
             int b = pairBodyB[k];
@@ -632,9 +702,6 @@ public final class PhysicsWorld {
                 continue;
             }
             int pointCount = manifold.pointCount();
-            if (p.count + pointCount > p.capacity()) {
-                p.ensureCapacity(p.count + pointCount);
-            }
             Material materialA = materials[a];
             Material materialB = materials[b];
             // Springhead (seed 002): each coefficient of a contact is the mean of the two shapes' values.
@@ -643,7 +710,23 @@ public final class PhysicsWorld {
             double dynamicFriction = 0.5 * (materialA.dynamicFriction() + materialB.dynamicFriction());
             int low = Math.min(a, b);
             int high = Math.max(a, b);
+            boolean toolPair = tools[a] || tools[b];
             for (int j = 0; j < pointCount; j++) {
+                int bin = importanceBin(toolPair, manifold.depth(j));
+                if (firstPass) {
+                    pointsByImportance[bin]++;
+                    found++;
+                    if (p.count == pointCapacity) {
+                        continue;
+                    }
+                } else if (bin < thresholdBin) {
+                    continue;
+                } else if (bin == thresholdBin) {
+                    if (room == 0) {
+                        continue;
+                    }
+                    room--;
+                }
                 int i = p.count++;
                 p.bodyA[i] = a;
                 p.bodyB[i] = b;
@@ -668,6 +751,24 @@ public final class PhysicsWorld {
                 }
             }
         }
+        return found;
+    }
+
+    /**
+     * Importance of a point when the pool overflows, as a bin: a tool's points top (they are the force the device
+     * renders), then by depth in quarter octaves from 2⁻⁴⁰ m (about 1e-12 m) to 128 m, and everything shallower,
+     * touching or separated, at the bottom.
+     */
+    private static int importanceBin(boolean toolPair, double depthM) {
+        if (toolPair) {
+            return IMPORTANCE_BINS - 1;
+        }
+        if (!(depthM > 0.0)) {
+            return 0;
+        }
+        int quarterOctave = 4 * (Math.getExponent(depthM) + DEPTH_OCTAVES_BELOW_ONE_M)
+                + (int) ((Double.doubleToRawLongBits(depthM) >>> 50) & 3);
+        return 1 + Math.max(0, Math.min(IMPORTANCE_BINS - 3, quarterOctave));
     }
 
     /** PREPARE_CONTACTS: rows and penalty forces from the start-of-step state, then the free velocities. */
@@ -766,34 +867,32 @@ public final class PhysicsWorld {
         if (type == BodyType.STATIC) {
             staticCount++;
         }
-        reserveForScene();
+        buffersStale = true;
         return body;
     }
 
     /**
-     * Presizes the per-step buffers for what a scene of this make-up plausibly needs: every tool against every
-     * static body (the haptic case, one point per pair) and, per other moving body, a few pairs of a face
-     * contact's four points. A larger contact set still works; its first step grows the buffers.
+     * Sizes every per-step contact buffer to {@link #contactBudget()} and
+     * forgets the last step's contacts. Allocates: scene set-up only.
      */
-    private void reserveForScene() {
-        int otherMovable = bodies.count - staticCount - toolCount;
-        int pairs = toolCount * (bodies.count - 1) + 4 * otherMovable;
-        int pointCount = toolCount * (bodies.count - 1) + 16 * otherMovable;
-        reserveContacts(Math.max(pairs, pairCapacity()), Math.max(pointCount, points.capacity()));
-    }
-
-    private int pairCapacity() {
-        return pairBodyA.length;
-    }
-
-    private void growPairs(int capacity) {
-        if (capacity <= pairBodyA.length) {
-            return;
-        }
-        int newCapacity = Math.max(capacity, 2 * pairBodyA.length);
-        pairBodyA = Arrays.copyOf(pairBodyA, newCapacity);
-        pairBodyB = Arrays.copyOf(pairBodyB, newCapacity);
-        pairModes = Arrays.copyOf(pairModes, newCapacity);
+    private void allocateContactBuffers() {
+        ContactBudget budget = contactBudget();
+        int maxPairs = budget.maxPairs();
+        int maxPoints = budget.maxPoints();
+        candidates.allocate(maxPairs);
+        pairBodyA = new int[maxPairs];
+        pairBodyB = new int[maxPairs];
+        pairModes = new ContactMode[maxPairs];
+        pairCount = 0;
+        points.ensureCapacity(maxPoints);
+        points.count = 0;
+        pointCapacity = maxPoints;
+        memory.reserve(maxPoints);
+        memory.clear();
+        lcpSolver.reserve(maxPoints);
+        lcpSolver.reserveBodies(bodies.count);
+        report.reserve(maxPoints);
+        buffersStale = false;
     }
 
     /**

@@ -18,6 +18,9 @@ public final class StepProfile {
     private int lastLcpRowCount;
     private int lastVelocitySweeps;
     private int lastPositionSweeps;
+    private int lastCandidatePairCount;
+    private int lastDroppedPairs;
+    private int lastDroppedPoints;
 
     StepProfile() {
     }
@@ -61,6 +64,27 @@ public final class StepProfile {
         return lastPositionSweeps;
     }
 
+    /** Candidate pairs (overlapping bounds) the last step stored, at most the budget's {@code maxPairs}. */
+    public int lastCandidatePairCount() {
+        return lastCandidatePairCount;
+    }
+
+    /**
+     * Candidate pairs the last step found beyond the {@link ContactBudget} and dropped (never a tool's while the
+     * tools' reserve holds them); 0 within the budget.
+     */
+    public int lastDroppedPairs() {
+        return lastDroppedPairs;
+    }
+
+    /**
+     * Contact points the last step found beyond the {@link ContactBudget} and dropped, the shallowest first and a
+     * tool's last; 0 within the budget.
+     */
+    public int lastDroppedPoints() {
+        return lastDroppedPoints;
+    }
+
     /** Number of LCP contact points (each a normal and two friction rows) of the last step. */
     public int lastLcpRowCount() {
         return lastLcpRowCount;
@@ -79,5 +103,11 @@ public final class StepProfile {
         this.lastPositionSweeps = positionSweeps;
         this.lastLcpResidualNs = lcpResidualNs;
         this.lastPositionResidualNs = positionResidualNs;
+    }
+
+    void recordContacts(int candidatePairCount, int droppedPairs, int droppedPoints) {
+        this.lastCandidatePairCount = candidatePairCount;
+        this.lastDroppedPairs = droppedPairs;
+        this.lastDroppedPoints = droppedPoints;
     }
 }

@@ -9,29 +9,23 @@ import org.hapticsd.physics.broadphase.SweepAndPrune;
  *
  * <p>Bodies are registered with the sweep the first time they appear (the only allocation, when the scene is
  * built); a body's movable flag is kept in step with the world's. Pairs come out sorted by (a, b), which the warm
- * start relies on.
+ * start relies on, straight into the destination, whose capacity the sweep's pair buffer matches.
  */
 final class SweepAndPrunePairFinder implements CandidatePairFinder {
-    private final SweepAndPrune sweep = new SweepAndPrune(16, 64);
+    private final SweepAndPrune sweep = new SweepAndPrune(16, 0);
     private boolean[] movableSeen = new boolean[0];
-    private int[] pairA = new int[64];
-    private int[] pairB = new int[64];
 
     @Override
-    public void findPairs(double[] boundsM, boolean[] movable, int bodyCount, CandidatePairs dest) {
+    public void findPairs(double[] boundsM, boolean[] movable, boolean[] priority, int bodyCount,
+                          CandidatePairs dest) {
         register(movable, bodyCount);
-        int count = sweep.findPairs(boundsM, pairA, pairB);
-        if (count > pairA.length) {
-            // More overlaps than ever before: grow once and sweep again (allocation only on a new maximum).
-            sweep.ensurePairCapacity(count);
-            pairA = new int[count];
-            pairB = new int[count];
-            count = sweep.findPairs(boundsM, pairA, pairB);
+        // Scene set-up: the first sweep after the budget was set sizes the sweep's buffer to the destination.
+        if (sweep.pairCapacity() != dest.capacity()) {
+            sweep.setPairCapacity(dest.capacity());
         }
-        dest.clear();
-        for (int i = 0; i < count; i++) {
-            dest.add(pairA[i], pairB[i]);
-        }
+        int found = sweep.findPairs(boundsM, priority, dest.first, dest.second);
+        dest.count = sweep.lastStored();
+        dest.dropped = found - dest.count;
     }
 
     private void register(boolean[] movable, int bodyCount) {

@@ -54,7 +54,7 @@ class MeshFloorTest {
         // Dropped from 1 cm above the floor, straddling grid lines so that it rests on several triangles at once.
         world.addDynamicBody("box", new BoxShape(HALF_M, HALF_M, HALF_M), new Vector3d(0.03, 0.02, HALF_M + 0.01),
             new Quaterniond(), MASS_KG, new Matrix3d().scaling(i), new Material(0.0, 0.5, 0.4));
-        world.reserveContacts(4, 32);
+        world.setContactBudget(new ContactBudget(4, 32));
         return world;
     }
 

@@ -1,5 +1,6 @@
 package org.hapticsd.server.scene;
 
+import org.hapticsd.physics.ContactBudget;
 import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.PenaltyContactSettings;
@@ -7,7 +8,7 @@ import org.hapticsd.physics.PenaltyContactSettings;
 /**
  * Scene-wide contact settings: the penalty spring (haptic tool contacts and PENALTY pairs,
  * {@code f = max(0, k·d + b·ḋ)}), Springhead's contact model parameters (seed 002: contact tolerance, impact
- * threshold, friction threshold, error-correction rate), the LCP solver's iterations and early-stop tolerance, and the default mode of
+ * threshold, friction threshold, error-correction rate), the LCP solver's iterations and early-stop tolerance, the contact budget, and the default mode of
  * every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
  * the default simulated stylus.
  */
@@ -23,6 +24,9 @@ public final class ContactSpec {
     private int lcpIterations = ENGINE.lcpIterations();
     private int positionIterations = ENGINE.positionIterations();
     private double lcpTolerance = ENGINE.lcpTolerance();
+    /** Null: {@link ContactBudget#forScene}'s per-body default. */
+    private Integer maxPairs;
+    private Integer maxPoints;
     private ContactMode mode = ContactMode.LCP;
 
     public void setStiffnessNpm(double value) {
@@ -69,6 +73,14 @@ public final class ContactSpec {
         this.lcpTolerance = value;
     }
 
+    public void setMaxPairs(int value) {
+        this.maxPairs = Check.atLeast("maxPairs", 1, value);
+    }
+
+    public void setMaxPoints(int value) {
+        this.maxPoints = Check.atLeast("maxPoints", 1, value);
+    }
+
     public void setMode(String value) {
         this.mode = ContactModeSpec.parseMode("mode", value);
     }
@@ -83,6 +95,26 @@ public final class ContactSpec {
 
     public ContactMode mode() {
         return mode;
+    }
+
+    /**
+     * The contact budget: the scene's {@code maxPairs} and {@code maxPoints} where given, the rest from
+     * {@link ContactBudget#forScene} of its bodies.
+     */
+    public ContactBudget budget(int bodies, int staticBodies, int tools) {
+        ContactBudget perBody = ContactBudget.forScene(bodies, staticBodies, tools);
+        return new ContactBudget(maxPairs != null ? maxPairs : perBody.maxPairs(),
+            maxPoints != null ? maxPoints : perBody.maxPoints());
+    }
+
+    /** Whether the scene sets {@code maxPairs} itself. */
+    public boolean hasMaxPairs() {
+        return maxPairs != null;
+    }
+
+    /** Whether the scene sets {@code maxPoints} itself. */
+    public boolean hasMaxPoints() {
+        return maxPoints != null;
     }
 
     public ContactSettings toSettings() {

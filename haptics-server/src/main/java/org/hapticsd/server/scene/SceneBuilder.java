@@ -14,8 +14,11 @@ import org.hapticsd.device.sim.FixedHandTarget;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.SimulatedDeviceConfig;
 import org.hapticsd.device.sim.WaypointHandTarget;
+import org.hapticsd.physics.BodyType;
 import org.hapticsd.physics.BoxShape;
 import org.hapticsd.physics.CapsuleShape;
+import org.hapticsd.physics.ContactBudget;
+import org.hapticsd.physics.ContactNeed;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
@@ -23,7 +26,6 @@ import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.Shape;
 import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.TriangleMeshShape;
-import org.hapticsd.physics.collision.ContactManifold;
 import org.hapticsd.physics.geometry.ConvexHull;
 import org.hapticsd.physics.geometry.TriangleMesh;
 import org.hapticsd.physics.io.MeshLoader;
@@ -87,11 +89,7 @@ public final class SceneBuilder {
                 world.setGroupContactMode(groupIds.get(mode.group()), mode.mode());
             }
         }
-        // Every buffer the step can need is sized now, so none grows on the real-time path: at most one manifold
-        // per pair of bodies, each of at most MAX_POINTS points.
-        int bodies = world.bodyCount();
-        int maxPairs = bodies * (bodies - 1) / 2;
-        world.reserveContacts(maxPairs, maxPairs * ContactManifold.MAX_POINTS);
+        applyContactBudget(spec, world);
 
         MappingSpec m = spec.mapping();
         double[] r = m.rotation();
@@ -112,6 +110,62 @@ public final class SceneBuilder {
 
         return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping), List.copyOf(names), indices,
             spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
+    }
+
+    /**
+     * Sizes the world's contact storage once, now, so that nothing grows on the real-time path: the scene's budget
+     * ({@link ContactSpec#budget}). Refused in one line when the budget would not fit the heap, or when the bodies'
+     * initial poses already need more pairs or points than it holds (a budget that overflows from the first step
+     * is a scene error, not something to run degraded).
+     */
+    private static void applyContactBudget(SceneSpec spec, PhysicsWorld world) throws SceneException {
+        int staticBodies = 0;
+        for (int body = 0; body < world.bodyCount(); body++) {
+            if (world.bodyType(body) == BodyType.STATIC) {
+                staticBodies++;
+            }
+        }
+        ContactSpec contact = spec.contact();
+        ContactBudget budget = contact.budget(world.bodyCount(), staticBodies, 1);
+        String where = spec.source() + ": scene '" + spec.name() + "': ";
+        Runtime runtime = Runtime.getRuntime();
+        long freeBytes = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
+        // Half the free heap at most: the loop, the stream and the recorder need the rest.
+        if (budget.bytes() > freeBytes / 2) {
+            throw new SceneException(where + "contact budget " + describe(budget) + " needs about "
+                + megabytes(budget.bytes()) + " MB of heap, more than half the " + megabytes(freeBytes)
+                + " MB free (JVM maximum " + megabytes(runtime.maxMemory()) + " MB): lower contact.maxPairs and "
+                + "contact.maxPoints, or raise -Xmx (HAPTICSD_JAVA_OPTS)");
+        }
+        ContactNeed need = world.contactNeed();
+        if (need.pairs() > budget.maxPairs()) {
+            throw new SceneException(where + "contact budget too small: the initial poses have " + need.pairs()
+                + " overlapping pairs, the budget holds " + budget.maxPairs() + " (contact.maxPairs"
+                + (contact.hasMaxPairs() ? "" : "; default " + ContactBudget.PAIRS_PER_MOVING_BODY
+                    + " per moving body and 1 per tool and other body") + ")");
+        }
+        if (need.points() > budget.maxPoints()) {
+            throw new SceneException(where + "contact budget too small: the initial poses have " + need.points()
+                + " contact points, the budget holds " + budget.maxPoints() + " (contact.maxPoints"
+                + (contact.hasMaxPoints() ? "" : "; default " + ContactBudget.POINTS_PER_MOVING_BODY
+                    + " per moving body and " + ContactBudget.POINTS_PER_TOOL_PAIR + " per tool and other body")
+                + ")");
+        }
+        try {
+            world.setContactBudget(budget);
+        } catch (OutOfMemoryError e) {
+            throw new SceneException(where + "contact budget " + describe(budget) + " (about "
+                + megabytes(budget.bytes()) + " MB) did not fit the heap (JVM maximum " + megabytes(runtime.maxMemory())
+                + " MB): lower contact.maxPairs and contact.maxPoints, or raise -Xmx (HAPTICSD_JAVA_OPTS)");
+        }
+    }
+
+    private static String describe(ContactBudget budget) {
+        return "of " + budget.maxPairs() + " pairs and " + budget.maxPoints() + " points";
+    }
+
+    private static long megabytes(long bytes) {
+        return (bytes + (1L << 20) - 1) >> 20;
     }
 
     /** Default density of a dynamic body given neither a mass nor a density: water, 1000 kg/m³. */

@@ -132,7 +132,7 @@ class SceneLoaderTest {
 
             assertLocated(e, SOURCE, 4, "contact.stifnessNpm", "unknown field 'stifnessNpm'");
             assertTrue(e.getMessage().contains("expected one of: dampingNspm, errorCorrectionRate, frictionThresholdMps, impactThresholdMps, "
-                + "lcpIterations, lcpTolerance, mode, positionIterations, stiffnessNpm, toleranceM)"), e.getMessage());
+                + "lcpIterations, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, stiffnessNpm, toleranceM)"), e.getMessage());
         }
 
         @Test

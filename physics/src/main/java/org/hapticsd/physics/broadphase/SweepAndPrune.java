@@ -49,6 +49,7 @@ public final class SweepAndPrune {
     private long[] pairKeys;
     private long lastSwaps;
     private long lastTests;
+    private int lastStored;
 
     /** Sweeps along x. */
     public SweepAndPrune(int bodyCapacity, int pairCapacity) {
@@ -106,6 +107,21 @@ public final class SweepAndPrune {
         return pairKeys.length;
     }
 
+    /** Sets the pair buffer to hold exactly {@code pairs}. Scene set-up: allocates when the size changes. */
+    public void setPairCapacity(int pairs) {
+        if (pairs < 0) {
+            throw new IllegalArgumentException("pairs must be >= 0, was " + pairs);
+        }
+        if (pairs != pairKeys.length) {
+            pairKeys = new long[pairs];
+        }
+    }
+
+    /** Pairs the last {@link #findPairs} stored (and wrote, up to the destinations' length). */
+    public int lastStored() {
+        return lastStored;
+    }
+
     /** Grows the pair buffer to hold at least {@code pairs}. Scene set-up: may allocate. */
     public void ensurePairCapacity(int pairs) {
         if (pairs > pairKeys.length) {
@@ -124,7 +140,20 @@ public final class SweepAndPrune {
      * @param boundsM bounds of bodies {@code 0 .. bodyCount − 1}, {@link Aabb#STRIDE} values each
      */
     public int findPairs(double[] boundsM, int[] destBodyA, int[] destBodyB) {
+        return findPairs(boundsM, null, destBodyA, destBodyB);
+    }
+
+    /**
+     * {@link #findPairs(double[], int[], int[])}, where pairs with a priority body win over the others when the
+     * pair buffer is full: such a pair takes the place of a pair without one (the one stored last), so that a
+     * haptic tool's pairs are kept when the pairs overflow.
+     *
+     * @param priority per body, whether its pairs take precedence; {@code null} for none
+     */
+    public int findPairs(double[] boundsM, boolean[] priority, int[] destBodyA, int[] destBodyB) {
         int n = bodyCount;
+        // Where the search for a pair to replace goes on from: only downwards, so an overflow costs O(capacity).
+        int evictFrom = Integer.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             keys[i] = boundsM[Aabb.STRIDE * order[i] + axis];
         }
@@ -155,8 +184,18 @@ public final class SweepAndPrune {
                 if (boundsM[ia + other1] <= boundsM[ib + 3 + other1] && boundsM[ib + other1] <= boundsM[ia + 3 + other1]
                         && boundsM[ia + other2] <= boundsM[ib + 3 + other2]
                         && boundsM[ib + other2] <= boundsM[ia + 3 + other2]) {
+                    long key = a < b ? (long) a << 32 | b : (long) b << 32 | a;
                     if (stored < pairKeys.length) {
-                        pairKeys[stored++] = a < b ? (long) a << 32 | b : (long) b << 32 | a;
+                        pairKeys[stored++] = key;
+                    } else if (priority != null && (priority[a] || priority[b])) {
+                        // Full: replace the last stored pair without a priority body, if any is left.
+                        evictFrom = Math.min(evictFrom, stored - 1);
+                        while (evictFrom >= 0 && isPriority(pairKeys[evictFrom], priority)) {
+                            evictFrom--;
+                        }
+                        if (evictFrom >= 0) {
+                            pairKeys[evictFrom--] = key;
+                        }
                     }
                     found++;
                 }
@@ -165,11 +204,16 @@ public final class SweepAndPrune {
         lastTests = tests;
         heapSortPairs(stored);
         int written = Math.min(stored, Math.min(destBodyA.length, destBodyB.length));
+        lastStored = written;
         for (int k = 0; k < written; k++) {
             destBodyA[k] = (int) (pairKeys[k] >>> 32);
             destBodyB[k] = (int) pairKeys[k];
         }
         return found;
+    }
+
+    private static boolean isPriority(long pairKey, boolean[] priority) {
+        return priority[(int) (pairKey >>> 32)] || priority[(int) pairKey];
     }
 
     /** Swaps made by the last step's insertion sort (0 after a full sort): the price of incoherent motion. */

@@ -14,8 +14,8 @@ import org.joml.Vector3d;
  * A; B receives the opposite. Every force is applied at the midpoint between the two surfaces,
  * {@code point − normal·depth/2} (Box2D's anchor), so neither body is favoured.
  *
- * <p>Capacity grows by doubling when a step finds more points than any before: an allocation on that step only,
- * never once the scene's largest contact set has been seen (or {@link #ensureCapacity} was called up front).
+ * <p>The capacity is fixed when the scene is built ({@link #ensureCapacity}, from the world's contact budget): the
+ * narrowphase never writes more points than it holds.
  */
 public final class ContactPoints {
 
@@ -67,7 +67,7 @@ public final class ContactPoints {
         if (capacity <= oldCapacity) {
             return;
         }
-        int newCapacity = Math.max(capacity, Math.max(16, 2 * oldCapacity));
+        int newCapacity = capacity;
         bodyA = Arrays.copyOf(bodyA, newCapacity);
         bodyB = Arrays.copyOf(bodyB, newCapacity);
         featureId = Arrays.copyOf(featureId, newCapacity);

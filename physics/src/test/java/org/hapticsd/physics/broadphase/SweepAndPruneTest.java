@@ -80,6 +80,29 @@ class SweepAndPruneTest {
     }
 
     @Test
+    void shouldKeepPriorityPairsWhenPairsOverflow() {
+        SweepAndPrune sap = new SweepAndPrune(6, 4);
+        double[] boundsM = new double[6 * Aabb.STRIDE];
+        for (int body = 0; body < 6; body++) {
+            sap.addBody(true);
+            box(boundsM, body, 0, 0, 0, 1, 1, 1);
+        }
+        boolean[] priority = new boolean[6];
+        priority[2] = true;
+        int[] a = new int[4];
+        int[] b = new int[4];
+        assertEquals(15, sap.findPairs(boundsM, priority, a, b), "all 6·5/2 pairs overlap");
+        assertEquals(4, sap.lastStored());
+        // Body 2 has five pairs and the buffer four places: all four hold one of its pairs, still sorted.
+        for (int k = 0; k < 4; k++) {
+            assertTrue(a[k] == 2 || b[k] == 2, "pair " + a[k] + "-" + b[k] + " has no priority body");
+            if (k > 0) {
+                assertTrue(((long) a[k - 1] << 32 | b[k - 1]) < ((long) a[k] << 32 | b[k]), "sorted");
+            }
+        }
+    }
+
+    @Test
     void shouldReportTotalCountAndSortedSubsetWhenPairsOverflow() {
         SweepAndPrune sap = new SweepAndPrune(6, 3);
         double[] boundsM = new double[6 * Aabb.STRIDE];
