@@ -178,6 +178,57 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldRejectSceneWithoutGeneratorName() {
+        assertMisuse(run("scene"), "scene", "pile", "stack");
+    }
+
+    @Test
+    void shouldRejectUnknownSceneGenerator() {
+        assertMisuse(run("scene", "bogus"), "'bogus'");
+    }
+
+    @Test
+    void shouldRejectScenePileWithoutSpheres() {
+        assertMisuse(run("scene", "pile"), "--spheres");
+    }
+
+    @Test
+    void shouldRejectScenePileWithSpheresOutOfRangeOrNotANumber() {
+        assertMisuse(run("scene", "pile", "--spheres", "0"), "--spheres", "1..10000", "0");
+        assertMisuse(run("scene", "pile", "--spheres", "10001"), "--spheres", "10001");
+        assertMisuse(run("scene", "pile", "--spheres", "many"), "--spheres", "'many'");
+    }
+
+    @Test
+    void shouldRejectSceneStackWithAnOptionOfPile() {
+        assertMisuse(run("scene", "stack", "--spheres", "10"), "--spheres");
+    }
+
+    @Test
+    void shouldRejectSceneIntoMissingDirectory() {
+        Path yaml = dir.resolve("no-such-dir").resolve("pile.yaml");
+
+        assertMisuse(run("scene", "pile", "--spheres", "10", "--out", yaml.toString()), "--out", "no-such-dir",
+            "does not exist");
+        assertFalse(Files.exists(yaml.getParent()), "the directory is not created");
+    }
+
+    @Test
+    void shouldRejectSceneIntoDirectory() {
+        assertMisuse(run("scene", "stack", "--out", dir.toString()), "--out", dir.toString(), "is a directory");
+    }
+
+    /** Misuse must not destroy an earlier scene file: the count is checked before the file is opened. */
+    @Test
+    void shouldLeaveExistingSceneFileUntouchedWhenSpheresAreOutOfRange() throws IOException {
+        Path yaml = dir.resolve("pile.yaml");
+        Files.writeString(yaml, "name: mine\n");
+
+        assertMisuse(run("scene", "pile", "--spheres", "-1", "--out", yaml.toString()), "--spheres");
+        assertEquals("name: mine\n", Files.readString(yaml));
+    }
+
+    @Test
     void shouldRejectBenchWithoutName() {
         assertMisuse(run("bench"), "bench", "loop", "stream");
     }

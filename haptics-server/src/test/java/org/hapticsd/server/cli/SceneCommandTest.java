@@ -1,0 +1,71 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.hapticsd.server.scene.CubeStack;
+import org.hapticsd.server.scene.SpherePile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hapticsd scene pile|stack}: the generated scene on standard output or in a file, and the committed scene
+ * files equal to what the generators write today, byte for byte, so that neither can drift from the other. After a
+ * deliberate change to a generator, regenerate: {@code ./hapticsd scene pile --spheres 200 --out
+ * scenes/pile-200.yaml} and {@code ./hapticsd scene stack --out scenes/cube-stack.yaml}.
+ */
+class SceneCommandTest {
+
+    @Test
+    void shouldWriteTheCommittedPileOfTwoHundredSpheresByteForByte() throws Exception {
+        CliCall call = CliCall.run("scene", "pile", "--spheres", "200");
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        assertEquals(Files.readString(Path.of("../scenes/pile-200.yaml")), call.out(),
+            "scenes/pile-200.yaml is what `scene pile --spheres 200` writes");
+        assertEquals("", call.err());
+    }
+
+    @Test
+    void shouldWriteTheCommittedCubeStackByteForByte() throws Exception {
+        CliCall call = CliCall.run("scene", "stack");
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        assertEquals(Files.readString(Path.of("../scenes/cube-stack.yaml")), call.out(),
+            "scenes/cube-stack.yaml is what `scene stack` writes");
+        assertEquals("", call.err());
+    }
+
+    @Test
+    void shouldWriteAnyPileOfTheScaleSeriesAsSpherePileDefinesIt() {
+        CliCall call = CliCall.run("scene", "pile", "--spheres", "50");
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        assertEquals(new SpherePile(50).yaml(), call.out());
+    }
+
+    @Test
+    void shouldWriteThePileToTheOutFileAndSayWhatItWrote(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("pile-800.yaml");
+        Files.writeString(file, "an older pile\n");
+
+        CliCall call = CliCall.run("scene", "pile", "--spheres", "800", "--out", file.toString());
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        assertEquals(new SpherePile(800).yaml(), Files.readString(file), "the file is replaced");
+        assertEquals("wrote pile-800 (800 spheres) to " + file + "\n", call.out());
+        assertEquals("", call.err());
+    }
+
+    @Test
+    void shouldWriteTheStackToTheOutFileAndSayWhatItWrote(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("stack.yaml");
+
+        CliCall call = CliCall.run("scene", "stack", "--out", file.toString());
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        assertEquals(new CubeStack(CubeStack.BENCHMARK_CUBES).yaml(), Files.readString(file));
+        assertEquals("wrote cube-stack-10 (10 cubes) to " + file + "\n", call.out());
+    }
+}
