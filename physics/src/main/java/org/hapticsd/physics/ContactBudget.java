@@ -32,10 +32,11 @@ public record ContactBudget(int maxPairs, int maxPoints) {
     public static final int POINTS_PER_TOOL_PAIR = 8;
 
     /**
-     * Heap bytes one pair of the budget costs (HotSpot, compressed references): the broadphase's sorted key, the
-     * candidate's and the resolved pair's two bodies, and the pair's mode.
+     * Heap bytes one pair of the budget costs (HotSpot, compressed references): the broadphase's kept set (two keys
+     * of 8 bytes per pair) and new-pair buffer (one), the candidate's and the resolved pair's two bodies, and the
+     * pair's mode.
      */
-    public static final long BYTES_PER_PAIR = 28;
+    public static final long BYTES_PER_PAIR = 44;
     /**
      * Heap bytes one point of the budget costs (HotSpot, compressed references): the point pool (eight vectors and
      * the scalars), its LCP row, its warm-start memory and its {@link Contact} view; measured 1 432 bytes by

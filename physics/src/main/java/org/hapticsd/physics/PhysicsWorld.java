@@ -133,10 +133,10 @@ public final class PhysicsWorld {
 
     /** An empty world with these contact settings. */
     public PhysicsWorld(ContactSettings settings) {
-        this(settings, new SweepAndPrunePairFinder(), new MeshAwarePairTest());
+        this(settings, new DynamicTreePairFinder(), new MeshAwarePairTest());
     }
 
-    /** An empty world with its broadphase and narrowphase given: the seam for sweep-and-prune and for tests. */
+    /** An empty world with its broadphase and narrowphase given: the seam for other broadphases and for tests. */
     PhysicsWorld(ContactSettings settings, CandidatePairFinder pairFinder, ShapePairTest narrowphase) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
