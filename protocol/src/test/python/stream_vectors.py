@@ -73,6 +73,14 @@ def vectors():
     ev += struct.pack('<QB', 300, 6)
     ev += struct.pack('<QB', 900, 5)
     v['EVENTS'] = header(0x04) + ev
+    over = header(0x03) + struct.pack('<QQIBBBB', 5000, 5000000000, 1, 2, 0, 0b101, 142)
+    over += f32(0, 0, 0) * 4 + f32(953) + struct.pack('<III', 250000, 1420000, 47) + struct.pack('<HH', 0, 0)
+    v['STATE_OVER_BUDGET'] = over
+    ph = struct.pack('<H', 3)
+    ph += struct.pack('<QBII', 4000, 7, 1420000, 800000)
+    ph += struct.pack('<QBII', 4100, 9, 12, 40)
+    ph += struct.pack('<QBII', 9000, 8, 610000, 800000)
+    v['EVENTS_PHYSICS'] = header(0x04) + ph
     v['ACK_ACCEPTED'] = header(0x05) + struct.pack('<IB', 42, 1) + s('')
     v['ACK_REFUSED'] = header(0x05) + struct.pack('<IB', 43, 0) + s('bad token')
     v['SUBSCRIBE'] = header(0x81) + struct.pack('<H', 60)

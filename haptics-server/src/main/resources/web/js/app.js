@@ -252,6 +252,10 @@ function showLatest() {
   $('st-jitter').textContent = `${(loop.periodErrorP99Ns / 1e3).toFixed(1)} µs`;
   $('st-ticktime').textContent = `${(loop.tickTimeP99Ns / 1e3).toFixed(1)} µs`;
   $('st-overruns').textContent = String(loop.overruns);
+  // The physics step's p99 as a share of the tick; over budget when it no longer leaves room for the rest.
+  $('st-physics').textContent = `${loop.physicsOverBudget ? 'over budget' : 'within budget'}, `
+    + `step p99 ${loop.physicsLoadPercent >= 255 ? '≥ 255' : loop.physicsLoadPercent} % of the tick`;
+  $('st-physics').className = loop.physicsOverBudget ? 'bad' : 'ok';
   $('st-safety').textContent = msg.safetyFault === 'NONE' ? msg.safetyState : `${msg.safetyState} (${msg.safetyFault})`;
   $('st-safety').className = msg.safetyState === 'ACTIVE' ? 'ok' : (msg.safetyState === 'RAMPING' ? '' : 'bad');
   const deviceFault = msg.safetyFault === 'DEVICE' || msg.safetyFault === 'WATCHDOG';
@@ -274,6 +278,11 @@ function describe(event) {
       return `IMPACT ${name(event.bodyA)} / ${name(event.bodyB)} ${num(event.impulseNewtonSeconds).toFixed(4)} N·s`;
     case 'SAFETY_CHANGED':
       return `SAFETY ${event.from} → ${event.to}${event.fault === 'NONE' ? '' : ` (${event.fault})`}`;
+    case 'PHYSICS_OVER_BUDGET':
+    case 'PHYSICS_WITHIN_BUDGET':
+      return `${event.kind} step p99 ${(event.stepP99Ns / 1e3).toFixed(0)} µs, budget ${(event.budgetNs / 1e3).toFixed(0)} µs`;
+    case 'CONTACTS_DROPPED':
+      return `CONTACTS_DROPPED ${event.droppedPairs} pair(s), ${event.droppedPoints} point(s)`;
     default:
       return event.kind;
   }

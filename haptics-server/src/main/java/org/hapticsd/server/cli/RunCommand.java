@@ -180,11 +180,11 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             board.publish(rateHz, periodError.getValueAtPercentile(99),
                 sample.tickTime().interval().getValueAtPercentile(99), snapshot.overruns);
             LinkStatistics link = opened.linkStatistics();
-            out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%n",
+            out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%s%n",
                 (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),
                 snapshot.commandedForceMagnitudeN(), snapshot.safety,
                 snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault + " ",
-                link == null ? "" : linkStatus(link));
+                physicsStatus(snapshot), link == null ? "" : linkStatus(link));
             out.flush();
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {
@@ -194,6 +194,23 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             lastTicks = ticks;
             lastNs = nowNs;
         }
+    }
+
+    /**
+     * The physics part of the status line, empty while all is well: over budget (by how much), and the contacts the
+     * engine had to drop since the start, so a heavy scene says so instead of the rate sagging silently.
+     */
+    static String physicsStatus(LoopSnapshot s) {
+        StringBuilder b = new StringBuilder();
+        if (s.physicsOverBudget) {
+            b.append(String.format(Locale.ROOT, " PHYSICS OVER BUDGET: step p99 %.0f us > %.0f us (%d%% of the tick)",
+                s.physicsStepP99Ns / 1e3, s.physicsBudgetNs / 1e3, s.physicsLoadPercent));
+        }
+        if (s.droppedPairsTotal > 0 || s.droppedPointsTotal > 0) {
+            b.append(String.format(Locale.ROOT, " contacts dropped (budget full): %d pairs, %d points",
+                s.droppedPairsTotal, s.droppedPointsTotal));
+        }
+        return b.toString();
     }
 
     /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */

@@ -48,6 +48,9 @@ public final class HapticLoop implements LoopControl {
     private final NanoClock stageTimer;
     private final long periodNs;
     private final double dtS;
+    private final PhysicsBudget physicsBudget;
+    private long droppedPairsTotal;
+    private long droppedPointsTotal;
 
     private final DeviceState deviceState = new DeviceState();
     private final DeviceHealth deviceHealth = new DeviceHealth();
@@ -104,6 +107,7 @@ public final class HapticLoop implements LoopControl {
         this.stageTimer = stageTimer;
         this.periodNs = periodNs;
         this.dtS = periodNs * 1e-9;
+        this.physicsBudget = PhysicsBudget.perSecond(periodNs);
         this.snapshot = exchange.newSnapshot();
         if (snapshot.bodyCount != world.bodyCount()) {
             throw new IllegalArgumentException("snapshot exchange sized for " + snapshot.bodyCount
@@ -165,7 +169,12 @@ public final class HapticLoop implements LoopControl {
         if (!paused) {
             world.step(dtS);
         }
+        long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
+        // A paused loop does not step, so it has no step time to judge.
+        if (!paused && physicsBudget.record(t - stepStartNs)) {
+            tickEvents |= LoopEvents.PHYSICS_BUDGET_CHANGED;
+        }
 
         if (paused) {
             deviceForceN.zero();
@@ -253,6 +262,19 @@ public final class HapticLoop implements LoopControl {
         }
         s.overruns = stats.overruns();
         s.paused = paused;
+        s.physicsOverBudget = physicsBudget.overBudget();
+        s.physicsStepP99Ns = physicsBudget.stepP99Ns();
+        s.physicsBudgetNs = physicsBudget.budgetNs();
+        s.physicsLoadPercent = physicsBudget.loadPercent();
+        s.droppedPairs = paused ? 0 : world.profile().lastDroppedPairs();
+        s.droppedPoints = paused ? 0 : world.profile().lastDroppedPoints();
+        droppedPairsTotal += s.droppedPairs;
+        droppedPointsTotal += s.droppedPoints;
+        s.droppedPairsTotal = droppedPairsTotal;
+        s.droppedPointsTotal = droppedPointsTotal;
+        if (s.droppedPairs > 0 || s.droppedPoints > 0) {
+            tickEvents |= LoopEvents.CONTACTS_DROPPED;
+        }
         tickEvents |= changeEvents(s);
         s.events = tickEvents;
     }

@@ -50,14 +50,25 @@ public final class LoopEvents {
     public static final int SCENE_CHANGED = 1 << 12;
     /** The simulation was paused or resumed this tick ({@link LoopSnapshot#paused} says which). */
     public static final int PAUSE_CHANGED = 1 << 13;
+    /**
+     * The physics budget's verdict changed: a window of steps ended over budget after one within it, or the reverse
+     * ({@link LoopSnapshot#physicsOverBudget} says which; {@link PhysicsBudget}).
+     */
+    public static final int PHYSICS_BUDGET_CHANGED = 1 << 14;
+    /**
+     * This tick's physics step dropped candidate pairs or contact points its contact budget could not hold
+     * ({@link LoopSnapshot#droppedPairs}, {@link LoopSnapshot#droppedPoints}).
+     */
+    public static final int CONTACTS_DROPPED = 1 << 15;
 
     /** Number of defined bits; bits from this one up are never set. */
-    public static final int COUNT = 14;
+    public static final int COUNT = 16;
 
     private static final String[] NAMES = {
         "SAFETY_STATE_CHANGED", "SAFETY_FAULT_RAISED", "DEVICE_CONNECTED", "DEVICE_DISCONNECTED",
         "DEVICE_FAULT_CHANGED", "DEVICE_STATUS_CHANGED", "CONTACT_BEGAN", "CONTACT_ENDED", "OVERRUN",
         "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR", "SCENE_CHANGED", "PAUSE_CHANGED",
+        "PHYSICS_BUDGET_CHANGED", "CONTACTS_DROPPED",
     };
 
     private LoopEvents() {

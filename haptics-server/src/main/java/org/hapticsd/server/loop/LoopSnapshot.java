@@ -73,6 +73,20 @@ public final class LoopSnapshot {
     public long overruns;
     /** The simulation is paused: bodies frozen, rendered force zero. */
     public boolean paused;
+    /** The physics step ran over its budget in the last finished window ({@link PhysicsBudget}). */
+    public boolean physicsOverBudget;
+    /** The last finished window's 99th-percentile physics step time, ns; 0 before the first window ends. */
+    public long physicsStepP99Ns;
+    /** The physics step's budget, ns: {@link PhysicsBudget#BUDGET_FRACTION} of the tick period. */
+    public long physicsBudgetNs;
+    /** {@link #physicsStepP99Ns} as a percentage of the tick period, 0..255. */
+    public int physicsLoadPercent;
+    /** Candidate pairs and contact points this tick's step dropped to stay within the contact budget. */
+    public int droppedPairs;
+    public int droppedPoints;
+    /** The same, summed over every tick since the loop started. */
+    public long droppedPairsTotal;
+    public long droppedPointsTotal;
     /** What happened this tick: bits of {@link LoopEvents}. */
     public int events;
     public long lastTickNs;
@@ -121,6 +135,14 @@ public final class LoopSnapshot {
         System.arraycopy(other.bodyVelocity, 0, bodyVelocity, 0, bodyVelocity.length);
         overruns = other.overruns;
         paused = other.paused;
+        physicsOverBudget = other.physicsOverBudget;
+        physicsStepP99Ns = other.physicsStepP99Ns;
+        physicsBudgetNs = other.physicsBudgetNs;
+        physicsLoadPercent = other.physicsLoadPercent;
+        droppedPairs = other.droppedPairs;
+        droppedPoints = other.droppedPoints;
+        droppedPairsTotal = other.droppedPairsTotal;
+        droppedPointsTotal = other.droppedPointsTotal;
         events = other.events;
         lastTickNs = other.lastTickNs;
         System.arraycopy(other.stageNs, 0, stageNs, 0, stageNs.length);

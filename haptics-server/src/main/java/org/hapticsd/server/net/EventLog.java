@@ -30,6 +30,9 @@ public final class EventLog implements TickSink {
     static final int SAFETY_CHANGED = 4;
     static final int DEVICE_CONNECTED = 5;
     static final int DEVICE_DISCONNECTED = 6;
+    static final int PHYSICS_OVER_BUDGET = 7;
+    static final int PHYSICS_WITHIN_BUDGET = 8;
+    static final int CONTACTS_DROPPED = 9;
     /** tick (8) + body A (4) + body B (4) + impulse or safety codes (8). */
     static final int RECORD_BYTES = 24;
     /** 64 KiB: about 2,000 events; a client polled at 1 Hz keeps up unless a second holds more. */
@@ -46,11 +49,19 @@ public final class EventLog implements TickSink {
     private SafetyState previousSafety;
     private boolean previousConnected;
     private boolean first = true;
+    /** CONTACTS_DROPPED: at most one event per this many ticks while drops go on (a second's worth). */
+    private final long dropReportTicks;
+    private long pendingDroppedPairs;
+    private long pendingDroppedPoints;
+    private long lastDroppingTick;
+    private long lastDropReportTick;
+    private boolean dropping;
 
     public EventLog(long periodNs) {
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES + BroadcastBufferDescriptor.TRAILER_LENGTH));
         this.transmitter = new BroadcastTransmitter(buffer);
         this.periodS = periodNs * 1e-9;
+        this.dropReportTicks = Math.max(1, Math.round(1e9 / periodNs));
     }
 
     /** A reader positioned at the newest event; any thread, one reader per client. */
@@ -75,7 +86,9 @@ public final class EventLog implements TickSink {
         /**
          * Hands every event since the last call to {@code sink}: kind, tick, body A, body B (world indices), and
          * for IMPACT the impulse (N·s), for SAFETY_CHANGED the previous state's ordinal and the new state's plus
-         * fault's ordinals packed as {@code state | fault << 8}.
+         * fault's ordinals packed as {@code state | fault << 8}. For PHYSICS_OVER_BUDGET and PHYSICS_WITHIN_BUDGET,
+         * body A and B carry the step's p99 and the budget (ns), for CONTACTS_DROPPED the dropped pairs and points,
+         * each an unsigned 32-bit value ({@code Integer.toUnsignedLong}).
          */
         public void drain(Sink sink) {
             try {
@@ -131,6 +144,11 @@ public final class EventLog implements TickSink {
                 transmitter.transmit(SAFETY_CHANGED, record, 0, RECORD_BYTES);
             }
         }
+        if ((s.events & LoopEvents.PHYSICS_BUDGET_CHANGED) != 0) {
+            emitCounts(s.physicsOverBudget ? PHYSICS_OVER_BUDGET : PHYSICS_WITHIN_BUDGET, s.tick, s.physicsStepP99Ns,
+                s.physicsBudgetNs);
+        }
+        contactsDropped(s);
         if (first || s.deviceConnected != previousConnected) {
             if (!first || s.deviceConnected) {
                 record.putLong(0, s.tick);
@@ -148,6 +166,42 @@ public final class EventLog implements TickSink {
         previousSafety = s.safety;
         previousConnected = s.deviceConnected;
         first = false;
+    }
+
+    /**
+     * Drops are reported at once when they start, then at most once per {@link #dropReportTicks} while they go on,
+     * and what is left when they stop, dated by the last tick that dropped: the events' counts add up to every drop,
+     * and a step that drops on every tick does not flood the clients with a thousand events a second.
+     */
+    private void contactsDropped(LoopSnapshot s) {
+        boolean drops = s.droppedPairs > 0 || s.droppedPoints > 0;
+        if (drops) {
+            pendingDroppedPairs += s.droppedPairs;
+            pendingDroppedPoints += s.droppedPoints;
+            if (!dropping || s.tick - lastDropReportTick >= dropReportTicks) {
+                emitDrops(s.tick);
+            }
+            lastDroppingTick = s.tick;
+        } else if (dropping && (pendingDroppedPairs > 0 || pendingDroppedPoints > 0)) {
+            emitDrops(lastDroppingTick);
+        }
+        dropping = drops;
+    }
+
+    private void emitDrops(long tick) {
+        emitCounts(CONTACTS_DROPPED, tick, pendingDroppedPairs, pendingDroppedPoints);
+        lastDropReportTick = tick;
+        pendingDroppedPairs = 0;
+        pendingDroppedPoints = 0;
+    }
+
+    /** An event whose details are two unsigned 32-bit counts, saturating: the wire's u32 fields. */
+    private void emitCounts(int kind, long tick, long first, long second) {
+        record.putLong(0, tick);
+        record.putInt(8, (int) Math.min(first, 0xFFFF_FFFFL));
+        record.putInt(12, (int) Math.min(second, 0xFFFF_FFFFL));
+        record.putLong(16, 0);
+        transmitter.transmit(kind, record, 0, RECORD_BYTES);
     }
 
     /** The distinct body pairs of this tick's contacts, sorted, with the normal impulse of each pair's points. */

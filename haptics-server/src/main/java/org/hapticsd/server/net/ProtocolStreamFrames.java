@@ -19,6 +19,7 @@ import org.hapticsd.protocol.stream.StreamEvent;
 import org.hapticsd.protocol.stream.BodyPose;
 import org.hapticsd.protocol.stream.ContactPoint;
 import org.hapticsd.protocol.stream.FaultCode;
+import org.hapticsd.protocol.stream.LoopStats;
 import org.hapticsd.protocol.stream.HelloMessage;
 import org.hapticsd.protocol.stream.Motion;
 import org.hapticsd.protocol.stream.Quat;
@@ -198,8 +199,15 @@ public final class ProtocolStreamFrames implements StreamFrames {
         return new StateMessage(s.tick, s.timeNs, scene.revision(), SafetyCode.valueOf(s.safety.name()),
             FaultCode.valueOf(s.fault.name()), s.deviceConnected, s.paused,
             vec3(s.toolPositionM, 0), vec3(s.toolPositionM, 0),
-            sceneForce(s.renderedForceN, scratch), sceneForce(s.commandedForceN, scratch), stats.latest(),
+            sceneForce(s.renderedForceN, scratch), sceneForce(s.commandedForceN, scratch), loopStats(s),
             poses, contacts);
+    }
+
+    /** The board's timing of the last second, with the physics budget of this very tick's snapshot. */
+    private LoopStats loopStats(LoopSnapshot s) {
+        LoopStats timing = stats.latest();
+        return new LoopStats(timing.achievedRateHz(), timing.periodErrorP99Ns(), timing.tickTimeP99Ns(),
+            timing.overruns(), s.physicsOverBudget, s.physicsLoadPercent);
     }
 
     private Vec3 sceneForce(double[] deviceForceN, Vector3d scratch) {
@@ -277,6 +285,12 @@ public final class ProtocolStreamFrames implements StreamFrames {
                 FaultCode.valueOf(SafetyFault.values()[toAndFault >>> 8].name()));
             case EventLog.DEVICE_CONNECTED -> new StreamEvent.DeviceConnected(tick);
             case EventLog.DEVICE_DISCONNECTED -> new StreamEvent.DeviceDisconnected(tick);
+            case EventLog.PHYSICS_OVER_BUDGET -> new StreamEvent.PhysicsOverBudget(tick, Integer.toUnsignedLong(a),
+                Integer.toUnsignedLong(b));
+            case EventLog.PHYSICS_WITHIN_BUDGET -> new StreamEvent.PhysicsWithinBudget(tick,
+                Integer.toUnsignedLong(a), Integer.toUnsignedLong(b));
+            case EventLog.CONTACTS_DROPPED -> new StreamEvent.ContactsDropped(tick, Integer.toUnsignedLong(a),
+                Integer.toUnsignedLong(b));
             default -> null;
         };
     }

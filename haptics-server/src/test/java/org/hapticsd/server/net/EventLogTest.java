@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.broadcast.CopyBroadcastReceiver;
+import org.hapticsd.server.loop.LoopEvents;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.safety.SafetyState;
 import org.junit.jupiter.api.Test;
@@ -65,5 +66,59 @@ class EventLogTest {
             new Seen(EventLog.SAFETY_CHANGED, 2, 0, 0, 0.0),
             new Seen(EventLog.CONTACT_ENDED, 3, 0, 1, 0.0),
             new Seen(EventLog.DEVICE_DISCONNECTED, 3, 0, 0, 0.0)), seen);
+    }
+
+    @Test
+    void shouldReportThePhysicsBudgetVerdictWithTheStepTimeAndTheBudget() {
+        EventLog log = new EventLog(MS);
+        CopyBroadcastReceiver receiver = log.newReceiver();
+        LoopSnapshot s = new LoopSnapshot(2);
+        s.physicsBudgetNs = 800_000L;
+        s.tick = 999;
+        s.physicsOverBudget = true;
+        s.physicsStepP99Ns = 3_000_000_000L; // 3 s: above 2^31, so the u32 must not come back negative
+        s.events = LoopEvents.PHYSICS_BUDGET_CHANGED;
+        log.onTick(s);
+        s.tick = 1000;
+        s.events = 0;
+        log.onTick(s);
+        s.tick = 1999;
+        s.physicsOverBudget = false;
+        s.physicsStepP99Ns = 300_000L;
+        s.events = LoopEvents.PHYSICS_BUDGET_CHANGED;
+        log.onTick(s);
+        List<Seen> seen = drain(receiver);
+        assertEquals(List.of(
+            new Seen(EventLog.PHYSICS_OVER_BUDGET, 999, (int) 3_000_000_000L, 800_000, 0.0),
+            new Seen(EventLog.PHYSICS_WITHIN_BUDGET, 1999, 300_000, 800_000, 0.0)),
+            seen);
+        assertEquals(3_000_000_000L, Integer.toUnsignedLong(seen.get(0).a()));
+    }
+
+    @Test
+    void shouldReportDropsAtOnceThenAtMostOnceASecondAndTheRestWhenTheyStop() {
+        EventLog log = new EventLog(MS);
+        CopyBroadcastReceiver receiver = log.newReceiver();
+        LoopSnapshot s = new LoopSnapshot(2);
+        long pairs = 0;
+        long points = 0;
+        // Ticks 10..2509 drop 1 pair and 3 points each; tick 2510 drops nothing.
+        for (long tick = 0; tick <= 2600; tick++) {
+            s.tick = tick;
+            boolean drops = tick >= 10 && tick < 2510;
+            s.droppedPairs = drops ? 1 : 0;
+            s.droppedPoints = drops ? 3 : 0;
+            pairs += s.droppedPairs;
+            points += s.droppedPoints;
+            log.onTick(s);
+        }
+        List<Seen> seen = drain(receiver);
+        assertEquals(List.of(
+            new Seen(EventLog.CONTACTS_DROPPED, 10, 1, 3, 0.0),
+            new Seen(EventLog.CONTACTS_DROPPED, 1010, 1000, 3000, 0.0),
+            new Seen(EventLog.CONTACTS_DROPPED, 2010, 1000, 3000, 0.0),
+            new Seen(EventLog.CONTACTS_DROPPED, 2509, 499, 1497, 0.0)), seen);
+        assertEquals(pairs, seen.stream().mapToLong(Seen::a).sum(), "the events add up to every drop");
+        assertEquals(points, seen.stream().mapToLong(Seen::b).sum());
     }
 }

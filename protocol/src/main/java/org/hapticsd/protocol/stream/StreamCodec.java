@@ -209,8 +209,9 @@ public final class StreamCodec {
         w.u32(m.sceneRevision());
         w.u8(m.safetyState().code());
         w.u8(m.safetyFault().code());
-        w.u8((m.deviceConnected() ? StateFlags.DEVICE_CONNECTED : 0) | (m.paused() ? StateFlags.PAUSED : 0));
-        w.u8(0);
+        w.u8((m.deviceConnected() ? StateFlags.DEVICE_CONNECTED : 0) | (m.paused() ? StateFlags.PAUSED : 0)
+            | (m.loop().physicsOverBudget() ? StateFlags.PHYSICS_OVER_BUDGET : 0));
+        w.u8(m.loop().physicsLoadPercent());
         w.vec(m.devicePositionM());
         w.vec(m.toolPositionM());
         w.vec(m.renderedForceN());
@@ -253,6 +254,15 @@ public final class StreamCodec {
             w.u8(c.from().code());
             w.u8(c.to().code());
             w.u8(c.fault().code());
+        } else if (e instanceof StreamEvent.PhysicsOverBudget c) {
+            w.u32(c.stepP99Ns());
+            w.u32(c.budgetNs());
+        } else if (e instanceof StreamEvent.PhysicsWithinBudget c) {
+            w.u32(c.stepP99Ns());
+            w.u32(c.budgetNs());
+        } else if (e instanceof StreamEvent.ContactsDropped c) {
+            w.u32(c.droppedPairs());
+            w.u32(c.droppedPoints());
         } else if (!(e instanceof StreamEvent.DeviceConnected || e instanceof StreamEvent.DeviceDisconnected)) {
             // Device events are their kind alone; anything else is not an event of this version.
             throw new StreamFormatException("unknown event " + e);
@@ -412,13 +422,13 @@ public final class StreamCodec {
         SafetyCode safety = safetyCode(r, "safetyState");
         FaultCode fault = faultCode(r, "safetyFault");
         int flags = r.u8("flags");
-        r.u8("reserved");
+        int physicsLoadPercent = r.u8("physicsLoadPercent");
         Vec3 device = r.vec("devicePositionM");
         Vec3 tool = r.vec("toolPositionM");
         Vec3 rendered = r.vec("renderedForceN");
         Vec3 commanded = r.vec("commandedForceN");
         LoopStats loop = new LoopStats(r.f32("achievedRateHz"), r.u32("periodErrorP99Ns"), r.u32("tickTimeP99Ns"),
-            r.u32("overruns"));
+            r.u32("overruns"), (flags & StateFlags.PHYSICS_OVER_BUDGET) != 0, physicsLoadPercent);
         int posesAt = r.offset();
         int poseCount = r.u16("poseCount");
         int contactCount = r.u16("contactCount");
@@ -489,6 +499,12 @@ public final class StreamCodec {
                     safetyCode(r, field + " to"), faultCode(r, field + " fault"));
                 case 5 -> new StreamEvent.DeviceConnected(tick);
                 case 6 -> new StreamEvent.DeviceDisconnected(tick);
+                case 7 -> new StreamEvent.PhysicsOverBudget(tick, r.u32(field + " stepP99Ns"),
+                    r.u32(field + " budgetNs"));
+                case 8 -> new StreamEvent.PhysicsWithinBudget(tick, r.u32(field + " stepP99Ns"),
+                    r.u32(field + " budgetNs"));
+                case 9 -> new StreamEvent.ContactsDropped(tick, r.u32(field + " droppedPairs"),
+                    r.u32(field + " droppedPoints"));
                 default -> throw new StreamFormatException(field + " kind at offset " + kindAt
                     + " is unknown code " + kind);
             });

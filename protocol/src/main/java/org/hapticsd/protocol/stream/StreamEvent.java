@@ -88,4 +88,51 @@ public sealed interface StreamEvent {
             return 6;
         }
     }
+    /**
+     * Kind 7: the physics step started running over its budget (a share of the tick period) in more than 1 % of a
+     * window's ticks; {@code stepP99Ns} is that window's 99th-percentile step time, {@code budgetNs} the budget.
+     */
+    record PhysicsOverBudget(long tick, long stepP99Ns, long budgetNs) implements StreamEvent {
+        public PhysicsOverBudget {
+            Checks.u63("tick", tick);
+            Checks.u32("stepP99Ns", stepP99Ns);
+            Checks.u32("budgetNs", budgetNs);
+        }
+
+        @Override
+        public int code() {
+            return 7;
+        }
+    }
+
+    /** Kind 8: the physics step is back within its budget; the same details as kind 7. */
+    record PhysicsWithinBudget(long tick, long stepP99Ns, long budgetNs) implements StreamEvent {
+        public PhysicsWithinBudget {
+            Checks.u63("tick", tick);
+            Checks.u32("stepP99Ns", stepP99Ns);
+            Checks.u32("budgetNs", budgetNs);
+        }
+
+        @Override
+        public int code() {
+            return 8;
+        }
+    }
+
+    /**
+     * Kind 9: the physics step dropped candidate pairs or contact points that its contact budget could not hold
+     * (least important first), counted since the previous CONTACTS_DROPPED event up to and including {@code tick}.
+     */
+    record ContactsDropped(long tick, long droppedPairs, long droppedPoints) implements StreamEvent {
+        public ContactsDropped {
+            Checks.u63("tick", tick);
+            Checks.u32("droppedPairs", droppedPairs);
+            Checks.u32("droppedPoints", droppedPoints);
+        }
+
+        @Override
+        public int code() {
+            return 9;
+        }
+    }
 }

@@ -213,6 +213,8 @@ public final class StreamJson {
         loop.put("periodErrorP99Ns", m.loop().periodErrorP99Ns());
         loop.put("tickTimeP99Ns", m.loop().tickTimeP99Ns());
         loop.put("overruns", m.loop().overruns());
+        loop.put("physicsOverBudget", m.loop().physicsOverBudget());
+        loop.put("physicsLoadPercent", m.loop().physicsLoadPercent());
         ArrayNode poses = o.putArray("poses");
         for (BodyPose p : m.poses()) {
             ObjectNode j = poses.addObject();
@@ -249,6 +251,15 @@ public final class StreamJson {
             j.put("from", c.from().name());
             j.put("to", c.to().name());
             j.put("fault", c.fault().name());
+        } else if (e instanceof StreamEvent.PhysicsOverBudget c) {
+            j.put("stepP99Ns", c.stepP99Ns());
+            j.put("budgetNs", c.budgetNs());
+        } else if (e instanceof StreamEvent.PhysicsWithinBudget c) {
+            j.put("stepP99Ns", c.stepP99Ns());
+            j.put("budgetNs", c.budgetNs());
+        } else if (e instanceof StreamEvent.ContactsDropped c) {
+            j.put("droppedPairs", c.droppedPairs());
+            j.put("droppedPoints", c.droppedPoints());
         }
     }
 
@@ -364,7 +375,7 @@ public final class StreamJson {
         JsonObject loopJson = o.object("loop");
         LoopStats loop = new LoopStats(loopJson.f32("achievedRateHz"), loopJson.integer("periodErrorP99Ns",
             0xFFFF_FFFFL), loopJson.integer("tickTimeP99Ns", 0xFFFF_FFFFL), loopJson.integer("overruns",
-            0xFFFF_FFFFL));
+            0xFFFF_FFFFL), loopJson.bool("physicsOverBudget"), (int) loopJson.integer("physicsLoadPercent", 0xFF));
         loopJson.finish();
         List<BodyPose> poses = new ArrayList<>();
         for (JsonObject j : objects(o, "poses", StreamProtocol.MAX_POSES)) {
@@ -398,6 +409,12 @@ public final class StreamJson {
                     name(j, "to", SafetyCode.class), name(j, "fault", FaultCode.class));
                 case DEVICE_CONNECTED -> new StreamEvent.DeviceConnected(tick);
                 case DEVICE_DISCONNECTED -> new StreamEvent.DeviceDisconnected(tick);
+                case PHYSICS_OVER_BUDGET -> new StreamEvent.PhysicsOverBudget(tick,
+                    j.integer("stepP99Ns", 0xFFFF_FFFFL), j.integer("budgetNs", 0xFFFF_FFFFL));
+                case PHYSICS_WITHIN_BUDGET -> new StreamEvent.PhysicsWithinBudget(tick,
+                    j.integer("stepP99Ns", 0xFFFF_FFFFL), j.integer("budgetNs", 0xFFFF_FFFFL));
+                case CONTACTS_DROPPED -> new StreamEvent.ContactsDropped(tick,
+                    j.integer("droppedPairs", 0xFFFF_FFFFL), j.integer("droppedPoints", 0xFFFF_FFFFL));
             });
             j.finish();
         }
@@ -429,7 +446,8 @@ public final class StreamJson {
 
     /** JSON names of the event kinds, in code order (code = ordinal + 1). */
     enum EventKind {
-        CONTACT_BEGAN, CONTACT_ENDED, IMPACT, SAFETY_CHANGED, DEVICE_CONNECTED, DEVICE_DISCONNECTED;
+        CONTACT_BEGAN, CONTACT_ENDED, IMPACT, SAFETY_CHANGED, DEVICE_CONNECTED, DEVICE_DISCONNECTED,
+        PHYSICS_OVER_BUDGET, PHYSICS_WITHIN_BUDGET, CONTACTS_DROPPED;
 
         static EventKind of(StreamEvent e) {
             return values()[e.code() - 1];

@@ -91,9 +91,19 @@ class StreamCodecTest {
         byte[] bytes = StreamCodec.encode(StreamSamples.state());
         bytes[2] = 0x55;
         bytes[3] = (byte) 0xAA;
-        bytes[4 + 22] |= (byte) 0xFC;
-        bytes[4 + 23] = 0x77;
+        bytes[4 + 22] |= (byte) 0xF8;
         assertEquals(StreamSamples.state(), StreamCodec.decode(bytes));
+    }
+
+    @Test
+    void shouldCarryThePhysicsBudgetInFlagBit2AndByte23() {
+        byte[] bytes = StreamCodec.encode(StreamSamples.state());
+        bytes[4 + 22] |= (byte) 0x04;
+        bytes[4 + 23] = (byte) 0xFF;
+        StateMessage m = (StateMessage) StreamCodec.decode(bytes);
+        assertTrue(m.loop().physicsOverBudget(), "flag bit 2");
+        assertEquals(255, m.loop().physicsLoadPercent(), "byte 23 is unsigned");
+        assertTrue(m.deviceConnected(), "bit 0 untouched");
     }
 
     @Test

@@ -36,7 +36,9 @@ class StreamGoldenVectorTest {
         VECTORS.put("SCENE_PRIMITIVES", StreamSamples::scenePrimitives);
         VECTORS.put("SCENE_MESHES", StreamSamples::sceneMeshes);
         VECTORS.put("STATE", StreamSamples::state);
+        VECTORS.put("STATE_OVER_BUDGET", StreamSamples::stateOverBudget);
         VECTORS.put("EVENTS", StreamSamples::events);
+        VECTORS.put("EVENTS_PHYSICS", StreamSamples::physicsEvents);
         VECTORS.put("ACK_ACCEPTED", StreamSamples::ackAccepted);
         VECTORS.put("ACK_REFUSED", StreamSamples::ackRefused);
         VECTORS.put("SUBSCRIBE", StreamSamples::subscribe);

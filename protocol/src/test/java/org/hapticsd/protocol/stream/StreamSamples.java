@@ -55,6 +55,24 @@ final class StreamSamples {
             Vec3.ZERO, Vec3.ZERO, new LoopStats(0f, 0L, 0L, 0L), List.of(), List.of());
     }
 
+    /**
+     * A loop whose physics runs over budget: the step's p99 is 142 % of the tick period (1.42 ms at 1 kHz), and the
+     * rate sags to 953 Hz with 47 overruns.
+     */
+    static StateMessage stateOverBudget() {
+        return new StateMessage(5000L, 5_000_000_000L, 1, SafetyCode.ACTIVE, FaultCode.NONE, true, false, Vec3.ZERO,
+            Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(953f, 250_000L, 1_420_000L, 47L, true, 142), List.of(),
+            List.of());
+    }
+
+    /** The physics events: over budget, contacts dropped, back within budget. */
+    static EventsMessage physicsEvents() {
+        return new EventsMessage(List.of(
+            new StreamEvent.PhysicsOverBudget(4000L, 1_420_000L, 800_000L),
+            new StreamEvent.ContactsDropped(4100L, 12L, 40L),
+            new StreamEvent.PhysicsWithinBudget(9000L, 610_000L, 800_000L)));
+    }
+
     /** One event of each kind. */
     static EventsMessage events() {
         return new EventsMessage(List.of(

@@ -1,0 +1,129 @@
+package org.hapticsd.server.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.concurrent.NanoClock;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loop says when its physics is too heavy for the rate, and when the contact budget made the engine drop
+ * contacts: snapshot fields and event bits, which the status line, the stream and recordings carry.
+ */
+class LoopPhysicsReportTest {
+    private static final long PERIOD_NS = 1_000_000L;
+
+    /** A stage timer that moves on by a settable amount on every reading: each stage then takes exactly that. */
+    private static final class SteppingClock implements NanoClock {
+        long nowNs;
+        long stepNs;
+
+        @Override
+        public long nanoTime() {
+            nowNs += stepNs;
+            return nowNs;
+        }
+    }
+
+    private record Run(LoopAssembly assembly, SteppingClock clock, long[] tick) {
+        /** {@code count} ticks; returns the ticks (loop tick numbers) whose events had {@code bit}. */
+        List<Long> ticks(int count, int bit) {
+            List<Long> marked = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                assembly.loop().tick(tick[0]);
+                assembly.loop().afterTick(false);
+                tick[0] += PERIOD_NS;
+                LoopSnapshot s = assembly.loop().lastSnapshot();
+                if ((s.events & bit) != 0) {
+                    marked.add(s.tick);
+                }
+            }
+            return marked;
+        }
+
+        LoopSnapshot snapshot() {
+            return assembly.loop().lastSnapshot();
+        }
+    }
+
+    private static Run run(BuiltScene scene, long stageNs) throws Exception {
+        ScriptedDevice device = new ScriptedDevice();
+        device.open();
+        SteppingClock clock = new SteppingClock();
+        clock.stepNs = stageNs;
+        return new Run(new LoopAssembly(scene, device, 1000, clock), clock, new long[1]);
+    }
+
+    @Test
+    void shouldSayWhenThePhysicsStepRunsOverBudgetAndWhenItIsBack() throws Exception {
+        // Every stage takes 1 ms on this clock: the physics step is 125 % of its 800 µs budget on every tick.
+        Run r = run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1_000_000L);
+        assertEquals(List.of(), r.ticks(999, LoopEvents.PHYSICS_BUDGET_CHANGED), "no verdict before a second");
+        assertFalse(r.snapshot().physicsOverBudget);
+        assertEquals(List.of(999L), r.ticks(1, LoopEvents.PHYSICS_BUDGET_CHANGED), "the window's last tick");
+        LoopSnapshot s = r.snapshot();
+        assertTrue(s.physicsOverBudget);
+        assertEquals(1_000_000L, s.physicsStepP99Ns);
+        assertEquals(800_000L, s.physicsBudgetNs);
+        assertEquals(100, s.physicsLoadPercent);
+        assertEquals(List.of(), r.ticks(1000, LoopEvents.PHYSICS_BUDGET_CHANGED), "still over: nothing new");
+        assertTrue(r.snapshot().physicsOverBudget, "the verdict holds between windows");
+
+        r.clock().stepNs = 100_000L;
+        assertEquals(List.of(2999L), r.ticks(1000, LoopEvents.PHYSICS_BUDGET_CHANGED), "back within budget");
+        assertFalse(r.snapshot().physicsOverBudget);
+        assertEquals(10, r.snapshot().physicsLoadPercent);
+    }
+
+    @Test
+    void shouldNotJudgeTicksOnWhichThePausedLoopDidNotStep() throws Exception {
+        Run r = run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1_000_000L);
+        r.assembly().loop().setPaused(true);
+        assertEquals(List.of(), r.ticks(5000, LoopEvents.PHYSICS_BUDGET_CHANGED));
+        assertFalse(r.snapshot().physicsOverBudget);
+        assertEquals(0L, r.snapshot().physicsStepP99Ns);
+    }
+
+    /**
+     * Six 1 cm balls land on a floor, one contact point each, in a scene whose budget holds four points: from the
+     * landing on, every step drops the two shallowest points (each ball rests at nearly the same depth, so which two
+     * may change), and says so.
+     */
+    @Test
+    void shouldCountAndMarkTheContactsTheBudgetMadeTheEngineDrop() throws Exception {
+        StringBuilder yaml = new StringBuilder("""
+            name: six-balls
+            mapping: {origin: [0.0, 0.0, 1.0]}
+            contact: {mode: lcp, maxPoints: 4}
+            bodies:
+              - {name: floor, shape: {type: plane, normal: [0.0, 0.0, 1.0]}, position: [0.0, 0.0, 0.0]}
+            """);
+        for (int i = 0; i < 6; i++) {
+            // 5 mm above the floor: no contact at load (the budget is checked against the initial poses).
+            yaml.append("  - {name: ball").append(i).append(", motion: dynamic, shape: {type: sphere, radiusM: 0.01},")
+                .append(" position: [").append(0.05 * i).append(", 0.0, 0.015], massKg: 0.01}\n");
+        }
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().parse("six-balls", new StringReader(yaml.toString())));
+        Run r = run(scene, 1_000L);
+        List<Long> dropping = r.ticks(300, LoopEvents.CONTACTS_DROPPED);
+        // Falling 5 mm from rest takes sqrt(2 × 0.005 / 9.81) = 32 ms; within the contact tolerance a little sooner.
+        assertTrue(!dropping.isEmpty() && dropping.get(0) > 10 && dropping.get(0) < 40,
+            "drops start when the balls land: " + dropping);
+        assertEquals(299L, dropping.get(dropping.size() - 1), "and go on while they rest");
+        LoopSnapshot s = r.snapshot();
+        assertEquals(2, s.droppedPoints, "six points, four kept");
+        assertEquals(4, s.contactCount);
+        assertTrue(s.droppedPointsTotal >= 2L * dropping.size(), "the total sums every tick's drops");
+        r.assembly().loop().setPaused(true);
+        r.ticks(1, 0);
+        assertEquals(0, r.snapshot().droppedPoints, "a paused loop does not step, so drops nothing");
+    }
+}
