@@ -244,6 +244,10 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 return e.getMessage();
             } catch (RuntimeException e) {
                 return "cannot build the scene: " + e;
+            } catch (OutOfMemoryError e) {
+                // The builder thread's allocation failed; the loop and its current scene are untouched.
+                return "not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                    + " MB)";
             }
             long next = revision.incrementAndGet();
             SnapshotExchange exchange = new SnapshotExchange(scene.haptic().world().bodyCount());

@@ -67,6 +67,24 @@ final class LoopOptions {
             return SceneBuilder.build(spec);
         } catch (SceneException e) {
             throw new UsageException(e.getMessage());
+        } catch (RuntimeException e) {
+            // Not a refusal the loader or builder wrote, yet caused by this scene's content: still a bad scene.
+            throw new UsageException(sceneName() + ": cannot build the scene: " + Main.oneLine(e));
+        } catch (OutOfMemoryError e) {
+            throw new SceneLoadFailure(sceneName() + ": not enough memory to build the scene (max heap "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
+                + "e.g. -Xmx2g) or make the scene smaller");
+        }
+    }
+
+    private String sceneName() {
+        return scene == null ? "embedded default scene" : scene.toString();
+    }
+
+    /** A scene that could not be loaded for a reason other than its content (memory): exit code 1, one line. */
+    static final class SceneLoadFailure extends RuntimeException {
+        SceneLoadFailure(String message) {
+            super(message, null, false, false);
         }
     }
 

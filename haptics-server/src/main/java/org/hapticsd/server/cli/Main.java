@@ -22,7 +22,17 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code;
+        try {
+            code = run(new PrintWriter(System.out, true), err, args);
+        } catch (Throwable fatal) {
+            // An Error picocli lets through (out of memory, a linkage error): still one line and a failure code.
+            // Every command closes its device in a finally (zero force first), which ran on the way here.
+            err.println("hapticsd: failed: " + oneLine(fatal));
+            code = EXIT_FAILURE;
+        }
+        System.exit(code);
     }
 
     /** Runs the CLI with the given streams; returns the exit code. */
@@ -60,13 +70,40 @@ public final class Main {
                 err.flush();
                 return EXIT_USAGE;
             }
-            err.println("hapticsd: failed: " + exception);
-            for (StackTraceElement frame : exception.getStackTrace()) {
-                err.println("    at " + frame);
-            }
+            err.println("hapticsd: " + (exception instanceof LoopOptions.SceneLoadFailure ? exception.getMessage()
+                : "failed: " + oneLine(exception)));
             err.flush();
             return EXIT_FAILURE;
         });
         return cli;
+    }
+
+    /**
+     * An unexpected error as one line: its class, message and where it was thrown (the first frame), and the same for
+     * its root cause. A user gets something to report without a stack trace burying the status lines above it.
+     */
+    static String oneLine(Throwable error) {
+        StringBuilder b = new StringBuilder(error.toString().replace('\n', ' '));
+        appendWhere(error, b);
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != error) {
+            b.append("; caused by ").append(root.toString().replace('\n', ' '));
+            appendWhere(root, b);
+        }
+        return b.toString();
+    }
+
+    private static void appendWhere(Throwable error, StringBuilder b) {
+        StackTraceElement[] frames = error.getStackTrace();
+        if (frames.length > 0) {
+            b.append(" (at ").append(frames[0].getClassName()).append('.').append(frames[0].getMethodName());
+            if (frames[0].getLineNumber() > 0) {
+                b.append(':').append(frames[0].getLineNumber());
+            }
+            b.append(')');
+        }
     }
 }

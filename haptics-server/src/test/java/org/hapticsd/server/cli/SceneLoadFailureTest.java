@@ -1,0 +1,64 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A scene load that fails for a reason nobody wrote a message for still ends in one line and an exit code. */
+class SceneLoadFailureTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * A 100,000-vertex mesh in a JVM with a 16 MB heap: parsing it runs out of memory. The user gets one line naming
+     * the scene and the heap, exit code 1 (the scene is valid; the machine is too small for it), no stack trace.
+     */
+    @Test
+    void shouldReportRunningOutOfMemoryWhileLoadingAsOneLineAndExitCodeOne() throws Exception {
+        Path mesh = dir.resolve("big.obj");
+        try (Writer w = Files.newBufferedWriter(mesh, StandardCharsets.US_ASCII)) {
+            int n = 100_000;
+            for (int i = 0; i < n; i++) {
+                w.write("v " + i % 1000 + " 0 " + i / 1000 + "\n");
+            }
+            for (int i = 1; i + 1001 <= n; i++) {
+                w.write("f " + i + " " + (i + 1) + " " + (i + 1000) + "\n");
+            }
+        }
+        Path scene = dir.resolve("big.yaml");
+        Files.writeString(scene, "name: big\nbodies:\n  - name: m\n    shape: {type: mesh, file: big.obj}\n");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "simulate", "--scene",
+            scene.toString(), "--duration", "0.01", "--out", dir.resolve("out.csv").toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM ended");
+        List<String> lines = Files.readAllLines(err);
+        assertEquals(1, p.exitValue(), String.join("\n", lines));
+        assertEquals(1, lines.size(), "one line: " + lines);
+        assertTrue(lines.get(0).startsWith("hapticsd: " + scene + ": not enough memory to build the scene (max heap "),
+            lines.get(0));
+        assertFalse(Files.exists(dir.resolve("out.csv")), "nothing was simulated");
+    }
+
+    @Test
+    void shouldWriteAnUnexpectedErrorAndItsRootCauseOnOneLine() throws IOException {
+        IllegalStateException error = new IllegalStateException("outer\nsecond line",
+            new ArithmeticException("root"));
+        String line = Main.oneLine(error);
+        assertFalse(line.contains("\n"), line);
+        assertTrue(line.startsWith("java.lang.IllegalStateException: outer second line (at org.hapticsd.server.cli."
+            + "SceneLoadFailureTest.shouldWriteAnUnexpectedErrorAndItsRootCauseOnOneLine:"), line);
+        assertTrue(line.contains("; caused by java.lang.ArithmeticException: root (at "), line);
+    }
+}
