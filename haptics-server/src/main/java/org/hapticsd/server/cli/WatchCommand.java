@@ -193,7 +193,9 @@ final class WatchCommand implements Callable<Integer> {
             "  tick %d  loop %7.1f Hz  period error p99 %7.1f us  safety %s%s  contacts %d  force %6.3f N",
             state.tick(), state.loop().achievedRateHz(), state.loop().periodErrorP99Ns() / 1e3, state.safetyState(),
             state.safetyFault().name().equals("NONE") ? "" : " (" + state.safetyFault() + ")",
-            state.contacts().size(), magnitude(state.renderedForceN())) + tail;
+            state.contacts().size(), magnitude(state.renderedForceN()))
+            + (state.loop().physicsOverBudget() ? String.format(Locale.ROOT,
+                "  PHYSICS OVER BUDGET (step p99 %d%% of the tick)", state.loop().physicsLoadPercent()) : "") + tail;
     }
 
     private static double magnitude(Vec3 v) {

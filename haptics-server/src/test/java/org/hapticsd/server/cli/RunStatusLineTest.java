@@ -1,6 +1,16 @@
 package org.hapticsd.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.hapticsd.client.StreamClientCounters;
+import org.hapticsd.protocol.stream.FaultCode;
+import org.hapticsd.protocol.stream.LoopStats;
+import org.hapticsd.protocol.stream.SafetyCode;
+import org.hapticsd.protocol.stream.StateMessage;
+import org.hapticsd.protocol.stream.Vec3;
 
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.junit.jupiter.api.Test;
@@ -27,5 +37,19 @@ class RunStatusLineTest {
         s.droppedPointsTotal = 345;
         assertEquals(" PHYSICS OVER BUDGET: step p99 1420 us > 800 us (142% of the tick)"
             + " contacts dropped (budget full): 12 pairs, 345 points", RunCommand.physicsStatus(s));
+    }
+
+    @Test
+    void shouldShowTheStreamsPhysicsBudgetInWatchsStatusLine() {
+        StateMessage over = new StateMessage(5000L, 5_000_000_000L, 1, SafetyCode.ACTIVE, FaultCode.NONE, true, false,
+            Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(953f, 250_000L, 1_420_000L, 47L, true, 142),
+            List.of(), List.of());
+        StreamClientCounters counters = new StreamClientCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        String line = WatchCommand.statusLine(1.0, counters, counters, 1.0, over);
+        assertTrue(line.contains("  PHYSICS OVER BUDGET (step p99 142% of the tick)"), line);
+        StateMessage within = new StateMessage(5000L, 5_000_000_000L, 1, SafetyCode.ACTIVE, FaultCode.NONE, true,
+            false, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(999f, 1_000L, 100_000L, 0L, false, 30),
+            List.of(), List.of());
+        assertFalse(WatchCommand.statusLine(1.0, counters, counters, 1.0, within).contains("BUDGET"));
     }
 }
