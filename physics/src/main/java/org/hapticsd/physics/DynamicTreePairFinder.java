@@ -11,17 +11,17 @@ import org.hapticsd.physics.geometry.Aabb;
  * {@value #FAT_MARGIN_FRACTION} of its half size; a step moves only the leaves of bodies that left their fat box,
  * and queries the tree only for those. A settled scene therefore costs one containment test per body and one bounds
  * test per kept pair, and a moving one {@code O(log n)} per body that left its box: linear in the bodies, where
- * sweep-and-prune on one axis grew as the square of a pile's height (measured on the 800-sphere pile: 0.85 ms per
- * step for the sweep).
+ * the sweep-and-prune it replaced, sorting on one axis, grew as the square of a pile's height (measured on the
+ * 800-sphere pile: 0.85 ms per step for the sweep).
  *
  * <p>The output is exactly the contract's: the pairs whose <em>tight</em> bounds overlap, sorted by (a, b), each
  * once. The kept set holds every pair whose fat boxes overlap (a superset, since a fat box contains its body's
  * bounds) and is filtered by the tight bounds on the way out, so the result never depends on the history of the
  * tree, only on the bounds: the same pairs as an all-pairs test, in the same order.
  *
- * <p>Three kinds of body stay out of the tree: bodies with infinite bounds (planes), which pair with every body;
- * priority bodies (the haptic tools), which move every tick and are queried with their tight bounds each step, their
- * pairs kept apart so that they are the last to be dropped; and nothing else. Bodies are registered when they first
+ * <p>Two kinds of body stay out of the tree: bodies with infinite bounds (planes), which pair with every body;
+ * and priority bodies (the haptic tools), which move every tick and are queried with their tight bounds each step,
+ * their pairs kept apart so that they are the last to be dropped. Bodies are registered when they first
  * appear; a change of a body's movable or priority flag rebuilds everything (scene set-up: allocates).
  *
  * <p>Nothing allocates once registered. The kept set holds {@value #KEPT_PER_CANDIDATE} times the destination's
@@ -486,7 +486,11 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         return a < b ? (long) a << 32 | b : (long) b << 32 | a;
     }
 
-    /** In place, O(n log n), allocation-free (see {@code SweepAndPrune.heapSortPairs} for why not Arrays.sort). */
+    /**
+     * In place, O(n log n) in the worst case, allocation-free. {@code Arrays.sort} on primitives was rejected
+     * because its run-merging path may allocate a work array for large, partly ordered inputs (a step's new pairs
+     * come grouped by body).
+     */
     private static void heapSort(long[] a, int n) {
         for (int root = n / 2 - 1; root >= 0; root--) {
             sift(a, root, n);

@@ -111,7 +111,7 @@ class DynamicTreePairFinderTest {
         }
     }
 
-    /** The ported sweep-and-prune case: six boxes all overlapping, one of them a tool, room for four pairs. */
+    /** Six boxes all overlapping, one of them a tool, room for four pairs. */
     @Test
     void shouldKeepPriorityPairsWhenPairsOverflow() {
         int n = 6;
