@@ -3,9 +3,10 @@ package org.hapticsd.physics;
 import org.hapticsd.physics.geometry.Aabb;
 
 /**
- * The placeholder broadphase: tests the bounds of every pair with at least one movable body, O(n²). Correct and
- * allocation-free, and fine for the tens of bodies of a haptic scene; sweep-and-prune replaces it behind
- * {@link CandidatePairFinder} (see there). The double loop emits pairs already sorted by (a, b).
+ * The reference broadphase: tests the bounds of every pair with at least one movable body, O(n²). Correct and
+ * allocation-free, and fine for the tens of bodies of a haptic scene; the world uses
+ * {@link DynamicTreePairFinder}, whose output must equal this one's (see {@link CandidatePairFinder}). The double
+ * loop emits pairs already sorted by (a, b).
  */
 final class AllPairsCandidatePairFinder implements CandidatePairFinder {
 

@@ -2,8 +2,8 @@ package org.hapticsd.physics;
 
 /**
  * The broadphase as the world uses it: bounds in, overlapping pairs out. The world uses
- * {@link SweepAndPrunePairFinder}; {@link AllPairsCandidatePairFinder} is the O(n²) reference that tests compare
- * against.
+ * {@link DynamicTreePairFinder}; {@link AllPairsCandidatePairFinder} is the O(n²) reference that tests compare
+ * against, output for output.
  *
  * <p>Contract, which the warm start relies on: every pair {@code (a, b)} with {@code a < b}, at least one of the
  * two movable, whose bounds overlap (touching counts: the exact decision is the narrowphase's), each exactly once,

@@ -9,7 +9,7 @@ package org.hapticsd.physics;
  * entries, counted in {@link StepProfile#lastDroppedPairs()} and {@link StepProfile#lastDroppedPoints()}:
  * <ul>
  *   <li><b>pairs:</b> a tool's pairs are kept first (one takes the place of a pair without a tool); beyond that
- *       the broadphase keeps the pairs it met first in its sweep;</li>
+ *       the first pairs in body order, sorted by (a, b);</li>
  *   <li><b>points:</b> a tool's points are kept first (they are the rendered force), then the deepest: the points
  *       kept are the deepest to a quarter of an octave of depth, and within that the earlier pairs.</li>
  * </ul>

@@ -11,23 +11,24 @@ import org.hapticsd.physics.geometry.Aabb;
  * {@value #FAT_MARGIN_FRACTION} of its half size; a step moves only the leaves of bodies that left their fat box,
  * and queries the tree only for those. A settled scene therefore costs one containment test per body and one bounds
  * test per kept pair, and a moving one {@code O(log n)} per body that left its box: linear in the bodies, where
- * sweep-and-prune on one axis grew as the square of a pile's height (measured on the 800-sphere pile: 0.85 ms per
- * step for the sweep).
+ * the sweep-and-prune it replaced, sorting on one axis, grew as the square of a pile's height (measured on the
+ * 800-sphere pile: 0.85 ms per step for the sweep).
  *
  * <p>The output is exactly the contract's: the pairs whose <em>tight</em> bounds overlap, sorted by (a, b), each
  * once. The kept set holds every pair whose fat boxes overlap (a superset, since a fat box contains its body's
  * bounds) and is filtered by the tight bounds on the way out, so the result never depends on the history of the
  * tree, only on the bounds: the same pairs as an all-pairs test, in the same order.
  *
- * <p>Three kinds of body stay out of the tree: bodies with infinite bounds (planes), which pair with every body;
- * priority bodies (the haptic tools), which move every tick and are queried with their tight bounds each step, their
- * pairs kept apart so that they are the last to be dropped; and nothing else. Bodies are registered when they first
+ * <p>Two kinds of body stay out of the tree: bodies with infinite bounds (planes), which pair with every body;
+ * and priority bodies (the haptic tools), which move every tick and are queried with their tight bounds each step,
+ * their pairs kept apart so that they are the last to be dropped. Bodies are registered when they first
  * appear; a change of a body's movable or priority flag rebuilds everything (scene set-up: allocates).
  *
  * <p>Nothing allocates once registered. The kept set holds {@value #KEPT_PER_CANDIDATE} times the destination's
- * capacity; pairs it cannot hold are looked for again on the next step. The output keeps every priority pair ahead
- * of the others, and {@link CandidatePairs#dropped} is exactly the overlapping pairs not written (counted afresh when
- * the kept set overflowed).
+ * capacity; pairs it cannot hold are looked for again on the next step, and until it has them all the output is
+ * read from the tree directly, a query per body, so that it stays all-pairs' output. The output keeps every
+ * priority pair ahead of the others, and {@link CandidatePairs#dropped} is exactly the overlapping pairs not
+ * written.
  */
 final class DynamicTreePairFinder implements CandidatePairFinder {
 
@@ -62,8 +63,17 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     private long[] priorityPairs = new long[0];
     private int priorityPairCount;
     private int[] hits = new int[0];
-    /** Whether this step's kept set could not take every pair it found (the output is then incomplete). */
+    /**
+     * Whether this step's kept set could not take every pair it found: it lacks some, and the output is taken from
+     * the tree instead.
+     */
     private boolean keptOverflow;
+    // The output cursor of write(): ordinary pairs are merged with the priority pairs as they come.
+    private int outCount;
+    private int outRoom;
+    private int outPriority;
+    private int outPriorityEnd;
+    private long ordinaryFound;
 
     @Override
     public void findPairs(double[] boundsM, boolean[] movable, boolean[] priority, int bodyCount,
@@ -371,84 +381,116 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     }
 
     /**
-     * The kept pairs whose tight bounds overlap, merged with the priority pairs, in key order. When they do not all
-     * fit, the priority pairs are written first and the others up to what is left. The pairs found and not written
-     * are counted as dropped; when the kept set itself overflowed, by counting every overlapping pair afresh.
+     * The ordinary pairs whose tight bounds overlap, in key order, merged with the priority pairs. When they do not
+     * all fit, the priority pairs are written first and the others up to what is left, the first in key order. The
+     * pairs found and not written are counted as dropped.
+     *
+     * <p>The ordinary pairs come from the kept set when it is complete; when it is not (it overflowed, or this step
+     * found more new pairs than fit), from the tree itself, so that the output never depends on which pairs the
+     * kept set happened to hold: writing the kept set then lost pairs that fit the output (found by
+     * {@code DynamicTreePairFinderTest}: one overlapping pair among 59 fat ones, capacity 4, was not written).
      */
     private void write(double[] boundsM, boolean[] movable, CandidatePairs dest) {
         int capacity = dest.capacity();
-        int priorityWritten = Math.min(priorityPairCount, capacity);
-        int ordinaryRoom = capacity - priorityWritten;
-        int ordinaryFound = 0;
-        int count = 0;
-        int p = 0;
-        for (int k = 0; k < keptCount; k++) {
-            long key = kept[k];
-            if (!Aabb.overlap(boundsM, (int) (key >>> 32), (int) key)) {
-                continue;
+        outPriorityEnd = Math.min(priorityPairCount, capacity);
+        outPriority = 0;
+        outRoom = capacity - outPriorityEnd;
+        outCount = 0;
+        ordinaryFound = 0;
+        if (keptOverflow) {
+            writeEveryOrdinaryPair(boundsM, movable, dest);
+        } else {
+            for (int k = 0; k < keptCount; k++) {
+                long key = kept[k];
+                if (Aabb.overlap(boundsM, (int) (key >>> 32), (int) key)) {
+                    writeOrdinary(dest, key);
+                }
             }
-            ordinaryFound++;
-            if (ordinaryRoom == 0) {
-                continue;
-            }
-            while (p < priorityWritten && priorityPairs[p] < key) {
-                count = put(dest, count, priorityPairs[p++]);
-            }
-            count = put(dest, count, key);
-            ordinaryRoom--;
         }
-        while (p < priorityWritten) {
-            count = put(dest, count, priorityPairs[p++]);
+        while (outPriority < outPriorityEnd) {
+            put(dest, priorityPairs[outPriority++]);
         }
-        dest.count = count;
-        long found = keptOverflow ? countOrdinaryPairs(boundsM, movable) : ordinaryFound;
-        dest.dropped = (int) Math.min(Integer.MAX_VALUE, found + priorityPairCount - count);
+        dest.count = outCount;
+        dest.dropped = (int) Math.min(Integer.MAX_VALUE, ordinaryFound + priorityPairCount - outCount);
+    }
+
+    /** Counts an ordinary pair and writes it if there is room, after the priority pairs that sort before it. */
+    private void writeOrdinary(CandidatePairs dest, long key) {
+        ordinaryFound++;
+        if (outRoom == 0) {
+            return;
+        }
+        while (outPriority < outPriorityEnd && priorityPairs[outPriority] < key) {
+            put(dest, priorityPairs[outPriority++]);
+        }
+        put(dest, key);
+        outRoom--;
     }
 
     /**
-     * Every pair of non-priority bodies whose bounds overlap, counted without storing: each tree body's tight
-     * bounds against the tree, and the unbounded bodies against every body. Only when the kept set overflowed:
-     * O(n log n).
+     * Every pair of non-priority bodies whose bounds overlap, in key order, straight from the tree: for each body
+     * {@code a} in index order, the tree bodies {@code b > a} its tight bounds meet (a fat box contains its body's
+     * bounds, so the query misses none) and the unbounded bodies after it, sorted; for an unbounded {@code a},
+     * every body after it. Only while the kept set is incomplete: O(n log n + k log k), no allocation.
      */
-    private long countOrdinaryPairs(double[] boundsM, boolean[] movable) {
-        long pairs = 0;
+    private void writeEveryOrdinaryPair(double[] boundsM, boolean[] movable, CandidatePairs dest) {
         for (int a = 0; a < registered; a++) {
-            if (leaf[a] == DynamicAabbTree.NULL) {
+            if (prioritySeen[a]) {
                 continue;
             }
-            int i = Aabb.STRIDE * a;
-            int found = tree.query(boundsM[i], boundsM[i + 1], boundsM[i + 2], boundsM[i + 3], boundsM[i + 4],
-                boundsM[i + 5], hits);
-            for (int h = 0; h < Math.min(found, hits.length); h++) {
-                int b = hits[h];
-                if (b > a && (movable[a] || movable[b]) && Aabb.overlap(boundsM, a, b)) {
-                    pairs++;
+            int partners = 0;
+            if (leaf[a] == DynamicAabbTree.NULL) {
+                for (int b = a + 1; b < registered; b++) {
+                    if (!prioritySeen[b] && ordinaryPair(boundsM, movable, a, b)) {
+                        hits[partners++] = b;
+                    }
+                }
+            } else {
+                int i = Aabb.STRIDE * a;
+                // Every hit is a distinct body, so they fit the array sized for the bodies.
+                int found = tree.query(boundsM[i], boundsM[i + 1], boundsM[i + 2], boundsM[i + 3], boundsM[i + 4],
+                    boundsM[i + 5], hits);
+                for (int h = 0; h < found; h++) {
+                    int b = hits[h];
+                    if (b > a && ordinaryPair(boundsM, movable, a, b)) {
+                        hits[partners++] = b;
+                    }
+                }
+                for (int u = 0; u < unboundedCount; u++) {
+                    int b = unboundedBodies[u];
+                    if (b > a && ordinaryPair(boundsM, movable, a, b)) {
+                        hits[partners++] = b;
+                    }
+                }
+                if (outRoom > 0) {
+                    heapSort(hits, partners);
                 }
             }
-        }
-        for (int u = 0; u < unboundedCount; u++) {
-            int a = unboundedBodies[u];
-            for (int b = 0; b < registered; b++) {
-                boolean counted = leaf[b] != DynamicAabbTree.NULL || (!prioritySeen[b] && b > a);
-                if (counted && b != a && (movable[a] || movable[b]) && Aabb.overlap(boundsM, a, b)) {
-                    pairs++;
-                }
+            for (int p = 0; p < partners; p++) {
+                writeOrdinary(dest, (long) a << 32 | hits[p]);
             }
         }
-        return pairs;
     }
 
-    private static int put(CandidatePairs dest, int count, long key) {
-        dest.first[count] = (int) (key >>> 32);
-        dest.second[count] = (int) key;
-        return count + 1;
+    private static boolean ordinaryPair(double[] boundsM, boolean[] movable, int a, int b) {
+        return (movable[a] || movable[b]) && Aabb.overlap(boundsM, a, b);
+    }
+
+    private void put(CandidatePairs dest, long key) {
+        dest.first[outCount] = (int) (key >>> 32);
+        dest.second[outCount] = (int) key;
+        outCount++;
     }
 
     private static long key(int a, int b) {
         return a < b ? (long) a << 32 | b : (long) b << 32 | a;
     }
 
-    /** In place, O(n log n), allocation-free (see {@code SweepAndPrune.heapSortPairs} for why not Arrays.sort). */
+    /**
+     * In place, O(n log n) in the worst case, allocation-free. {@code Arrays.sort} on primitives was rejected
+     * because its run-merging path may allocate a work array for large, partly ordered inputs (a step's new pairs
+     * come grouped by body).
+     */
     private static void heapSort(long[] a, int n) {
         for (int root = n / 2 - 1; root >= 0; root--) {
             sift(a, root, n);
@@ -471,6 +513,35 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
                 return;
             }
             long t = a[root];
+            a[root] = a[child];
+            a[child] = t;
+            root = child;
+        }
+    }
+
+    /** {@link #heapSort(long[], int)} for one body's partners. */
+    private static void heapSort(int[] a, int n) {
+        for (int root = n / 2 - 1; root >= 0; root--) {
+            sift(a, root, n);
+        }
+        for (int end = n - 1; end > 0; end--) {
+            int t = a[0];
+            a[0] = a[end];
+            a[end] = t;
+            sift(a, 0, end);
+        }
+    }
+
+    private static void sift(int[] a, int root, int n) {
+        while (2 * root + 1 < n) {
+            int child = 2 * root + 1;
+            if (child + 1 < n && a[child] < a[child + 1]) {
+                child++;
+            }
+            if (a[root] >= a[child]) {
+                return;
+            }
+            int t = a[root];
             a[root] = a[child];
             a[child] = t;
             root = child;

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
  * load one contact per sweep. The stack is built as a hand would: each box 1–2 mm off the one below, alternately
  * turned by ±1° about the vertical, each contact starting 0.1 mm deep.
  *
- * <p>{@link #shouldStandTenBoxStackForTenSecondsWithTheNarrowphase} runs the engine as shipped (sweep-and-prune,
- * the box–box separating-axis narrowphase). {@link #shouldStandTenBoxStackForTenSecondsWithFaceClippingStandIn}
- * runs the same stack with {@link FaceClippingBoxBox}, a test-only face-clipping box–box, so that a failure can be
- * told apart: solver or narrowphase.
+ * <p>{@link #shouldStandTenBoxStackForTenSecondsWithTheNarrowphase} runs the engine as shipped (the dynamic AABB
+ * tree broadphase, the box–box separating-axis narrowphase).
+ * {@link #shouldStandTenBoxStackForTenSecondsWithFaceClippingStandIn} runs the same stack with
+ * {@link FaceClippingBoxBox}, a test-only face-clipping box–box, so that a failure can be told apart: solver or
+ * narrowphase.
  */
 class StackingTest {
 

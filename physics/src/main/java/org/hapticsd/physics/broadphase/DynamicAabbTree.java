@@ -83,6 +83,7 @@ public final class DynamicAabbTree {
      * {@link #remove}. Allocates only when the node pool grows.
      */
     public int insert(int leafItem, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+        requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         int leaf = allocateNode();
         setBox(leaf, minX, minY, minZ, maxX, maxY, maxZ);
         item[leaf] = leafItem;
@@ -108,6 +109,7 @@ public final class DynamicAabbTree {
      */
     public void move(int leaf, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         requireLeaf(leaf);
+        requireBox(minX, minY, minZ, maxX, maxY, maxZ);
         removeLeaf(leaf);
         setBox(leaf, minX, minY, minZ, maxX, maxY, maxZ);
         insertLeaf(leaf);
@@ -177,53 +179,11 @@ public final class DynamicAabbTree {
 
     /**
      * Checks every invariant (links, heights, each parent's box the union of its children's, balance within one
-     * level, the leaf count) and throws {@link IllegalStateException} naming the first broken one. For tests:
-     * O(n).
+     * level, the leaf count, every node of the pool either in the tree or free) and throws
+     * {@link IllegalStateException} naming the first broken one. For tests: O(n).
      */
     public void validate() {
-        if (root == NULL) {
-            if (leafCount != 0) {
-                throw new IllegalStateException("empty tree with " + leafCount + " leaves counted");
-            }
-            return;
-        }
-        if (parent[root] != NULL) {
-            throw new IllegalStateException("the root has a parent");
-        }
-        int leaves = validate(root);
-        if (leaves != leafCount) {
-            throw new IllegalStateException(leaves + " leaves reachable, " + leafCount + " counted");
-        }
-    }
-
-    private int validate(int node) {
-        if (height[node] == 0) {
-            if (left[node] != NULL || right[node] != NULL) {
-                throw new IllegalStateException("leaf " + node + " has children");
-            }
-            return 1;
-        }
-        int l = left[node];
-        int r = right[node];
-        if (parent[l] != node || parent[r] != node) {
-            throw new IllegalStateException("node " + node + ": a child does not point back");
-        }
-        if (height[node] != 1 + Math.max(height[l], height[r])) {
-            throw new IllegalStateException("node " + node + ": height " + height[node]);
-        }
-        if (Math.abs(height[l] - height[r]) > 1) {
-            throw new IllegalStateException("node " + node + ": unbalanced, " + height[l] + " vs " + height[r]);
-        }
-        int n = STRIDE * node;
-        int a = STRIDE * l;
-        int b = STRIDE * r;
-        for (int k = 0; k < 3; k++) {
-            if (boxes[n + k] != Math.min(boxes[a + k], boxes[b + k])
-                    || boxes[n + 3 + k] != Math.max(boxes[a + 3 + k], boxes[b + 3 + k])) {
-                throw new IllegalStateException("node " + node + ": box is not the union of its children's");
-            }
-        }
-        return validate(l) + validate(r);
+        Checks.validate(this);
     }
 
     // ---- Insertion and removal ---------------------------------------------------------------------------
@@ -322,6 +282,13 @@ public final class DynamicAabbTree {
      * If one child of {@code a} is more than one level taller than the other, rotates that child up into
      * {@code a}'s place, handing the taller of its own children to it and the shorter to {@code a}. Returns the
      * node now in {@code a}'s place.
+     *
+     * <p>One rotation mends a difference of two, all that pairing the new leaf with a leaf or removing a leaf can
+     * cause. But the cost rule pairs the new leaf with a whole subtree of height h when its box is far from or larger
+     * than the subtree's (a box beside a row of boxes, a huge box), a difference of h; after the rotation {@code a}
+     * holds the shorter child of the risen node beside its old short child, up to h − 2 apart, so {@code a} is
+     * balanced in turn. By induction a node whose children are x ≥ o high comes out x or x + 1 high, which leaves the
+     * risen node within one level of its other child; each call starts from a smaller difference, so at most h nest.
      */
     private int balance(int a) {
         if (height[a] < 2) {
@@ -330,13 +297,17 @@ public final class DynamicAabbTree {
         int b = left[a];
         int c = right[a];
         int difference = height[c] - height[b];
+        int up;
         if (difference > 1) {
-            return rotateUp(a, c, b, false);
+            up = rotateUp(a, c, b, false);
+        } else if (difference < -1) {
+            up = rotateUp(a, b, c, true);
+        } else {
+            return a;
         }
-        if (difference < -1) {
-            return rotateUp(a, b, c, true);
-        }
-        return a;
+        balance(a);
+        height[up] = 1 + Math.max(height[left[up]], height[right[up]]);
+        return up;
     }
 
     /**
@@ -402,19 +373,25 @@ public final class DynamicAabbTree {
 
     private void requireLeaf(int leaf) {
         if (leaf < 0 || leaf >= capacity || height[leaf] != 0) {
-            throw new IllegalArgumentException("node " + leaf + " is not a leaf");
+            throw Checks.notALeaf(leaf);
         }
     }
 
     // ---- Boxes -------------------------------------------------------------------------------------------
 
-    private void setBox(int node, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
+    /**
+     * Called before {@link #insert} or {@link #move} changes anything: a box refused half way would leave a leaf
+     * taken out of the tree but still counted, or a node taken from the pool and never returned.
+     */
+    private static void requireBox(double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         if (!(minX <= maxX && minY <= maxY && minZ <= maxZ) || !Double.isFinite(minX) || !Double.isFinite(maxX)
                 || !Double.isFinite(minY) || !Double.isFinite(maxY) || !Double.isFinite(minZ)
                 || !Double.isFinite(maxZ)) {
-            throw new IllegalArgumentException("a tree box must be finite and ordered, was [" + minX + ", " + minY
-                + ", " + minZ + "] .. [" + maxX + ", " + maxY + ", " + maxZ + "]");
+            throw Checks.badBox(minX, minY, minZ, maxX, maxY, maxZ);
         }
+    }
+
+    private void setBox(int node, double minX, double minY, double minZ, double maxX, double maxY, double maxZ) {
         int b = STRIDE * node;
         boxes[b] = minX;
         boxes[b + 1] = minY;
@@ -453,5 +430,90 @@ public final class DynamicAabbTree {
         double dy = maxY - minY;
         double dz = maxZ - minZ;
         return dx * dy + dy * dz + dz * dx;
+    }
+
+    /**
+     * The checks and their messages, in a class of their own so that the tree's constant pool holds no strings:
+     * HotSpot resolves every string constant of a class on the thread whose call counts trigger the first C2
+     * compilation of one of its methods (compileBroker.cpp, {@code resolve_string_constants}). The tree's methods
+     * run a few times per step, so that compilation comes seconds into a run, on the stepping thread, and charged
+     * it 744 bytes, which the world's zero-allocation test caught.
+     */
+    private static final class Checks {
+
+        private Checks() {
+        }
+
+        static IllegalArgumentException notALeaf(int node) {
+            return new IllegalArgumentException("node " + node + " is not a leaf");
+        }
+
+        static IllegalArgumentException badBox(double minX, double minY, double minZ, double maxX, double maxY,
+                                               double maxZ) {
+            return new IllegalArgumentException("a tree box must be finite and ordered, was [" + minX + ", " + minY
+                + ", " + minZ + "] .. [" + maxX + ", " + maxY + ", " + maxZ + "]");
+        }
+
+        static void validate(DynamicAabbTree tree) {
+            if (tree.root == NULL) {
+                if (tree.leafCount != 0) {
+                    throw new IllegalStateException("empty tree with " + tree.leafCount + " leaves counted");
+                }
+            } else {
+                if (tree.parent[tree.root] != NULL) {
+                    throw new IllegalStateException("the root has a parent");
+                }
+                int leaves = validate(tree, tree.root);
+                if (leaves != tree.leafCount) {
+                    throw new IllegalStateException(leaves + " leaves reachable, " + tree.leafCount + " counted");
+                }
+            }
+            int free = 0;
+            for (int node = tree.freeList; node != NULL && free <= tree.capacity; node = tree.parent[node]) {
+                if (tree.height[node] != -1) {
+                    throw new IllegalStateException("node " + node + " is on the free list and in use");
+                }
+                free++;
+            }
+            int used = tree.leafCount == 0 ? 0 : 2 * tree.leafCount - 1;
+            if (used + free != tree.capacity) {
+                throw new IllegalStateException(used + " nodes in the tree and " + free + " free, of a pool of "
+                    + tree.capacity + ": nodes were lost");
+            }
+        }
+
+        private static int validate(DynamicAabbTree tree, int node) {
+            int[] left = tree.left;
+            int[] right = tree.right;
+            int[] height = tree.height;
+            if (height[node] == 0) {
+                if (left[node] != NULL || right[node] != NULL) {
+                    throw new IllegalStateException("leaf " + node + " has children");
+                }
+                return 1;
+            }
+            int l = left[node];
+            int r = right[node];
+            if (tree.parent[l] != node || tree.parent[r] != node) {
+                throw new IllegalStateException("node " + node + ": a child does not point back");
+            }
+            if (height[node] != 1 + Math.max(height[l], height[r])) {
+                throw new IllegalStateException("node " + node + ": height " + height[node]);
+            }
+            if (Math.abs(height[l] - height[r]) > 1) {
+                throw new IllegalStateException("node " + node + ": unbalanced, " + height[l] + " vs " + height[r]);
+            }
+            double[] boxes = tree.boxes;
+            int n = STRIDE * node;
+            int a = STRIDE * l;
+            int b = STRIDE * r;
+            for (int k = 0; k < 3; k++) {
+                if (boxes[n + k] != Math.min(boxes[a + k], boxes[b + k])
+                        || boxes[n + 3 + k] != Math.max(boxes[a + 3 + k], boxes[b + 3 + k])) {
+                    throw new IllegalStateException("node " + node + ": box is not the union of its children's");
+                }
+            }
+            return validate(tree, l) + validate(tree, r);
+        }
     }
 }

@@ -6,7 +6,8 @@ import org.joml.Vector3dc;
 /**
  * World-space axis-aligned bounding boxes stored flat in a {@code double[]}, {@link #STRIDE} values per body:
  * {@code minX, minY, minZ, maxX, maxY, maxZ}. A flat array rather than one object per body keeps the broadphase
- * walking contiguous memory, and lets a sweep-and-prune broadphase sort indices without touching objects.
+ * walking contiguous memory: it reads a body's bounds by index, to test them against its tree's fat boxes, with no
+ * object to dereference.
  *
  * <p>An unbounded shape (a half-space) gets infinite bounds, so the ordinary overlap test accepts it against
  * everything without a special case.
