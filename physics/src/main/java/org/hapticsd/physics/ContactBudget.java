@@ -39,10 +39,10 @@ public record ContactBudget(int maxPairs, int maxPoints) {
     public static final long BYTES_PER_PAIR = 44;
     /**
      * Heap bytes one point of the budget costs (HotSpot, compressed references): the point pool (eight vectors and
-     * the scalars), its LCP row, its warm-start memory and its {@link Contact} view; measured 1 432 bytes by
-     * {@code ContactBudgetTest}.
+     * the scalars), its LCP row, its warm-start memory (with the position and normal it is matched by) and its
+     * {@link Contact} view; measured 1 481 bytes by {@code ContactBudgetTest}.
      */
-    public static final long BYTES_PER_POINT = 1_440;
+    public static final long BYTES_PER_POINT = 1_488;
 
     public ContactBudget {
         if (maxPairs < 1 || maxPoints < 1) {

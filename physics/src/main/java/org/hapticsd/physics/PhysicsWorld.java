@@ -708,9 +708,8 @@ public final class PhysicsWorld {
             double elasticity = 0.5 * (materialA.elasticity() + materialB.elasticity());
             double staticFriction = 0.5 * (materialA.staticFriction() + materialB.staticFriction());
             double dynamicFriction = 0.5 * (materialA.dynamicFriction() + materialB.dynamicFriction());
-            int low = Math.min(a, b);
-            int high = Math.max(a, b);
             boolean toolPair = tools[a] || tools[b];
+            int pairFirst = p.count;
             for (int j = 0; j < pointCount; j++) {
                 int bin = importanceBin(toolPair, manifold.depth(j));
                 if (firstPass) {
@@ -741,15 +740,11 @@ public final class PhysicsWorld {
                 p.applicationPointM(i, p.leverArmAM[i]);
                 p.leverArmBM[i].set(p.leverArmAM[i]).sub(bodies.positionM[b]);
                 p.leverArmAM[i].sub(bodies.positionM[a]);
-                int stored = memory.find(low, high, p.featureId[i]);
-                if (stored >= 0) {
-                    memory.restore(stored, p, i);
-                } else {
-                    p.normalImpulseNs[i] = 0.0;
-                    p.frictionImpulseNs[i].zero();
-                    p.stickDisplacementM[i].zero();
-                }
             }
+            // Position matching is for the LCP warm start (see ContactMemory); a penalty point's stick displacement
+            // keeps its id-only identity, so the rendered friction of a tool is what it was.
+            memory.restorePair(p, pairFirst, p.count,
+                    pairModes[k] == ContactMode.LCP ? ContactMemory.WARM_START_RADIUS_M : 0.0);
         }
         return found;
     }

@@ -30,7 +30,7 @@ class ContactBudgetTest {
         ContactBudget budget = ContactBudget.forScene(806, 5, 1);
         assertEquals(16 * 800 + 805, budget.maxPairs());
         assertEquals(32 * 800 + 8 * 805, budget.maxPoints());
-        // The buffers of a pair-bound sizing (806·805/2 pairs × 8 points) would take 3.6 GB; this budget 46 MB.
+        // The buffers of a pair-bound sizing (806·805/2 pairs × 8 points) would take 3.6 GB; this budget 48 MB.
         assertTrue(budget.bytes() < 50L << 20, "bytes " + budget.bytes());
         ContactBudget twice = ContactBudget.forScene(1606, 5, 1);
         assertEquals(2.0, (double) twice.bytes() / budget.bytes(), 0.01, "linear in the bodies");

@@ -9,8 +9,25 @@ package org.hapticsd.physics.collision;
  * <p>Each polygon vertex carries its feature id and the tag of the polygon edge that leaves it (an incident edge,
  * or a reference side line once a cut has run along one), so a cut point is named by the plane that cut it and
  * the edge it cut: the ids of {@link FeatureIds} stay fixed while the faces rest on each other.
+ *
+ * <p>Faces whose edges lie on one another (equal boxes stacked in a column) are the degenerate case of clipping:
+ * an incident vertex sits on a side plane, and the sign of a sub-micrometre offset decides whether it is kept
+ * whole or cut into two points a rounding error apart, and an incident edge nearly parallel to a side line
+ * crosses it anywhere along its length. The clipped polygon then has five to eight vertices, some coincident,
+ * some sliding along an edge, and their number changes from step to step. Vertices within {@link #SLIVER_M} of
+ * the chord of their neighbours are therefore dropped: they change the support polygon by a sliver at most that
+ * wide, and the four corners that remain are the polygon Springhead's model asks for.
  */
 final class FaceClipper {
+    /**
+     * A clipped vertex closer than this to the line through its two neighbours adds nothing to the contact
+     * polygon: one micrometre, as {@link PolytopeContact#PREFERENCE_M}, below the resolution of a haptic device
+     * and far above the rounding of metre-scale poses. In the aligned ten-box stack ({@code scenes/stack.yaml})
+     * the duplicated vertices lie a rounding error apart and the stray edge crossings, up to a millimetre from a
+     * corner, within 0.1 µm of the chord between the corners.
+     */
+    static final double SLIVER_M = 1e-6;
+
     private double[] polygonM;
     private double[] clippedM;
     private int[] polygonId;
@@ -76,6 +93,7 @@ final class FaceClipper {
                 + sz * reference.vertexM[from + 2];
             count = clipByPlane(count, sx, sy, sz, sideOffsetM, j);
         }
+        count = dropSlivers(count);
         int added = 0;
         for (int k = 0; k < count; k++) {
             double px = polygonM[3 * k];
@@ -93,6 +111,52 @@ final class FaceClipper {
             }
         }
         return added;
+    }
+
+    /**
+     * Removes, until none is left, each vertex within {@link #SLIVER_M} of the line through its neighbours (or of
+     * its neighbour, when the two neighbours coincide), keeping at least a triangle. Returns the new count.
+     */
+    private int dropSlivers(int count) {
+        double sliverSquaredM2 = SLIVER_M * SLIVER_M;
+        boolean removed = true;
+        while (removed && count > 3) {
+            removed = false;
+            for (int k = 0; k < count && count > 3; k++) {
+                int previous = 3 * (k == 0 ? count - 1 : k - 1);
+                int next = 3 * (k == count - 1 ? 0 : k + 1);
+                double cx = polygonM[next] - polygonM[previous];
+                double cy = polygonM[next + 1] - polygonM[previous + 1];
+                double cz = polygonM[next + 2] - polygonM[previous + 2];
+                double vx = polygonM[3 * k] - polygonM[previous];
+                double vy = polygonM[3 * k + 1] - polygonM[previous + 1];
+                double vz = polygonM[3 * k + 2] - polygonM[previous + 2];
+                // Squared distance from the chord: |c × v|²/|c|², or |v|² when the chord has no length.
+                double chordSquared = cx * cx + cy * cy + cz * cz;
+                double distanceSquaredM2;
+                if (chordSquared > 0.0) {
+                    double ax = cy * vz - cz * vy;
+                    double ay = cz * vx - cx * vz;
+                    double az = cx * vy - cy * vx;
+                    distanceSquaredM2 = (ax * ax + ay * ay + az * az) / chordSquared;
+                } else {
+                    distanceSquaredM2 = vx * vx + vy * vy + vz * vz;
+                }
+                if (distanceSquaredM2 <= sliverSquaredM2) {
+                    remove(k, count);
+                    count--;
+                    removed = true;
+                    k--;
+                }
+            }
+        }
+        return count;
+    }
+
+    private void remove(int k, int count) {
+        System.arraycopy(polygonM, 3 * k + 3, polygonM, 3 * k, 3 * (count - k - 1));
+        System.arraycopy(polygonId, k + 1, polygonId, k, count - k - 1);
+        System.arraycopy(polygonTag, k + 1, polygonTag, k, count - k - 1);
     }
 
     /** One Sutherland–Hodgman pass: keeps the part of the polygon with {@code s·p <= offset}. */

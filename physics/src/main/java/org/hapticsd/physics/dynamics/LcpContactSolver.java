@@ -51,9 +51,10 @@ import org.joml.Vector3d;
  * </ul>
  *
  * <h2>Warm start</h2>
- * The impulses of the last step for the same (body pair, feature id), carried by {@link ContactMemory}, are
- * applied before the first sweep. The friction impulse is kept as a world vector and projected on this step's
- * tangents, since the Springhead frame turns with the sliding direction.
+ * The impulses of the last step for the same (body pair, feature id), or failing the id for the nearest point of
+ * the pair with the same normal, carried by {@link ContactMemory}, are applied before the first sweep. The friction
+ * impulse is kept as a world vector and projected on this step's tangents, since the Springhead frame turns with
+ * the sliding direction.
  *
  * <h2>Residual</h2>
  * {@link #lastResidualNs()}: the largest {@code |Δλ|} any row received in the final sweep (after projection). Zero

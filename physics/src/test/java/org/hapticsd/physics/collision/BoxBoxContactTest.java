@@ -123,6 +123,36 @@ class BoxBoxContactTest {
     }
 
     @Test
+    void shouldTouchAtFourCornersWhenEqualBoxesStandInAColumn() {
+        // Equal cubes, the upper 0.1 µm off and turned by 1e-5 rad: every corner lies within 1.5 µm of a side
+        // plane of the lower face, so clipping cuts corners into pairs of points a fraction of a micrometre apart
+        // and crosses nearly parallel edges: 8 points before the sliver vertices were dropped. The contact polygon
+        // is the square, to the micrometre.
+        Transform top = pose(1e-7, 5e-8, 0.2 - DEPTH_M, 1e-5, 0, 0, 1);
+        assertTrue(narrowphase.collide(cube, top, cube, pose(0, 0, 0), manifold));
+
+        assertEquals(4, manifold.pointCount(), Contacts.describe(manifold));
+        // Each corner moves by the offset plus the turn, 0.1·1e-5·√2 m: 2 µm bounds both.
+        double cornerM = 2e-6;
+        for (int sx = -1; sx <= 1; sx += 2) {
+            for (int sy = -1; sy <= 1; sy += 2) {
+                Contacts.pointNear(manifold, sx * 0.1, sy * 0.1, 0.1, cornerM);
+            }
+        }
+    }
+
+    @Test
+    void shouldReportNothingWhenEqualBoxesJustTouchInAColumn() {
+        // The eighth and ninth boxes of scenes/stack.yaml: their faces touch at depth 0 after rounding, while the
+        // edge pair x × y, which spans the same vertical axis, rounds to an overlap of 1e-17 m. The edge fallback
+        // used to report that as one point at a corner, a support at one corner that tips the upper box.
+        BoxShape box = new BoxShape(0.01, 0.01, 0.01);
+        assertFalse(narrowphase.collide(box, pose(0.04, 0.0, 0.10), box, pose(0.04, 0.0, 0.12), manifold),
+            Contacts.describe(manifold));
+        assertEquals(0, manifold.pointCount());
+    }
+
+    @Test
     void shouldMoveManifoldWithTheSceneUnderARigidMotion() {
         Quaterniond r = new Quaterniond().rotationAxis(0.9, 0.3, -0.5, 0.8);
         Vector3d t = new Vector3d(0.3, -0.2, 0.7);
