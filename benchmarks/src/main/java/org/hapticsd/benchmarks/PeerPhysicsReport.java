@@ -81,8 +81,8 @@ public final class PeerPhysicsReport {
             System.getProperty("java.vm.vendor"), Runtime.getRuntime().availableProcessors(), loadBefore,
             loadAverage());
         out.println();
-        out.println("| scene | engine | step p50, µs | step p99, µs | p99/p50 | ours/peer, p50 (p99) | contact points "
-            + "per step | penetration mean / max, mm | max speed at end, m/s |");
+        out.println("| scene | engine | step p50, µs | step p99, µs | p99/p50 | ours ÷ peer, p50 (p99) | contact points "
+            + "per step (penetrating) | penetration mean / max, mm | max speed at end, m/s |");
         out.println("|---|---|---|---|---|---|---|---|---|");
         for (String scene : scenes) {
             Statistics ours = times.get(key(scene, OURS));
@@ -92,10 +92,10 @@ public final class PeerPhysicsReport {
                 String ratio = engine.equals(OURS) || ours == null || t == null ? "–" : String.format(Locale.ROOT,
                     "%.2f (%.2f)", ours.getPercentile(50) / t.getPercentile(50),
                     ours.getPercentile(99) / t.getPercentile(99));
-                out.printf(Locale.ROOT, "| `%s` | %s | %s | %s | %s | %s | %.0f | %.3f / %.3f | %.4f |%n", scene,
+                out.printf(Locale.ROOT, "| `%s` | %s | %s | %s | %s | %s | %.0f (%.0f) | %.3f / %.3f | %.4f |%n", scene,
                     engine, t == null ? "–" : format(t.getPercentile(50)), t == null ? "–" : format(t.getPercentile(99)),
                     t == null ? "–" : String.format(Locale.ROOT, "%.2f", t.getPercentile(99) / t.getPercentile(50)),
-                    ratio, c.pointsPerStep(), 1e3 * c.meanDepthM(), 1e3 * c.maxDepthM(),
+                    ratio, c.pointsPerStep(), c.penetratingPerStep(), 1e3 * c.meanDepthM(), 1e3 * c.maxDepthM(),
                     speeds.get(key(scene, engine)));
             }
         }
