@@ -19,12 +19,17 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One physics step of the same scene in our engine, ode4j and Bullet ({@link PeerScene}, {@link PeerEngine}),
- * every step timed (sample time: the percentiles are the targets').
+ * each step timed on its own (sample time: the targets are percentiles of the step, not a throughput).
  *
  * <p>Only steps of a scene's timed window are measured: an episode builds the scene and settles it for
  * {@link PeerScene#SETTLE_S} in the untimed per-invocation setup, then its next {@link PeerScene#TIMED_S} of steps
  * are the benchmark's invocations; when they run out the setup starts the next episode. A benchmark iteration may
  * hold several episodes or part of one. The first episode, built in the trial setup, is also the JIT's warm-up.
+ *
+ * <p>The parameter of the engine is called {@code world} (what each library steps: our {@code PhysicsWorld},
+ * ODE's {@code DWorld}, Bullet's {@code btDiscreteDynamicsWorld}) because JMH runs the combinations in the order
+ * of the parameters' names: {@code scene} before {@code world} runs the three engines of a scene one after the
+ * other, minutes apart, so that on a shared machine the ratios compare engines measured under the same load.
  *
  * <p>Penetration and the ratios come from {@link PeerPhysicsReport}, which runs this benchmark.
  */
@@ -33,17 +38,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 1, time = 10)
 @Measurement(iterations = 3, time = 10)
-// A 4 GiB heap: our scene builder reserves contact buffers for every pair of bodies (pile-800: 2.6 M points).
-@Fork(value = 1, jvmArgsAppend = {"-XX:+UseZGC", "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
+// The launcher's collector (ZGC, docs/performance.md) for every engine: ode4j allocates on every step, and a
+// stop-the-world young collection would land in its p99. 2 GiB fixed and pre-touched: our pile-800 reserves about
+// 40 MB of contact storage, ode4j's garbage is collected concurrently.
+@Fork(value = 1, jvmArgsAppend = {"-XX:+UseZGC", "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 public class PeerPhysicsBenchmark {
-    @Param({"ours", "ode4j", "bullet"})
-    public String engine;
-
     @Param({"stack-10", "pile-200", "pile-50", "pile-100", "pile-400", "pile-800"})
     public String scene;
 
+    @Param({"ours", "ode4j", "bullet"})
+    public String world;
+
     private PeerScene peerScene;
-    private PeerEngine world;
+    private PeerEngine engine;
     private int timedStepsLeft;
 
     @Setup(Level.Trial)
@@ -62,21 +69,21 @@ public class PeerPhysicsBenchmark {
 
     @Benchmark
     public void step() {
-        world.step();
+        engine.step();
     }
 
     @TearDown(Level.Trial)
     public void tearDownTrial() {
-        world.close();
+        engine.close();
     }
 
     private void startEpisode() {
-        if (world != null) {
-            world.close();
+        if (engine != null) {
+            engine.close();
         }
-        world = PeerEngine.create(engine, peerScene);
+        engine = PeerEngine.create(world, peerScene);
         for (int i = 0, n = PeerScene.settleSteps(); i < n; i++) {
-            world.step();
+            engine.step();
         }
         timedStepsLeft = PeerScene.timedSteps();
     }

@@ -11,6 +11,7 @@ import com.jme3.bullet.collision.shapes.SphereCollisionShape;
 import com.jme3.bullet.objects.PhysicsBody;
 import com.jme3.bullet.objects.PhysicsRigidBody;
 import com.jme3.math.Plane;
+import com.jme3.math.Quaternion;
 import com.jme3.math.Vector3f;
 
 /**
@@ -29,10 +30,11 @@ import com.jme3.math.Vector3f;
  *       algorithms (sphere–sphere, box–box, convex–plane) or GJK with the sphere's 5 cm margin, so a small box
  *       margin costs no robustness.</li>
  *   <li>Friction: Bullet multiplies the two bodies' coefficients, so each body gets √0.5 for a pair value of
- *       {@link PeerScene#FRICTION}; restitution 0.</li>
- *   <li>Sweep-and-prune broadphase ({@code btAxisSweep3}), like ours and ODE's. Bullet's default DBVT fattens
- *       its tree leaves by a fixed 5 cm, half a sphere's diameter here, and kept three times as many pairs in
- *       {@code pile-200} (4,400 manifolds against 1,500), costing 650 µs a step against 455.</li>
+ *       {@link PeerScene#friction()}; restitution likewise (0 in every scene).</li>
+ *   <li>Sweep-and-prune broadphase ({@code btAxisSweep3}), the faster of Bullet's two here. Its default DBVT
+ *       (a dynamic AABB tree, like ours) fattens its leaves by a fixed 5 cm, half a sphere's diameter here, and
+ *       kept three times as many pairs in {@code pile-200} (4,400 manifolds against 1,500): re-measured after
+ *       settling, p50 620–645 µs a step against 400 µs with sweep-and-prune.</li>
  * </ul>
  */
 final class BulletEngine implements PeerEngine {
@@ -41,14 +43,18 @@ final class BulletEngine implements PeerEngine {
     static final float BOX_MARGIN_M = 1e-4f;
     /** Half size of the cube the sweep-and-prune broadphase quantizes (16 bits per axis: 0.15 mm cells). */
     static final float WORLD_HALF_M = 5f;
-    private static final float BODY_FRICTION = (float) Math.sqrt(PeerScene.FRICTION);
 
     private final PhysicsSpace space;
     private final PhysicsRigidBody[] bodies;
     private final Vector3f velocity = new Vector3f();
+    private final Vector3f location = new Vector3f();
+    private final float bodyFriction;
+    private final float bodyRestitution;
 
     BulletEngine(PeerScene scene) {
         BulletNatives.load();
+        bodyFriction = (float) Math.sqrt(scene.friction());
+        bodyRestitution = (float) Math.sqrt(scene.restitution());
         space = new PhysicsSpace(new Vector3f(-WORLD_HALF_M, -WORLD_HALF_M, -WORLD_HALF_M),
             new Vector3f(WORLD_HALF_M, WORLD_HALF_M, WORLD_HALF_M), PhysicsSpace.BroadphaseType.AXIS_SWEEP_3);
         space.setGravity(new Vector3f(0f, 0f, (float) -PeerScene.GRAVITY_MPS2));
@@ -69,8 +75,11 @@ final class BulletEngine implements PeerEngine {
             PhysicsRigidBody body = new PhysicsRigidBody(shape, (float) scene.massKg());
             body.setPhysicsLocation(new Vector3f((float) scene.centreM(i, 0), (float) scene.centreM(i, 1),
                 (float) scene.centreM(i, 2)));
-            body.setFriction(BODY_FRICTION);
-            body.setRestitution(0f);
+            // jME's quaternion constructor takes x y z w.
+            body.setPhysicsRotation(new Quaternion((float) scene.orientation(i, 1), (float) scene.orientation(i, 2),
+                (float) scene.orientation(i, 3), (float) scene.orientation(i, 0)));
+            body.setFriction(bodyFriction);
+            body.setRestitution(bodyRestitution);
             body.setEnableSleep(false);
             space.addCollisionObject(body);
             bodies[i] = body;
@@ -86,8 +95,8 @@ final class BulletEngine implements PeerEngine {
     private void addStatic(CollisionShape shape, double x, double y, double z) {
         PhysicsRigidBody body = new PhysicsRigidBody(shape, PhysicsBody.massForStatic);
         body.setPhysicsLocation(new Vector3f((float) x, (float) y, (float) z));
-        body.setFriction(BODY_FRICTION);
-        body.setRestitution(0f);
+        body.setFriction(bodyFriction);
+        body.setRestitution(bodyRestitution);
         space.addCollisionObject(body);
     }
 
@@ -105,6 +114,11 @@ final class BulletEngine implements PeerEngine {
                 stats.point(-ManifoldPoints.getDistance1(PersistentManifolds.getPointId(manifold, i)));
             }
         }
+    }
+
+    @Override
+    public double centreM(int body, int axis) {
+        return bodies[body].getPhysicsLocation(location).get(axis);
     }
 
     @Override

@@ -3,7 +3,8 @@ package org.hapticsd.benchmarks.peers;
 /**
  * Penetration over a run of steps: every contact point an engine reports is counted; the mean and max are over the
  * points that penetrate (depth {@code > 0}), so the engines' different habits for touching or separating points
- * (Bullet keeps points up to 2 cm apart in its manifolds) do not dilute the mean.
+ * (Bullet keeps points up to 2 cm apart in its manifolds) do not dilute the mean. Where the engine says how many
+ * solver sweeps it ran (ours stops early at a tolerance; the peers run a fixed count), those are kept too.
  */
 public final class ContactStats {
     private long steps;
@@ -11,6 +12,10 @@ public final class ContactStats {
     private long penetrating;
     private double depthSumM;
     private double depthMaxM;
+    private long solverSteps;
+    private long velocitySweeps;
+    private long positionSweeps;
+    private long dropped;
 
     /** Starts a step's worth of points. */
     public void step() {
@@ -25,6 +30,14 @@ public final class ContactStats {
             depthSumM += depthM;
             depthMaxM = Math.max(depthMaxM, depthM);
         }
+    }
+
+    /** The sweeps the current step's solver ran, and the pairs and points it dropped for want of storage. */
+    public void solver(int velocitySweepCount, int positionSweepCount, int droppedCount) {
+        solverSteps++;
+        velocitySweeps += velocitySweepCount;
+        positionSweeps += positionSweepCount;
+        dropped += droppedCount;
     }
 
     public long steps() {
@@ -49,5 +62,25 @@ public final class ContactStats {
     /** Deepest point seen, m; 0 if none. */
     public double maxDepthM() {
         return depthMaxM;
+    }
+
+    /** Whether the engine reported its sweeps ({@link #solver}). */
+    public boolean hasSolverCounts() {
+        return solverSteps > 0;
+    }
+
+    /** Mean velocity sweeps per step. */
+    public double velocitySweepsPerStep() {
+        return solverSteps == 0 ? 0.0 : (double) velocitySweeps / solverSteps;
+    }
+
+    /** Mean position sweeps per step. */
+    public double positionSweepsPerStep() {
+        return solverSteps == 0 ? 0.0 : (double) positionSweeps / solverSteps;
+    }
+
+    /** Pairs and points dropped over the budget, summed over the steps: 0 unless the storage was too small. */
+    public long dropped() {
+        return dropped;
     }
 }

@@ -15,6 +15,9 @@ public interface PeerEngine extends AutoCloseable {
      */
     void recordContacts(ContactStats stats);
 
+    /** Centre of dynamic body {@code body} (in {@link PeerScene}'s order), component {@code axis}, m. */
+    double centreM(int body, int axis);
+
     /** The largest speed of a dynamic body, m/s: whether the scene has come to rest. */
     double maxSpeedMps();
 
