@@ -16,6 +16,7 @@ public final class ContactStats {
     private long velocitySweeps;
     private long positionSweeps;
     private long dropped;
+    private long stepsAtSweepLimit;
 
     /** Starts a step's worth of points. */
     public void step() {
@@ -32,9 +33,15 @@ public final class ContactStats {
         }
     }
 
-    /** The sweeps the current step's solver ran, and the pairs and points it dropped for want of storage. */
-    public void solver(int velocitySweepCount, int positionSweepCount, int droppedCount) {
+    /**
+     * The sweeps the current step's solver ran (of {@code velocitySweepLimit} at most), and the pairs and points it
+     * dropped for want of storage.
+     */
+    public void solver(int velocitySweepCount, int velocitySweepLimit, int positionSweepCount, int droppedCount) {
         solverSteps++;
+        if (velocitySweepCount >= velocitySweepLimit) {
+            stepsAtSweepLimit++;
+        }
         velocitySweeps += velocitySweepCount;
         positionSweeps += positionSweepCount;
         dropped += droppedCount;
@@ -77,6 +84,11 @@ public final class ContactStats {
     /** Mean position sweeps per step. */
     public double positionSweepsPerStep() {
         return solverSteps == 0 ? 0.0 : (double) positionSweeps / solverSteps;
+    }
+
+    /** Share of the steps whose velocity solve ran to the sweep limit, not stopped by its tolerance, 0..1. */
+    public double atSweepLimit() {
+        return solverSteps == 0 ? 0.0 : (double) stepsAtSweepLimit / solverSteps;
     }
 
     /** Pairs and points dropped over the budget, summed over the steps: 0 unless the storage was too small. */

@@ -79,8 +79,8 @@ final class OursEngine implements PeerEngine {
             }
         }
         StepProfile profile = world.profile();
-        stats.solver(profile.lastVelocitySweeps(), profile.lastPositionSweeps(),
-            profile.lastDroppedPairs() + profile.lastDroppedPoints());
+        stats.solver(profile.lastVelocitySweeps(), world.contactSettings().lcpIterations(),
+            profile.lastPositionSweeps(), profile.lastDroppedPairs() + profile.lastDroppedPoints());
     }
 
     @Override
