@@ -1,0 +1,106 @@
+package org.hapticsd.benchmarks.peers;
+
+import org.hapticsd.physics.BodyType;
+import org.hapticsd.physics.BoxShape;
+import org.hapticsd.physics.Contact;
+import org.hapticsd.physics.ContactBudget;
+import org.hapticsd.physics.ContactMode;
+import org.hapticsd.physics.ContactSettings;
+import org.hapticsd.physics.Material;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.PlaneShape;
+import org.hapticsd.physics.Shape;
+import org.hapticsd.physics.SphereShape;
+import org.hapticsd.physics.StepProfile;
+import org.hapticsd.physics.mass.MassProperties;
+import org.hapticsd.physics.mass.MassPropertiesCalculator;
+import org.joml.Matrix3d;
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+
+/**
+ * Our engine with the settings a scene file gets when its {@code contact:} section is left at the defaults
+ * ({@link ContactSettings#defaults()}: LCP contacts, 20 velocity and 10 position sweeps at most, early stop at
+ * {@code lcpTolerance} 1e-5, γ 0.2, contact tolerance 0.2 mm) and the default {@link ContactBudget}, built the way
+ * {@code SceneBuilder} builds the bodies of {@code scenes/pile-200.yaml} and {@code scenes/cube-stack.yaml} (mass
+ * properties from the shape and the mass, one material per body) but without the haptic tool: a scene file always
+ * has one, and a tool's contacts are penalty contacts, which neither peer has. Rejected: loading the scene file
+ * and filtering out the tool's contacts, which leaves a body in the broadphase that the peers do not have.
+ */
+final class OursEngine implements PeerEngine {
+    private final PhysicsWorld world;
+    private final Vector3d velocity = new Vector3d();
+    private final Vector3d position = new Vector3d();
+    private final int firstDynamic;
+
+    OursEngine(PeerScene scene) {
+        world = new PhysicsWorld(ContactSettings.defaults());
+        world.setGravity(new Vector3d(0.0, 0.0, -PeerScene.GRAVITY_MPS2));
+        world.setSceneContactMode(ContactMode.LCP);
+        Material material = new Material(scene.restitution(), scene.friction(), scene.friction());
+        Quaterniond identity = new Quaterniond();
+        world.addStaticBody("floor", new PlaneShape(new Vector3d(0.0, 0.0, 1.0)), new Vector3d(), identity, material);
+        for (int w = 0; w < scene.walls(); w++) {
+            double[] b = scene.wall(w);
+            world.addStaticBody("wall" + w, new BoxShape(b[3], b[4], b[5]), new Vector3d(b[0], b[1], b[2]), identity,
+                material);
+        }
+        int statics = world.bodyCount();
+        firstDynamic = statics;
+        double s = scene.sizeM();
+        Matrix3d inertia = new Matrix3d();
+        for (int i = 0; i < scene.bodies(); i++) {
+            Shape shape = scene.cubes() ? new BoxShape(s, s, s) : new SphereShape(s);
+            MassProperties mass = MassPropertiesCalculator.ofMass(shape, scene.massKg());
+            // JOML's quaternion constructor takes x y z w.
+            Quaterniond q = new Quaterniond(scene.orientation(i, 1), scene.orientation(i, 2), scene.orientation(i, 3),
+                scene.orientation(i, 0));
+            world.addDynamicBody("body" + i, shape,
+                new Vector3d(scene.centreM(i, 0), scene.centreM(i, 1), scene.centreM(i, 2)), q, mass.massKg(),
+                mass.inertiaKgM2(inertia), material);
+        }
+        world.setContactBudget(ContactBudget.forScene(world.bodyCount(), statics, 0));
+    }
+
+    @Override
+    public void step() {
+        world.step(PeerScene.DT_S);
+    }
+
+    @Override
+    public void recordContacts(ContactStats stats) {
+        stats.step();
+        for (int i = 0, n = world.contactCount(); i < n; i++) {
+            Contact contact = world.contact(i);
+            // Only LCP contacts are the solver's; a penalty contact (a tool's) is a spring meant to sink in. The
+            // scenes have no tool, so none is expected; the check keeps the statistic honest if one is added.
+            if (contact.mode() == ContactMode.LCP) {
+                stats.point(contact.depthM());
+            }
+        }
+        StepProfile profile = world.profile();
+        stats.solver(profile.lastVelocitySweeps(), world.contactSettings().lcpIterations(),
+            profile.lastPositionSweeps(), profile.lastDroppedPairs() + profile.lastDroppedPoints());
+    }
+
+    @Override
+    public double centreM(int body, int axis) {
+        return world.bodyPosition(firstDynamic + body, position).get(axis);
+    }
+
+    @Override
+    public double maxSpeedMps() {
+        double max = 0.0;
+        for (int b = 0; b < world.bodyCount(); b++) {
+            if (world.bodyType(b) == BodyType.DYNAMIC) {
+                max = Math.max(max, world.bodyLinearVelocity(b, velocity).length());
+            }
+        }
+        return max;
+    }
+
+    @Override
+    public void close() {
+        // Heap only.
+    }
+}
