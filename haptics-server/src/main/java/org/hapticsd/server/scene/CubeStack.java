@@ -120,33 +120,8 @@ public record CubeStack(int cubes) {
             # (CubeStack); the peer benchmark builds the same stack in other engines. Read %s.px..pz: the top
             # cube stays where it starts. The tool is parked above the stack.
             name: cube-stack-%d
-            rateHz: 1000
-
-            device:
-              initialPosition: [0.0, 0.0, 0.0]
-              hand:
-                target: [0.0, 0.0, 0.0]
-
-            mapping:
-              origin: [0.0, 0.0, %s]
-
-            tool:
-              radiusM: 0.005
-
-            contact:
-              mode: lcp
-
-            contactModes:
-              - {body: tool, mode: penalty}
-
-            bodies:
-              - name: floor
-                shape: {type: plane, normal: [0.0, 0.0, 1.0]}
-                position: [0.0, 0.0, 0.0]
-                material: {elasticity: %s, staticFriction: %s, dynamicFriction: %s}
-            """, cubes, EDGE_M, MASS_KG, ELASTICITY, FRICTION, cubes, START_DEPTH_M * 1e3, name(cubes - 1), cubes,
-            TOOL_PARK_HEIGHT_M,
-            ELASTICITY, FRICTION, FRICTION));
+            """, cubes, EDGE_M, MASS_KG, ELASTICITY, FRICTION, cubes, START_DEPTH_M * 1e3, name(cubes - 1), cubes));
+        y.append(GeneratedScenes.toolParkedAboveAnLcpFloor(TOOL_PARK_HEIGHT_M, ELASTICITY, FRICTION));
         for (int i = 0; i < cubes; i++) {
             y.append(String.format(Locale.ROOT, """
                   - name: %s

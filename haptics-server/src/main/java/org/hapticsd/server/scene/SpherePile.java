@@ -29,6 +29,8 @@ public record SpherePile(int spheres) {
     public static final double SPACING_M = 0.11;
     public static final double LOWEST_CENTRE_M = 0.10;
     public static final double JITTER_M = 0.005;
+    /** Where the tool waits, m above the floor: above the walls and the highest layer, out of the way. */
+    private static final double TOOL_PARK_HEIGHT_M = 2.0;
     private static final long SEED = 0x9113_5EEDL;
 
     public SpherePile {
@@ -90,33 +92,9 @@ public record SpherePile(int spheres) {
             # ode4j and Bullet. Each start is shifted by up to %s m in x and y (seeded): a perfect grid would drop
             # columns that a deterministic solver keeps standing. The tool is parked above the box.
             name: pile-%d
-            rateHz: 1000
-
-            device:
-              initialPosition: [0.0, 0.0, 0.0]
-              hand:
-                target: [0.0, 0.0, 0.0]
-
-            mapping:
-              origin: [0.0, 0.0, 2.0]
-
-            tool:
-              radiusM: 0.005
-
-            contact:
-              mode: lcp
-
-            contactModes:
-              - {body: tool, mode: penalty}
-
-            bodies:
-              - name: floor
-                shape: {type: plane, normal: [0.0, 0.0, 1.0]}
-                position: [0.0, 0.0, 0.0]
-                material: {elasticity: %s, staticFriction: %s, dynamicFriction: %s}
             """, spheres, RADIUS_M, MASS_KG, ELASTICITY, FRICTION, PER_ROW, PER_ROW, PER_ROW * PER_ROW,
-            LOWEST_CENTRE_M, BOX_INSIDE_M, BOX_INSIDE_M, WALL_HEIGHT_M, spheres, JITTER_M, spheres, ELASTICITY,
-            FRICTION, FRICTION));
+            LOWEST_CENTRE_M, BOX_INSIDE_M, BOX_INSIDE_M, WALL_HEIGHT_M, spheres, JITTER_M, spheres));
+        y.append(GeneratedScenes.toolParkedAboveAnLcpFloor(TOOL_PARK_HEIGHT_M, ELASTICITY, FRICTION));
         String[] wallNames = {"wallPlusX", "wallMinusX", "wallPlusY", "wallMinusY"};
         for (int w = 0; w < 4; w++) {
             double[] b = wall(w);
