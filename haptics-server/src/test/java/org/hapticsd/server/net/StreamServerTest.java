@@ -59,6 +59,19 @@ class StreamServerTest {
     private static final class Collector implements WebSocket.Listener {
         final List<byte[]> messages = new CopyOnWriteArrayList<>();
         private ByteBuffer partial = ByteBuffer.allocate(0);
+        /** How the WebSocket ended, if it did: for a failure message that must say which connection closed. */
+        volatile String ended = "open";
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+            ended = "closed by the server, status " + statusCode + " '" + reason + "'";
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket ws, Throwable error) {
+            ended = "failed: " + error;
+        }
 
         @Override
         public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
@@ -190,7 +203,9 @@ class StreamServerTest {
             await(() -> server.clients() == 1, () -> "the stuck client to be closed; clients " + server.clients());
             double closedAfterS = (System.nanoTime() - connectingNs) / 1e9;
             assertTrue(closedAfterS >= StreamServerConfig.DEFAULT_UNWRITABLE_CLOSE_S,
-                "closed after " + closedAfterS + " s, before it can have been unwritable for 5 s");
+                "closed after " + closedAfterS + " s, before it can have been unwritable for 5 s; the reader's "
+                    + "WebSocket: " + reader.ended + ", " + reader.messages.size() + " messages; client errors "
+                    + server.clientErrors());
             // The other client still receives: ten more of its 50 Hz STATEs.
             int before = reader.messages.size();
             await(() -> reader.messages.size() >= before + 10,
