@@ -122,7 +122,9 @@ public final class ContactSettings {
      * When the Gauss–Seidel sweeps stop early, dimensionless, in {@code [0, 1)}. A velocity sweep whose largest
      * impulse change is at most this fraction of the largest normal impulse ends the velocity solve; a position
      * sweep that moves no contact point by more than this fraction of {@link #contactToleranceM()} (1e-5 × 0.2 mm
-     * = 2 nm by default) ends the position correction. The iteration counts stay the limits; 0 runs every sweep.
+     * = 2 nm by default) ends the position correction. After the first velocity sweep, a point is visited again only
+     * once its bodies have received more than this fraction in impulse changes since its last visit. The iteration
+     * counts stay the limits; 0 runs every sweep over every point (plain projected Gauss–Seidel).
      * Measured on the 200-sphere pile, settled: one velocity sweep and one or two position sweeps instead of 20 and
      * 10, the same penetration (mean 0.069 mm).
      */

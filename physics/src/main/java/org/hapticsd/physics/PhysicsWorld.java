@@ -508,7 +508,7 @@ public final class PhysicsWorld {
         storeResults();
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
         profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs(),
-                lcpSolver.lastVelocitySweeps(), lcpSolver.lastPositionSweeps());
+                lcpSolver.lastVelocitySweeps(), lcpSolver.lastVelocityVisits(), lcpSolver.lastPositionSweeps());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
     }
 

@@ -17,6 +17,7 @@ public final class StepProfile {
     private double lastPositionResidualNs;
     private int lastLcpRowCount;
     private int lastVelocitySweeps;
+    private int lastVelocityVisits;
     private int lastPositionSweeps;
     private int lastCandidatePairCount;
     private int lastDroppedPairs;
@@ -59,6 +60,15 @@ public final class StepProfile {
         return lastVelocitySweeps;
     }
 
+    /**
+     * LCP point visits of the last step's velocity sweeps: every point in the first sweep, then only those whose
+     * bodies moved since their last visit, so {@code visits / lcpRowCount} is the number of full sweeps the work
+     * amounted to.
+     */
+    public int lastVelocityVisits() {
+        return lastVelocityVisits;
+    }
+
     /** Position-correction sweeps of the last step (0 when no point needed correcting). */
     public int lastPositionSweeps() {
         return lastPositionSweeps;
@@ -97,9 +107,10 @@ public final class StepProfile {
     }
 
     void recordSolver(int lcpRowCount, double lcpResidualNs, double positionResidualNs, int velocitySweeps,
-                      int positionSweeps) {
+                      int velocityVisits, int positionSweeps) {
         this.lastLcpRowCount = lcpRowCount;
         this.lastVelocitySweeps = velocitySweeps;
+        this.lastVelocityVisits = velocityVisits;
         this.lastPositionSweeps = positionSweeps;
         this.lastLcpResidualNs = lcpResidualNs;
         this.lastPositionResidualNs = positionResidualNs;

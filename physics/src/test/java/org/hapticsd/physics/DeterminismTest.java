@@ -43,9 +43,12 @@ class DeterminismTest {
     /**
      * FNV-1a over the raw bits of every body's position, orientation, linear and angular velocity, every 100
      * ticks of {@link #runDynamic}: the whole dynamics path (LCP and penalty contacts, friction, warm start,
-     * position correction, gyroscopic step, integration) in one number.
+     * position correction, gyroscopic step, integration) in one number. Last changed when the velocity sweeps began
+     * skipping points whose bodies had not moved by more than the tolerance since their last visit (issue 11): that
+     * changes which sub-tolerance corrections are made, so the trajectories differ by round-off-sized amounts; the
+     * all-sweeps hash below, which skips nothing, did not change.
      */
-    private static final long GOLDEN_DYNAMIC_HASH = -4552831403496684308L;
+    private static final long GOLDEN_DYNAMIC_HASH = -7586066620852990306L;
 
     /**
      * The same run with {@code lcpTolerance 0} (every sweep, as before the early stop existed): the hash the
