@@ -42,9 +42,11 @@ public final class StepProfile {
 
     /**
      * Residual of the LCP solve of the last step, N·s: the largest change {@code |Δλ|} that any row (normal or
-     * friction, after projection onto its bound) received in the final projected Gauss–Seidel sweep. It is 0 when
-     * the sweep left every impulse unchanged, i.e. when the iterate is a fixed point of projected Gauss–Seidel and
-     * so solves the LCP; divide by {@code Δt} for the force error it stands for. 0 when there was no LCP contact.
+     * friction, after projection onto its bound) received in the final projected Gauss–Seidel sweep, over the points
+     * that sweep visited (after the first sweep, a point whose bodies have not moved by more than the tolerance since
+     * its last visit is skipped; see {@link ContactSettings#lcpTolerance()}). With {@code lcpTolerance} 0 every point
+     * is visited, and 0 means the iterate is a fixed point of projected Gauss–Seidel and so solves the LCP; divide by
+     * {@code Δt} for the force error it stands for. 0 when there was no LCP contact.
      */
     public double lastLcpResidualNs() {
         return lastLcpResidualNs;

@@ -57,8 +57,10 @@ import org.joml.Vector3d;
  * the sliding direction.
  *
  * <h2>Residual</h2>
- * {@link #lastResidualNs()}: the largest {@code |Δλ|} any row received in the final sweep (after projection). Zero
- * means the iterate is a fixed point of projected Gauss–Seidel, which is exactly a solution of the LCP.
+ * {@link #lastResidualNs()}: the largest {@code |Δλ|} any row received in the final sweep (after projection), over
+ * the points that sweep visited (see {@link #solveVelocities} for the ones it skips). With a tolerance of 0 every
+ * point is visited, and zero means the iterate is a fixed point of projected Gauss–Seidel, which is exactly a
+ * solution of the LCP.
  *
  * <p>Kinematic and static bodies enter with zero inverse mass and inertia: their velocities drive the relative
  * velocity (a haptic tool pushing a box) but no impulse changes them. Allocation-free once the row pool has grown
