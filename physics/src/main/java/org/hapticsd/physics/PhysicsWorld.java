@@ -97,6 +97,7 @@ public final class PhysicsWorld {
     private double[] boundsM = new double[0];
 
     private final ContactModeTable modes = new ContactModeTable();
+    private final BodySleep sleep = new BodySleep(bodies);
     private final BodyBounds bodyBounds = new BodyBounds();
     private final CandidatePairFinder pairFinder;
     private final ShapePairTest narrowphase;
@@ -268,9 +269,38 @@ public final class PhysicsWorld {
         return settings;
     }
 
-    /** Replaces the contact settings from the next step on. No allocation. */
+    /** Replaces the contact settings from the next step on, and wakes every sleeping body. No allocation. */
     public void setContactSettings(ContactSettings contactSettings) {
         this.settings = Objects.requireNonNull(contactSettings, "contactSettings");
+        sleep.wakeAll();
+    }
+
+    /** When resting islands sleep; {@link SleepSettings#off()} unless set. */
+    public SleepSettings sleepSettings() {
+        return sleep.settings();
+    }
+
+    /** Replaces the sleep settings from the next step on; {@link SleepSettings#off()} wakes every body. */
+    public void setSleepSettings(SleepSettings sleepSettings) {
+        sleep.setSettings(Objects.requireNonNull(sleepSettings, "sleepSettings"));
+    }
+
+    /** Whether the body is asleep (see {@link SleepSettings}); always {@code false} for non-dynamic bodies. */
+    public boolean isBodyAsleep(int body) {
+        return sleep.isAsleep(Objects.checkIndex(body, bodyCount()));
+    }
+
+    /** Number of bodies asleep. */
+    public int sleepingBodyCount() {
+        return sleep.asleepCount();
+    }
+
+    /**
+     * Wakes a sleeping body; the rest of its island wakes at the start of the next step. Setting a body's pose or
+     * velocity, its material or damping, gravity, contact settings or modes wakes bodies by itself. No allocation.
+     */
+    public void wakeBody(int body) {
+        sleep.wake(Objects.checkIndex(body, bodyCount()));
     }
 
     /** Copies the gravitational acceleration into {@code destMps2}; {@code (0, 0, −9.81)} unless set. */
@@ -284,6 +314,7 @@ public final class PhysicsWorld {
             throw new IllegalArgumentException("gravity must be finite, was " + format(accelerationMps2));
         }
         gravityMps2.set(accelerationMps2);
+        sleep.wakeAll();
     }
 
     /** The body's surface material. */
@@ -294,6 +325,7 @@ public final class PhysicsWorld {
     /** Replaces the body's material from the next step on. */
     public void setMaterial(int body, Material material) {
         materials[Objects.checkIndex(body, bodyCount())] = Objects.requireNonNull(material, "material");
+        sleep.wake(body);
     }
 
     /**
@@ -312,6 +344,7 @@ public final class PhysicsWorld {
         }
         bodies.linearDampingPerS[body] = linearPerS;
         bodies.angularDampingPerS[body] = angularPerS;
+        sleep.wake(body);
     }
 
     // ---- Contact modes ---------------------------------------------------------------------------------------
@@ -322,6 +355,8 @@ public final class PhysicsWorld {
      */
     public void setSceneContactMode(ContactMode mode) {
         modes.setScene(Objects.requireNonNull(mode, "mode"));
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /**
@@ -330,11 +365,15 @@ public final class PhysicsWorld {
      */
     public void setBodyContactMode(int body, ContactMode mode) {
         modes.setBody(Objects.checkIndex(body, bodyCount()), Objects.requireNonNull(mode, "mode"));
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /** Removes the body's own setting; its pairs fall back to group and scene settings. */
     public void clearBodyContactMode(int body) {
         modes.setBody(Objects.checkIndex(body, bodyCount()), null);
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /**
@@ -347,6 +386,8 @@ public final class PhysicsWorld {
             throw new IllegalArgumentException("group must be >= 0 (0: no group), was " + group);
         }
         modes.setGroupOf(body, group);
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /** The body's group, 0 for none. */
@@ -360,11 +401,15 @@ public final class PhysicsWorld {
      */
     public void setGroupContactMode(int group, ContactMode mode) {
         modes.setGroup(requireGroup(group), Objects.requireNonNull(mode, "mode"));
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /** Removes the group's setting. */
     public void clearGroupContactMode(int group) {
         modes.setGroup(requireGroup(group), null);
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /**
@@ -378,12 +423,16 @@ public final class PhysicsWorld {
     public void setPairContactMode(int bodyA, int bodyB, ContactMode mode) {
         requirePair(bodyA, bodyB);
         modes.setPair(bodyA, bodyB, Objects.requireNonNull(mode, "mode"));
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /** Removes the pair's own setting; it falls back to body, group and scene settings. */
     public void clearPairContactMode(int bodyA, int bodyB) {
         requirePair(bodyA, bodyB);
         modes.setPair(bodyA, bodyB, null);
+        // A pair that starts to interact may join two sleeping bodies: the islands are found again.
+        sleep.wakeAll();
     }
 
     /**
@@ -393,7 +442,12 @@ public final class PhysicsWorld {
     public ContactMode contactMode(int bodyA, int bodyB) {
         Objects.checkIndex(bodyA, bodyCount());
         Objects.checkIndex(bodyB, bodyCount());
-        return bodyA == bodyB ? ContactMode.NONE : effectiveMode(bodyA, bodyB);
+        if (bodyA == bodyB) {
+            return ContactMode.NONE;
+        }
+        // A sleeping body counts as the dynamic body it is.
+        return effectiveMode(bodyA, bodyB, bodies.type[bodyA] == BodyType.DYNAMIC,
+                bodies.type[bodyB] == BodyType.DYNAMIC);
     }
 
     // ---- Per-tick input --------------------------------------------------------------------------------------
@@ -453,6 +507,7 @@ public final class PhysicsWorld {
         }
         requireFinite(linearVelocityMps);
         requireFinite(angularVelocityRadps);
+        sleep.wake(body);
         bodies.linearVelocityMps[body].set(linearVelocityMps);
         bodies.angularVelocityRadps[body].set(angularVelocityRadps);
     }
@@ -465,6 +520,7 @@ public final class PhysicsWorld {
         }
         requireFinite(positionM);
         requireOrientation(orientation);
+        sleep.wake(body);
         bodies.positionM[body].set(positionM);
         bodies.orientation[body].set(orientation).normalize();
         bodies.refreshPose(body);
@@ -506,6 +562,7 @@ public final class PhysicsWorld {
         correctPositions();
         stageStartNs = endStage(StepStage.CORRECT_POSITIONS, stageStartNs);
         storeResults();
+        sleep.update(dtS, candidates, modes);
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
         profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs(),
                 lcpSolver.lastVelocitySweeps(), lcpSolver.lastVelocityVisits(), lcpSolver.lastPositionSweeps());
@@ -635,6 +692,7 @@ public final class PhysicsWorld {
         int n = bodies.count;
         refreshMovingBounds();
         pairFinder.findPairs(boundsM, movable, tools, n, candidates);
+        sleep.wakeTouched(candidates, modes);
         int kept = 0;
         for (int k = 0; k < candidates.count; k++) {
             int a = candidates.first[k];
@@ -654,7 +712,8 @@ public final class PhysicsWorld {
 
     private void refreshMovingBounds() {
         for (int body = 0; body < bodies.count; body++) {
-            if (movable[body]) {
+            // A sleeping body has not moved since it fell asleep: its bounds stand.
+            if (movable[body] && !sleep.isAsleep(body)) {
                 bodies.refreshPose(body);
                 bodyBounds.write(shapes[body], bodies.positionM[body], bodies.orientation[body], boundsM, body);
             }
@@ -783,7 +842,10 @@ public final class PhysicsWorld {
         integrator.applyPseudoVelocities(context, bodies);
     }
 
-    /** STORE_IMPULSES: per-point forces, per-body sums, contact views, and the memory for the next warm start. */
+    /**
+     * STORE_IMPULSES: per-point forces, per-body sums, contact views, and the memory for the next warm start (the
+     * step then puts resting islands to sleep, timed with this stage).
+     */
     private void storeResults() {
         for (ContactSolver solver : solvers) {
             solver.storeImpulses(context, points);
@@ -800,12 +862,17 @@ public final class PhysicsWorld {
 
     // ---- Pair rules ------------------------------------------------------------------------------------------
 
+    /** The mode of the pair this step: a sleeping body takes part as the static body it stands in for. */
     private ContactMode effectiveMode(int a, int b) {
+        return effectiveMode(a, b, bodies.dynamic[a], bodies.dynamic[b]);
+    }
+
+    private ContactMode effectiveMode(int a, int b, boolean aMoves, boolean bMoves) {
         ContactMode configured = modes.resolve(a, b);
         if (configured == ContactMode.NONE) {
             return ContactMode.NONE;
         }
-        if (bodies.dynamic[a] || bodies.dynamic[b]) {
+        if (aMoves || bMoves) {
             return configured;
         }
         // Neither moves under forces: only a tool's force means anything (it is rendered), and LCP has no mass.
@@ -850,6 +917,7 @@ public final class PhysicsWorld {
         tools[body] = tool;
         spheres[body] = shape instanceof SphereShape;
         movable[body] = type != BodyType.STATIC;
+        sleep.bodyAdded(capacity);
         report.bodyAdded(capacity);
         modes.bodyAdded(capacity);
         bodyBounds.bodyAdded(body, shape);
