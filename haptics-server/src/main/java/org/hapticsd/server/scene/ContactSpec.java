@@ -4,12 +4,13 @@ import org.hapticsd.physics.ContactBudget;
 import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.PenaltyContactSettings;
+import org.hapticsd.physics.SleepSettings;
 
 /**
  * Scene-wide contact settings: the penalty spring (haptic tool contacts and PENALTY pairs,
  * {@code f = max(0, k·d + b·ḋ)}), Springhead's contact model parameters (seed 002: contact tolerance, impact
- * threshold, friction threshold, error-correction rate), the LCP solver's iterations and early-stop tolerance, the contact budget, and the default mode of
- * every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
+ * threshold, friction threshold, error-correction rate), the LCP solver's iterations and early-stop tolerance, the
+ * contact budget, sleeping (off unless {@code sleepAfterS} is set) and the default mode of every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
  * the default simulated stylus.
  */
 public final class ContactSpec {
@@ -28,6 +29,9 @@ public final class ContactSpec {
     private Integer maxPairs;
     private Integer maxPoints;
     private ContactMode mode = ContactMode.LCP;
+    private double sleepAfterS = SleepSettings.off().afterS();
+    private double sleepLinearMps = SleepSettings.DEFAULT_LINEAR_MPS;
+    private double sleepAngularRadps = SleepSettings.DEFAULT_ANGULAR_RADPS;
 
     public void setStiffnessNpm(double value) {
         this.stiffnessNpm = Check.positive("stiffnessNpm", value);
@@ -79,6 +83,23 @@ public final class ContactSpec {
 
     public void setMaxPoints(int value) {
         this.maxPoints = Check.atLeast("maxPoints", 1, value);
+    }
+
+    public void setSleepAfterS(double value) {
+        this.sleepAfterS = Check.nonNegative("sleepAfterS", value);
+    }
+
+    public void setSleepLinearMps(double value) {
+        this.sleepLinearMps = Check.nonNegative("sleepLinearMps", value);
+    }
+
+    public void setSleepAngularRadps(double value) {
+        this.sleepAngularRadps = Check.nonNegative("sleepAngularRadps", value);
+    }
+
+    /** When resting islands sleep: off unless {@code sleepAfterS} {@code > 0}. */
+    public SleepSettings sleepSettings() {
+        return new SleepSettings(sleepAfterS, sleepLinearMps, sleepAngularRadps);
     }
 
     public void setMode(String value) {

@@ -54,6 +54,7 @@ public final class SceneBuilder {
     private static BuiltScene buildChecked(SceneSpec spec) throws SceneException {
         ContactSpec contact = spec.contact();
         PhysicsWorld world = new PhysicsWorld(contact.toSettings());
+        world.setSleepSettings(contact.sleepSettings());
         double[] g = spec.gravityMps2();
         world.setGravity(new Vector3d(g[0], g[1], g[2]));
         world.setSceneContactMode(contact.mode());

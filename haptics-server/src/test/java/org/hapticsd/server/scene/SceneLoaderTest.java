@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hapticsd.physics.BoxShape;
 import org.hapticsd.physics.PlaneShape;
+import org.hapticsd.physics.SleepSettings;
 import org.hapticsd.server.safety.SafetyConfig;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -132,7 +133,38 @@ class SceneLoaderTest {
 
             assertLocated(e, SOURCE, 4, "contact.stifnessNpm", "unknown field 'stifnessNpm'");
             assertTrue(e.getMessage().contains("expected one of: dampingNspm, errorCorrectionRate, frictionThresholdMps, impactThresholdMps, "
-                + "lcpIterations, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, stiffnessNpm, toleranceM)"), e.getMessage());
+                + "lcpIterations, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, sleepAfterS, "
+                + "sleepAngularRadps, sleepLinearMps, stiffnessNpm, toleranceM)"), e.getMessage());
+        }
+
+        @Test
+        void shouldRejectNegativeSleepTime() {
+            SceneException e = parseFails("""
+                name: insomniac
+                contact:
+                  sleepAfterS: -0.5
+                """);
+
+            assertLocated(e, SOURCE, 3, "contact.sleepAfterS", "must be >= 0");
+        }
+
+        @Test
+        void shouldBuildAWorldThatSleepsOnlyWhenTheSceneAsksForIt() throws SceneException {
+            SceneSpec asleep = parse("""
+                name: sleepy
+                contact:
+                  sleepAfterS: 0.5
+                  sleepLinearMps: 0.002
+                """);
+            SleepSettings sleep = SceneBuilder.build(asleep).haptic().world().sleepSettings();
+            assertEquals(0.5, sleep.afterS(), "sleepAfterS");
+            assertEquals(0.002, sleep.linearMps(), "sleepLinearMps");
+            assertEquals(SleepSettings.DEFAULT_ANGULAR_RADPS, sleep.angularRadps(), "sleepAngularRadps default");
+
+            SceneSpec awake = parse("""
+                name: default
+                """);
+            assertFalse(SceneBuilder.build(awake).haptic().world().sleepSettings().enabled(), "sleeping by default");
         }
 
         @Test
