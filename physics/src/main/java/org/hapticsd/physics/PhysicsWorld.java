@@ -66,6 +66,12 @@ import org.joml.Vector3dc;
  * do that should resolve tool–dynamic pairs in PENALTY mode ({@link #setBodyContactMode} on the tool), whose
  * spring also keeps the rendered force within the device's passivity bound. The penalty spring is scene-wide
  * ({@link ContactSettings#penalty()}): walls felt through the tool and penalty contacts between bodies share it.
+ *
+ * <h2>Sleeping</h2>
+ * Off unless {@link #setSleepSettings} turns it on: resting islands of dynamic bodies then stand still as static
+ * bodies do, at no contact or solver cost, until touched or changed (see {@link SleepSettings}). A sleeping
+ * body's pairs with static and other sleeping bodies have no contacts meanwhile; {@link #contactMode} still reports
+ * the configured mode.
  */
 public final class PhysicsWorld {
 
