@@ -956,8 +956,9 @@ public final class PhysicsWorld {
         points.ensureCapacity(maxPoints);
         points.count = 0;
         pointCapacity = maxPoints;
+        // The stored impulses stay: bodies are only ever appended, so the body pairs they are keyed by still mean
+        // the same bodies, and a body added to a settled scene does not restart every resting contact from zero.
         memory.reserve(maxPoints);
-        memory.clear();
         lcpSolver.reserve(maxPoints);
         lcpSolver.reserveBodies(bodies.count);
         report.reserve(maxPoints);

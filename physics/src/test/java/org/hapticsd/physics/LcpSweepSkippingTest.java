@@ -66,11 +66,24 @@ class LcpSweepSkippingTest {
         }
     }
 
+    @Test
+    void shouldKeepTheRestingContactsWarmWhenABodyIsAdded() {
+        PhysicsWorld world = restingBoxesAndAnImpact(RESTING_BOXES);
+        world.step(DT_S);
+        LcpContactTest.settle(world, 1000);
+        assertEquals(1, world.profile().lastVelocitySweeps(), "sweeps of the settled scene");
+        // A body added far from everything resizes the contact buffers; the resting boxes keep their impulses.
+        LcpContactTest.addBox(world, new Vector3d(5, 5, 5), new Quaterniond(), new Material(0.2, 0.5, 0.4));
+        world.step(DT_S);
+        assertEquals(1, world.profile().lastVelocitySweeps(),
+                "sweeps the step after a body was added (from zero impulses the boxes need several)");
+    }
+
     /**
      * A floor, {@code resting} light boxes settled on it 0.3 m apart, then box B moved to touch the floor 1 m away,
      * striking it obliquely (1 m/s down, 0.5 m/s sideways, spinning) so that friction and the four corners need
-     * several sweeps. B waits out the settling far above (held there) rather than being added afterwards: adding a
-     * body resizes the contact buffers, which forgets every warm start.
+     * several sweeps. B waits out the settling far above (held there), so that both worlds have the same bodies
+     * from the start.
      */
     private static PhysicsWorld restingBoxesAndAnImpact(int resting) {
         Material material = new Material(0.2, 0.5, 0.4);

@@ -204,11 +204,6 @@ public final class ContactMemory {
         count = n;
     }
 
-    /** Forgets every stored point (the scene changed). */
-    public void clear() {
-        count = 0;
-    }
-
     private static long key(int lowBody, int highBody) {
         return ((long) lowBody << 32) | (highBody & 0xffffffffL);
     }
