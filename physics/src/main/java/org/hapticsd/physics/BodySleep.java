@@ -24,6 +24,8 @@ final class BodySleep {
     private double[] restingS = new double[0];
     /** Union–find parent per body during {@link #update}. */
     private int[] parent = new int[0];
+    /** Per body during {@link #update}: its bounds touch a kinematic body or a tool. */
+    private boolean[] touchesKinematic = new boolean[0];
     /** Per island root during {@link #update}: some member has not rested long enough or touches a mover. */
     private boolean[] keptAwake = new boolean[0];
     private int asleepCount;
@@ -37,6 +39,7 @@ final class BodySleep {
         asleep = Arrays.copyOf(asleep, bodyCount);
         restingS = Arrays.copyOf(restingS, bodyCount);
         parent = Arrays.copyOf(parent, bodyCount);
+        touchesKinematic = Arrays.copyOf(touchesKinematic, bodyCount);
         keptAwake = Arrays.copyOf(keptAwake, bodyCount);
     }
 
@@ -122,6 +125,7 @@ final class BodySleep {
         int n = bodies.count;
         for (int body = 0; body < n; body++) {
             parent[body] = body;
+            touchesKinematic[body] = false;
             keptAwake[body] = false;
             if (!awakeDynamic(body)) {
                 continue;
@@ -133,24 +137,19 @@ final class BodySleep {
         for (int k = 0; k < candidates.count; k++) {
             int a = candidates.first[k];
             int b = candidates.second[k];
-            if (awakeDynamic(a) && awakeDynamic(b) && modes.resolve(a, b) != ContactMode.NONE) {
-                union(a, b);
-            }
-        }
-        for (int k = 0; k < candidates.count; k++) {
-            int a = candidates.first[k];
-            int b = candidates.second[k];
             if (modes.resolve(a, b) == ContactMode.NONE) {
                 continue;
             }
-            if (awakeDynamic(a) && bodies.type[b] == BodyType.KINEMATIC) {
-                keptAwake[find(a)] = true;
+            if (awakeDynamic(a) && awakeDynamic(b)) {
+                union(a, b);
+            } else if (awakeDynamic(a) && bodies.type[b] == BodyType.KINEMATIC) {
+                touchesKinematic[a] = true;
             } else if (awakeDynamic(b) && bodies.type[a] == BodyType.KINEMATIC) {
-                keptAwake[find(b)] = true;
+                touchesKinematic[b] = true;
             }
         }
         for (int body = 0; body < n; body++) {
-            if (awakeDynamic(body) && restingS[body] < settings.afterS()) {
+            if (awakeDynamic(body) && (touchesKinematic[body] || restingS[body] < settings.afterS())) {
                 keptAwake[find(body)] = true;
             }
         }
