@@ -24,6 +24,11 @@ public final class LoopRunner implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Throwable fatal;
     private volatile long skippedDeadlines;
+    /**
+     * A decaying peak of the tick time, for the wait strategy ({@link WaitStrategies}: hybrid parks less after
+     * heavy ticks). It falls by 1/64 per tick, so a spike is remembered for about a hundred ticks.
+     */
+    private long recentTickNs;
 
     public LoopRunner(HapticLoop loop, int rateHz, WaitStrategy waitStrategy, NanoClock clock) {
         this.loop = loop;
@@ -45,9 +50,12 @@ public final class LoopRunner implements AutoCloseable {
         try {
             schedule.restart(clock.nanoTime());
             while (running) {
-                waitStrategy.waitUntil(schedule.deadlineNs(), clock);
-                loop.tick(clock.nanoTime());
-                if (schedule.advance(clock.nanoTime())) {
+                waitStrategy.waitUntil(schedule.deadlineNs(), recentTickNs, clock);
+                long startNs = clock.nanoTime();
+                loop.tick(startNs);
+                long endNs = clock.nanoTime();
+                recentTickNs = Math.max(endNs - startNs, recentTickNs - (recentTickNs >> 6));
+                if (schedule.advance(endNs)) {
                     loop.afterTick(true);
                     skippedDeadlines = schedule.skippedDeadlines();
                 } else {

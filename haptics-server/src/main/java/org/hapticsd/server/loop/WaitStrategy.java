@@ -9,7 +9,17 @@ import org.agrona.concurrent.NanoClock;
 public interface WaitStrategy {
 
     /** Returns once {@code clock} has reached {@code deadlineNs} (possibly a little after). */
-    void waitUntil(long deadlineNs, NanoClock clock);
+    default void waitUntil(long deadlineNs, NanoClock clock) {
+        waitUntil(deadlineNs, 0, clock);
+    }
+
+    /**
+     * Returns once {@code clock} has reached {@code deadlineNs} (possibly a little after).
+     *
+     * @param recentTickNs how long the loop's recent ticks ran (a decaying peak; 0 when unknown): a strategy that
+     *                     parks keeps the same margin against a late wake-up whatever the scene costs
+     */
+    void waitUntil(long deadlineNs, long recentTickNs, NanoClock clock);
 
     /** The name this strategy is selected by on the command line. */
     String name();

@@ -47,6 +47,18 @@ class WaitStrategiesTest {
     }
 
     @Test
+    void shouldParkHybridLessAfterHeavyTicksSoThatALateWakeUpHasTheSameMargin() {
+        // A light tick (20 µs) leaves 980 µs: park until the 300 µs window plus the tick, 660 µs.
+        assertEquals(660_000, WaitStrategies.hybridParkNs(980_000, 20_000));
+        // A heavy tick (600 µs) leaves 400 µs, less than the window plus the tick: spin, do not park.
+        assertEquals(0, WaitStrategies.hybridParkNs(400_000, 600_000));
+        // The same heavy scene after a cheap stretch: 830 µs left, park 830 - 300 - 170 = 360 µs.
+        assertEquals(360_000, WaitStrategies.hybridParkNs(830_000, 170_000));
+        // Unknown tick time (0) is the fixed window.
+        assertEquals(700_000, WaitStrategies.hybridParkNs(1_000_000, 0));
+    }
+
+    @Test
     void shouldSelectStrategiesByName() {
         assertSame(WaitStrategies.HYBRID, WaitStrategies.named("hybrid"));
         assertSame(WaitStrategies.SPIN, WaitStrategies.named("spin"));
