@@ -34,7 +34,16 @@ public final class JitWarmUp {
     public static final int DEFAULT_TICKS = 40_000;
     /** Ticks run through a runner on a simulated clock. */
     public static final int RUNNER_TICKS = 20_000;
+    /**
+     * Wall-time bound of the direct phase. A heavy scene reaches it first: 40,000 ticks of an 800-sphere pile
+     * (2 ms a step) took 50 s of silence before the loop started. Its physics loops are compiled within the first
+     * hundreds of ticks anyway (back-edge counters); what is given up is profiling of rare branches of the tick.
+     */
+    public static final long MAX_DIRECT_NS = 5_000_000_000L;
+    /** Wall-time bound of the runner phase, for the same reason. */
+    public static final long MAX_RUNNER_NS = 2_000_000_000L;
     private static final int TICKS_PER_SAMPLE = 500;
+    private static final int TICKS_PER_CLOCK_CHECK = 100;
 
     private JitWarmUp() {
     }
@@ -43,19 +52,34 @@ public final class JitWarmUp {
      * @param throwawayScene a freshly built scene that nothing else uses (its world is consumed)
      */
     public static void run(BuiltScene throwawayScene, int rateHz, int ticks) {
+        run(throwawayScene, rateHz, ticks, MAX_DIRECT_NS, MAX_RUNNER_NS);
+    }
+
+    /**
+     * As {@link #run(BuiltScene, int, int)}, each phase also stopped after the given wall time.
+     *
+     * @return the ticks run, both phases together
+     */
+    public static long run(BuiltScene throwawayScene, int rateHz, int ticks, long maxDirectNs, long maxRunnerNs) {
         LoopAssembly assembly = new LoopAssembly(throwawayScene,
             new FaultyDevice(openedSimulatedDevice(throwawayScene)), rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         long periodNs = loop.periodNs();
+        long directStartNs = System.nanoTime();
         for (int k = 0; k < ticks; k++) {
             loop.tick(k * periodNs);
             loop.afterTick(false);
+            if (k % TICKS_PER_CLOCK_CHECK == 0 && System.nanoTime() - directStartNs > maxDirectNs) {
+                break;
+            }
         }
         LoopRunner runner = new LoopRunner(loop, rateHz, WaitStrategies.SPIN, new OverrunningClock(periodNs));
+        long runnerStartNs = System.nanoTime();
         runner.start();
         long target = assembly.stats().ticks() + RUNNER_TICKS;
         long sampledAt = 0;
-        while (runner.isRunning() && assembly.stats().ticks() < target) {
+        while (runner.isRunning() && assembly.stats().ticks() < target
+            && System.nanoTime() - runnerStartNs <= maxRunnerNs) {
             long ticksNow = assembly.stats().ticks();
             if (ticksNow - sampledAt >= TICKS_PER_SAMPLE) {
                 assembly.stats().sample();
@@ -64,6 +88,7 @@ public final class JitWarmUp {
             Thread.onSpinWait();
         }
         runner.close();
+        return assembly.stats().ticks();
     }
 
     private static SimulatedDevice openedSimulatedDevice(BuiltScene scene) {

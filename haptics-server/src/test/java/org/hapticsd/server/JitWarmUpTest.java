@@ -1,0 +1,28 @@
+package org.hapticsd.server;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.Test;
+
+class JitWarmUpTest {
+
+    @Test
+    void shouldRunEveryTickAskedForWhenTheTimeBoundsAreNotReached() throws Exception {
+        long ticks = JitWarmUp.run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1000, 2_000,
+            Long.MAX_VALUE, Long.MAX_VALUE);
+        // The runner thread keeps ticking until it is closed, so it may run a little past its target.
+        assertTrue(ticks >= 2_000 + JitWarmUp.RUNNER_TICKS, "ticks run: " + ticks);
+    }
+
+    @Test
+    void shouldStopBothPhasesAtTheirTimeBoundsSoThatAHeavySceneDoesNotDelayTheStartForAMinute() throws Exception {
+        // Bounds of 0: the direct phase stops after its first tick, the runner phase as soon as it has started.
+        // Without the bounds this asks for 40,000 + 20,000 ticks; the runner thread may tick a few hundred
+        // times (simulated time, microseconds each) between its start and its close.
+        long ticks = JitWarmUp.run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1000,
+            JitWarmUp.DEFAULT_TICKS, 0, 0);
+        assertTrue(ticks >= 1 && ticks < 10_000, "ticks run: " + ticks);
+    }
+}
