@@ -136,13 +136,15 @@ public final class PeerPhysicsReport {
         if (!engines.contains(OURS)) {
             return;
         }
-        out.println("| scene | ours: velocity sweeps per step (of 20) | steps at 20 sweeps | position sweeps per step "
-            + "(of 10) | pairs and points dropped over the contact budget |");
-        out.println("|---|---|---|---|---|");
+        out.println("| scene | ours: velocity sweeps per step (of 20) | work per step, full sweeps | steps stopped by "
+            + "the work budget | steps at 20 sweeps | position sweeps per step (of 10) | pairs and points dropped over "
+            + "the contact budget |");
+        out.println("|---|---|---|---|---|---|---|");
         for (String scene : scenes) {
             ContactStats c = episodes.get(key(scene, OURS)).contacts();
-            out.printf(Locale.ROOT, "| `%s` | %.2f | %.0f%% | %.2f | %d |%n", scene, c.velocitySweepsPerStep(),
-                100 * c.atSweepLimit(), c.positionSweepsPerStep(), c.dropped());
+            out.printf(Locale.ROOT, "| `%s` | %.2f | %.2f | %.1f%% | %.1f%% | %.2f | %d |%n", scene,
+                c.velocitySweepsPerStep(), c.fullSweepsPerStep(), 100 * c.atBudget(), 100 * c.atSweepLimit(),
+                c.positionSweepsPerStep(), c.dropped());
         }
     }
 

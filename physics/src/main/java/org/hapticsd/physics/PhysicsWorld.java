@@ -571,7 +571,8 @@ public final class PhysicsWorld {
         sleep.update(dtS, candidates, modes);
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
         profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs(),
-                lcpSolver.lastVelocitySweeps(), lcpSolver.lastVelocityVisits(), lcpSolver.lastPositionSweeps());
+                lcpSolver.lastVelocitySweeps(), lcpSolver.lastVelocityVisits(), lcpSolver.lastBudgetReached(),
+                lcpSolver.lastPositionSweeps());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
     }
 

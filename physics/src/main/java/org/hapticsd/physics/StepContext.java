@@ -56,6 +56,11 @@ public final class StepContext {
         return settings.positionIterations();
     }
 
+    /** {@link ContactSettings#lcpSweepBudget()}: the most velocity-sweep work per step, in full sweeps. */
+    public double lcpSweepBudget() {
+        return settings.lcpSweepBudget();
+    }
+
     /** {@link ContactSettings#lcpTolerance()}: the relative impulse change that ends the sweeps early. */
     public double lcpTolerance() {
         return settings.lcpTolerance();

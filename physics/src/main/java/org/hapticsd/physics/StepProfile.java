@@ -18,6 +18,7 @@ public final class StepProfile {
     private int lastLcpRowCount;
     private int lastVelocitySweeps;
     private int lastVelocityVisits;
+    private boolean lastVelocityBudgetReached;
     private int lastPositionSweeps;
     private int lastCandidatePairCount;
     private int lastDroppedPairs;
@@ -71,6 +72,14 @@ public final class StepProfile {
         return lastVelocityVisits;
     }
 
+    /**
+     * Whether the last step's velocity sweeps were stopped by {@link ContactSettings#lcpSweepBudget()} before they
+     * met {@link ContactSettings#lcpTolerance()} (the next step's warm start carries on from there).
+     */
+    public boolean lastVelocityBudgetReached() {
+        return lastVelocityBudgetReached;
+    }
+
     /** Position-correction sweeps of the last step (0 when no point needed correcting). */
     public int lastPositionSweeps() {
         return lastPositionSweeps;
@@ -109,7 +118,8 @@ public final class StepProfile {
     }
 
     void recordSolver(int lcpRowCount, double lcpResidualNs, double positionResidualNs, int velocitySweeps,
-                      int velocityVisits, int positionSweeps) {
+                      int velocityVisits, boolean velocityBudgetReached, int positionSweeps) {
+        this.lastVelocityBudgetReached = velocityBudgetReached;
         this.lastLcpRowCount = lcpRowCount;
         this.lastVelocitySweeps = velocitySweeps;
         this.lastVelocityVisits = velocityVisits;

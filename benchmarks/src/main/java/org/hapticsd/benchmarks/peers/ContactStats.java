@@ -17,6 +17,8 @@ public final class ContactStats {
     private long positionSweeps;
     private long dropped;
     private long stepsAtSweepLimit;
+    private long stepsAtBudget;
+    private double fullSweepsOfWork;
 
     /** Starts a step's worth of points. */
     public void step() {
@@ -34,14 +36,20 @@ public final class ContactStats {
     }
 
     /**
-     * The sweeps the current step's solver ran (of {@code velocitySweepLimit} at most), and the pairs and points it
-     * dropped for want of storage.
+     * The sweeps the current step's solver ran (of {@code velocitySweepLimit} at most), whether its work budget
+     * stopped them, the work they did in full sweeps (point visits over points), and the pairs and points it dropped
+     * for want of storage.
      */
-    public void solver(int velocitySweepCount, int velocitySweepLimit, int positionSweepCount, int droppedCount) {
+    public void solver(int velocitySweepCount, int velocitySweepLimit, boolean budgetReached, double fullSweeps,
+                       int positionSweepCount, int droppedCount) {
         solverSteps++;
         if (velocitySweepCount >= velocitySweepLimit) {
             stepsAtSweepLimit++;
         }
+        if (budgetReached) {
+            stepsAtBudget++;
+        }
+        fullSweepsOfWork += fullSweeps;
         velocitySweeps += velocitySweepCount;
         positionSweeps += positionSweepCount;
         dropped += droppedCount;
@@ -89,6 +97,16 @@ public final class ContactStats {
     /** Share of the steps whose velocity solve ran to the sweep limit, not stopped by its tolerance, 0..1. */
     public double atSweepLimit() {
         return solverSteps == 0 ? 0.0 : (double) stepsAtSweepLimit / solverSteps;
+    }
+
+    /** Share of the steps whose velocity solve its work budget stopped before the tolerance, 0..1. */
+    public double atBudget() {
+        return solverSteps == 0 ? 0.0 : (double) stepsAtBudget / solverSteps;
+    }
+
+    /** Mean work of the velocity sweeps per step, in full sweeps over the step's points. */
+    public double fullSweepsPerStep() {
+        return solverSteps == 0 ? 0.0 : fullSweepsOfWork / solverSteps;
     }
 
     /** Pairs and points dropped over the budget, summed over the steps: 0 unless the storage was too small. */

@@ -28,13 +28,19 @@ import org.joml.Vector3d;
  * and filtering out the tool's contacts, which leaves a body in the broadphase that the peers do not have.
  */
 final class OursEngine implements PeerEngine {
+    /**
+     * The defaults, or, for experiments with {@link StepProbe} or the benchmark, what the system properties
+     * {@code lcp.tol}, {@code lcp.budget} and {@code lcp.it} set ({@code lcpTolerance}, {@code lcpSweepBudget},
+     * {@code lcpIterations}). The published runs set none of them.
+     */
+    static final ContactSettings PROBE_SETTINGS = probeSettings();
     private final PhysicsWorld world;
     private final Vector3d velocity = new Vector3d();
     private final Vector3d position = new Vector3d();
     private final int firstDynamic;
 
     OursEngine(PeerScene scene) {
-        world = new PhysicsWorld(ContactSettings.defaults());
+        world = new PhysicsWorld(PROBE_SETTINGS);
         world.setGravity(new Vector3d(0.0, 0.0, -PeerScene.GRAVITY_MPS2));
         world.setSceneContactMode(ContactMode.LCP);
         Material material = new Material(scene.restitution(), scene.friction(), scene.friction());
@@ -62,6 +68,11 @@ final class OursEngine implements PeerEngine {
         world.setContactBudget(ContactBudget.forScene(world.bodyCount(), statics, 0));
     }
 
+    /** The engine's world, for probes that read its {@link StepProfile}. */
+    PhysicsWorld world() {
+        return world;
+    }
+
     @Override
     public void step() {
         world.step(PeerScene.DT_S);
@@ -79,7 +90,9 @@ final class OursEngine implements PeerEngine {
             }
         }
         StepProfile profile = world.profile();
+        int points = profile.lastLcpRowCount();
         stats.solver(profile.lastVelocitySweeps(), world.contactSettings().lcpIterations(),
+            profile.lastVelocityBudgetReached(), points == 0 ? 0.0 : (double) profile.lastVelocityVisits() / points,
             profile.lastPositionSweeps(), profile.lastDroppedPairs() + profile.lastDroppedPoints());
     }
 
@@ -97,6 +110,20 @@ final class OursEngine implements PeerEngine {
             }
         }
         return max;
+    }
+
+    private static ContactSettings probeSettings() {
+        ContactSettings s = ContactSettings.defaults();
+        if (System.getProperty("lcp.tol") != null) {
+            s = s.withLcpTolerance(Double.parseDouble(System.getProperty("lcp.tol")));
+        }
+        if (System.getProperty("lcp.budget") != null) {
+            s = s.withLcpSweepBudget(Double.parseDouble(System.getProperty("lcp.budget")));
+        }
+        if (System.getProperty("lcp.it") != null) {
+            s = s.withLcpIterations(Integer.getInteger("lcp.it"));
+        }
+        return s;
     }
 
     @Override

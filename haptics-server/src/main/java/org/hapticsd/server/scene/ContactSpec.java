@@ -9,7 +9,7 @@ import org.hapticsd.physics.SleepSettings;
 /**
  * Scene-wide contact settings: the penalty spring (haptic tool contacts and PENALTY pairs,
  * {@code f = max(0, k·d + b·ḋ)}), Springhead's contact model parameters (seed 002: contact tolerance, impact
- * threshold, friction threshold, error-correction rate), the LCP solver's iterations and early-stop tolerance, the
+ * threshold, friction threshold, error-correction rate), the LCP solver's iterations, early-stop tolerance and work budget, the
  * contact budget, sleeping (off unless {@code sleepAfterS} is set) and the default mode of every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
  * the default simulated stylus.
  */
@@ -25,6 +25,7 @@ public final class ContactSpec {
     private int lcpIterations = ENGINE.lcpIterations();
     private int positionIterations = ENGINE.positionIterations();
     private double lcpTolerance = ENGINE.lcpTolerance();
+    private double lcpSweepBudget = ENGINE.lcpSweepBudget();
     /** Null: {@link ContactBudget#forScene}'s per-body default. */
     private Integer maxPairs;
     private Integer maxPoints;
@@ -75,6 +76,14 @@ public final class ContactSpec {
             throw new IllegalArgumentException("lcpTolerance must be in [0, 1), got " + value);
         }
         this.lcpTolerance = value;
+    }
+
+    public void setLcpSweepBudget(double value) {
+        Check.nonNegative("lcpSweepBudget", value);
+        if (value < 1.0) {
+            throw new IllegalArgumentException("lcpSweepBudget must be >= 1 (one full sweep), got " + value);
+        }
+        this.lcpSweepBudget = value;
     }
 
     public void setMaxPairs(int value) {
@@ -147,6 +156,7 @@ public final class ContactSpec {
             .withLcpIterations(lcpIterations)
             .withPositionIterations(positionIterations)
             .withLcpTolerance(lcpTolerance)
+            .withLcpSweepBudget(lcpSweepBudget)
             .withPenalty(new PenaltyContactSettings(stiffnessNpm, dampingNspm));
     }
 }

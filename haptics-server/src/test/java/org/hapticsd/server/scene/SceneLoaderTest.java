@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hapticsd.physics.BoxShape;
+import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.SleepSettings;
 import org.hapticsd.server.safety.SafetyConfig;
@@ -133,7 +134,7 @@ class SceneLoaderTest {
 
             assertLocated(e, SOURCE, 4, "contact.stifnessNpm", "unknown field 'stifnessNpm'");
             assertTrue(e.getMessage().contains("expected one of: dampingNspm, errorCorrectionRate, frictionThresholdMps, impactThresholdMps, "
-                + "lcpIterations, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, sleepAfterS, "
+                + "lcpIterations, lcpSweepBudget, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, sleepAfterS, "
                 + "sleepAngularRadps, sleepLinearMps, stiffnessNpm, toleranceM)"), e.getMessage());
         }
 
@@ -165,6 +166,33 @@ class SceneLoaderTest {
                 name: default
                 """);
             assertFalse(SceneBuilder.build(awake).haptic().world().sleepSettings().enabled(), "sleeping by default");
+        }
+
+        @Test
+        void shouldCarryTheSweepBudgetIntoTheWorldAndDefaultToTheEngines() throws SceneException {
+            SceneSpec budgeted = parse("""
+                name: budgeted
+                contact:
+                  lcpSweepBudget: 12.5
+                """);
+            assertEquals(12.5, SceneBuilder.build(budgeted).haptic().world().contactSettings().lcpSweepBudget(),
+                "lcpSweepBudget");
+            SceneSpec plain = parse("""
+                name: default
+                """);
+            assertEquals(ContactSettings.DEFAULT_LCP_SWEEP_BUDGET,
+                SceneBuilder.build(plain).haptic().world().contactSettings().lcpSweepBudget(), "default budget");
+        }
+
+        @Test
+        void shouldRejectASweepBudgetBelowOneSweep() {
+            SceneException e = parseFails("""
+                name: stingy
+                contact:
+                  lcpSweepBudget: 0.5
+                """);
+
+            assertLocated(e, SOURCE, 3, "contact.lcpSweepBudget", "must be >= 1");
         }
 
         @Test

@@ -60,9 +60,6 @@ final class ContactConstraint {
     double tangentImpulse1;
     double tangentImpulse2;
 
-    /** The velocity-sweep visit that last solved this point; the sweeps skip it until a body moves after it. */
-    int solvedAtVisit;
-
     /** Position correction: target pseudo-velocity, m/s, and accumulated pseudo-impulse, N·s. */
     double pseudoTargetMps;
     double pseudoImpulse;

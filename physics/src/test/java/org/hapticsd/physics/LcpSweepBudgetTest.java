@@ -1,0 +1,134 @@
+package org.hapticsd.physics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.hapticsd.physics.dynamics.SolidInertia;
+import org.joml.Matrix3d;
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The velocity sweeps of a step do at most {@link ContactSettings#lcpSweepBudget()} full sweeps' worth of point
+ * visits (never fewer than 512, never less than one sweep), say when the budget stopped them, and leave the rest of
+ * the solve to the next steps' warm start. The scene is a pile: 196 spheres of 5 cm dropped in layers into a
+ * 0.5 m box, where a new contact spreads through the whole pile and the sweeps do not meet the tolerance quickly.
+ */
+class LcpSweepBudgetTest {
+
+    private static final double DT_S = 0.001;
+    private static final double RADIUS_M = 0.05;
+    private static final double MASS_KG = 1.0;
+    private static final int PER_SIDE = 7;
+    private static final int LAYERS = 4;
+    /** Below this the budget does not cut a step (LcpContactSolver.MIN_BUDGET_VISITS). */
+    private static final int MIN_BUDGET_VISITS = 512;
+
+    @Test
+    void shouldStopTheSweepsAtTheBudgetAndSaySo() {
+        double budget = 2.0;
+        PhysicsWorld world = pile(ContactSettings.defaults().withLcpSweepBudget(budget));
+        StepProfile profile = world.profile();
+        int stoppedByBudget = 0;
+        for (int step = 0; step < 1500; step++) {
+            world.step(DT_S);
+            int points = profile.lastLcpRowCount();
+            long allowed = Math.max(Math.max(points, MIN_BUDGET_VISITS), (long) Math.ceil(budget * points));
+            int visits = profile.lastVelocityVisits();
+            assertTrue(visits <= allowed, "step " + step + ": " + visits + " visits, budget " + allowed);
+            if (profile.lastVelocityBudgetReached()) {
+                stoppedByBudget++;
+                // The budget is checked before each visit: a step it stops has used exactly the budget.
+                assertEquals(allowed, visits, "visits of a step the budget stopped, step " + step);
+                assertTrue(profile.lastVelocitySweeps() < world.contactSettings().lcpIterations(),
+                        "a step stopped by the budget ran " + profile.lastVelocitySweeps() + " sweeps");
+            }
+        }
+        // Precondition: the landing pile needs more than the budget in some steps, or nothing was tested.
+        assertTrue(stoppedByBudget > 0, "no step reached the budget");
+    }
+
+    @Test
+    void shouldLetTheSameStepsRunLongerWithALargerBudget() {
+        // The same pile with a budget as large as the sweep limit: its heaviest steps visit more points than the
+        // budget of 2 would have allowed, so that budget is what bounded them above.
+        PhysicsWorld world = pile(ContactSettings.defaults().withLcpSweepBudget(20.0));
+        StepProfile profile = world.profile();
+        int beyond = 0;
+        for (int step = 0; step < 1500; step++) {
+            world.step(DT_S);
+            int points = profile.lastLcpRowCount();
+            if (profile.lastVelocityVisits() > Math.max(MIN_BUDGET_VISITS, 2 * points)) {
+                beyond++;
+            }
+            assertTrue(!profile.lastVelocityBudgetReached() || profile.lastVelocityVisits() >= 20 * points,
+                    "a budget of 20 full sweeps cannot stop 20 sweeps short, step " + step);
+        }
+        assertTrue(beyond > 0, "no step of the pile needed more than 2 full sweeps");
+    }
+
+    @Test
+    void shouldCarryWhatABudgetLeftOverToTheNextSteps() {
+        // A tight budget converges the pile over several steps instead of one: once it rests, its contacts carry its
+        // weight, and no sphere sinks deeper than the static contact model leaves it.
+        ContactSettings settings = ContactSettings.defaults().withLcpSweepBudget(1.5);
+        PhysicsWorld world = pile(settings);
+        for (int step = 0; step < 3000; step++) {
+            world.step(DT_S);
+        }
+        double weightN = PER_SIDE * PER_SIDE * LAYERS * MASS_KG * 9.81;
+        Vector3d supportN = new Vector3d();
+        Vector3d forceN = new Vector3d();
+        for (int body = 0; body < world.bodyCount(); body++) {
+            if (world.bodyType(body) == BodyType.STATIC) {
+                supportN.sub(world.contactForceOnBody(body, forceN));
+            }
+        }
+        // At rest the floor and walls carry the weight, to the early stop's tolerance of the largest impulse (1e-5)
+        // times the number of points; 1e-3 of the weight is three orders of magnitude looser than that and still
+        // tells a pile that is not yet carried (an unfinished solve leaves whole contacts at zero).
+        assertEquals(weightN, supportN.z, 1e-3 * weightN, "support of the resting pile");
+        double deepestM = 0.0;
+        for (int i = 0; i < world.contactCount(); i++) {
+            deepestM = Math.max(deepestM, world.contact(i).depthM());
+        }
+        // The static contact model leaves up to d_tol (0.2 mm); 0.1 mm more is what one step of g·Δt² and the
+        // correction rate γ = 0.2 leave after a landing.
+        assertTrue(deepestM <= settings.contactToleranceM() + 1e-4, "deepest point " + deepestM + " m");
+    }
+
+    /** The floor, four walls of a 0.5 m box, and 7 × 7 × 4 spheres in layers 12 cm apart, each grid shifted by 1 cm. */
+    private static PhysicsWorld pile(ContactSettings settings) {
+        PhysicsWorld world = new PhysicsWorld(settings);
+        world.setGravity(new Vector3d(0.0, 0.0, -9.81));
+        Material material = new Material(0.0, 0.5, 0.5);
+        Quaterniond identity = new Quaterniond();
+        world.addStaticBody("floor", new PlaneShape(new Vector3d(0.0, 0.0, 1.0)), new Vector3d(), identity, material);
+        double halfInsideM = 0.25;
+        double wallHalfM = 0.05;
+        for (int side = 0; side < 4; side++) {
+            double offsetM = halfInsideM + wallHalfM;
+            double x = side == 0 ? offsetM : side == 1 ? -offsetM : 0.0;
+            double y = side == 2 ? offsetM : side == 3 ? -offsetM : 0.0;
+            BoxShape wall = side < 2 ? new BoxShape(wallHalfM, halfInsideM + 2 * wallHalfM, 0.5)
+                    : new BoxShape(halfInsideM + 2 * wallHalfM, wallHalfM, 0.5);
+            world.addStaticBody("wall" + side, wall, new Vector3d(x, y, 0.5), identity, material);
+        }
+        Matrix3d inertia = SolidInertia.sphere(MASS_KG, RADIUS_M, new Matrix3d());
+        double pitchM = 0.065;
+        for (int layer = 0; layer < LAYERS; layer++) {
+            double shiftM = (layer % 2) * 0.01;
+            for (int i = 0; i < PER_SIDE; i++) {
+                for (int j = 0; j < PER_SIDE; j++) {
+                    Vector3d positionM = new Vector3d((i - 3) * pitchM + shiftM, (j - 3) * pitchM - shiftM,
+                            RADIUS_M + 0.001 + layer * 0.12);
+                    world.addDynamicBody("s" + layer + "_" + i + "_" + j, new SphereShape(RADIUS_M), positionM,
+                            identity, MASS_KG, inertia, material);
+                }
+            }
+        }
+        world.setContactBudget(ContactBudget.forScene(world.bodyCount(), 5, 0));
+        return world;
+    }
+}
