@@ -76,14 +76,21 @@ public final class PeerPhysicsReport {
         }
 
         Map<String, Statistics> times = new HashMap<>();
+        Map<Integer, Statistics> floor = new java.util.TreeMap<>();
         if (!penetrationOnly) {
             Options options = new OptionsBuilder().parent(command)
                 .include("\\." + PeerPhysicsBenchmark.class.getSimpleName() + "\\.")
+                .include("\\." + NoiseFloorBenchmark.class.getSimpleName() + "\\.")
                 .build();
             Collection<RunResult> results = new Runner(options).run();
             for (RunResult result : results) {
-                times.put(key(result.getParams().getParam("scene"), result.getParams().getParam("world")),
-                    result.getPrimaryResult().getStatistics());
+                String target = result.getParams().getParam("targetUs");
+                if (target != null) {
+                    floor.put(Integer.parseInt(target), result.getPrimaryResult().getStatistics());
+                } else {
+                    times.put(key(result.getParams().getParam("scene"), result.getParams().getParam("world")),
+                        result.getPrimaryResult().getStatistics());
+                }
             }
         }
 
@@ -100,6 +107,22 @@ public final class PeerPhysicsReport {
         Map<String, Double> slopes = printSlopes(out, scenes, engines, times, episodes);
         out.println();
         printTargets(out, scenes, engines, times, slopes);
+        out.println();
+        printNoiseFloor(out, floor);
+    }
+
+    /** The control: the p99/p50 of constant work of about the same length as the steps, on the same machine. */
+    private static void printNoiseFloor(PrintStream out, Map<Integer, Statistics> floor) {
+        if (floor.isEmpty()) {
+            return;
+        }
+        out.println("| control: constant work (NoiseFloorBenchmark), target | p50, µs | p99, µs | p99/p50 |");
+        out.println("|---|---|---|---|");
+        for (Map.Entry<Integer, Statistics> e : floor.entrySet()) {
+            Statistics t = e.getValue();
+            out.printf(Locale.ROOT, "| %d µs | %s | %s | %.2f |%n", e.getKey(), format(t.getPercentile(50)),
+                format(t.getPercentile(99)), t.getPercentile(99) / t.getPercentile(50));
+        }
     }
 
     private static void printTable(PrintStream out, List<String> scenes, List<String> engines,
