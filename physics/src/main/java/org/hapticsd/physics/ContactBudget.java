@@ -38,11 +38,12 @@ public record ContactBudget(int maxPairs, int maxPoints) {
      */
     public static final long BYTES_PER_PAIR = 44;
     /**
-     * Heap bytes one point of the budget costs (HotSpot, compressed references): the point pool (eight vectors and
-     * the scalars), its LCP row, its warm-start memory (with the position and normal it is matched by) and its
-     * {@link Contact} view; measured 1 481 bytes by {@code ContactBudgetTest}.
+     * Heap bytes one point of the budget costs (HotSpot, compressed references): the point pool (six vectors and
+     * the scalars), what each contact model keeps per point (the LCP row and its carried impulses, the penalty stick
+     * point), the matcher's record (with the position and normal a point is matched by), the per-mode index lists,
+     * the onset list and the {@link Contact} view; measured 1 545 bytes by {@code ContactBudgetTest}.
      */
-    public static final long BYTES_PER_POINT = 1_488;
+    public static final long BYTES_PER_POINT = 1_552;
 
     public ContactBudget {
         if (maxPairs < 1 || maxPoints < 1) {

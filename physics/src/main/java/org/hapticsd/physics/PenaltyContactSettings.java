@@ -15,7 +15,7 @@ package org.hapticsd.physics;
  *       grows every step. Hence {@code k < 4·m/Δt²}: {@link #maxStableStiffnessNpm(double, double)}. This is
  *       the same bound Box2D's {@code b2MakeSoft} respects when it caps contact hertz against the step rate;
  *       it bounds {@link ContactMode#PENALTY} contacts on dynamic bodies (see
- *       {@code dynamics.PenaltyContactSolver} for the effective mass to use and the damped form
+ *       {@code dynamics.contact.PenaltyContactModel} for the effective mass to use and the damped form
  *       {@code k·Δt² + 2·b·Δt < 4·m}) and any virtual coupling to a simulated proxy.</li>
  *   <li><b>Passivity of the haptic display.</b> A device with intrinsic (mechanical) damping {@code b} that
  *       renders a virtual wall {@code K} with virtual damping {@code B}, sampled and held every {@code T},

@@ -4,13 +4,14 @@ import java.util.Arrays;
 import java.util.Objects;
 
 import org.hapticsd.physics.collision.ContactManifold;
-import org.hapticsd.physics.dynamics.ContactMemory;
 import org.hapticsd.physics.dynamics.ContactPoints;
-import org.hapticsd.physics.dynamics.ContactSolver;
-import org.hapticsd.physics.dynamics.LcpContactSolver;
-import org.hapticsd.physics.dynamics.PenaltyContactSolver;
 import org.hapticsd.physics.dynamics.RigidBodies;
 import org.hapticsd.physics.dynamics.RigidBodyIntegrator;
+import org.hapticsd.physics.dynamics.contact.ContactMatcher;
+import org.hapticsd.physics.dynamics.contact.ContactModel;
+import org.hapticsd.physics.dynamics.contact.ContactOnsets;
+import org.hapticsd.physics.dynamics.contact.LcpContactModel;
+import org.hapticsd.physics.dynamics.contact.PointIndices;
 import org.hapticsd.physics.geometry.Aabb;
 import org.joml.Matrix3d;
 import org.joml.Matrix3dc;
@@ -123,13 +124,22 @@ public final class PhysicsWorld {
     private final int[] pointsByImportance = new int[IMPORTANCE_BINS];
     private final ContactManifold manifold = new ContactManifold();
     private final ContactPoints points = new ContactPoints();
-    private final ContactMemory memory = new ContactMemory();
+    private final ContactMatcher matcher = new ContactMatcher();
+    /** Per point slot of this step: the slot of the last step's point it continues, or -1 (ContactMatcher). */
+    private int[] previous = new int[0];
+    private final ContactOnsets onsets = new ContactOnsets();
     private final ContactReport report = new ContactReport();
 
     private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
-    private final LcpContactSolver lcpSolver = new LcpContactSolver();
-    /** Registered solvers, one per mode other than NONE; every stage calls each in this order. */
-    private final ContactSolver[] solvers = {new PenaltyContactSolver(), lcpSolver};
+    /** One model per mode, by ordinal (null for NONE). */
+    private final ContactModel[] modelByMode = new ContactModel[ContactMode.count()];
+    /** The same models without NONE's gap, in the order of the modes: every stage calls each in this order. */
+    private final ContactModel[] models;
+    /** Per mode, by ordinal: the points of this step that are that mode's, in the narrowphase's order. */
+    private final PointIndices[] pointsByMode = new PointIndices[ContactMode.count()];
+    private final LcpContactModel lcpModel;
+    private final Vector3d velocityAMps = new Vector3d();
+    private final Vector3d velocityBMps = new Vector3d();
 
     private final Matrix3d inertia = new Matrix3d();
 
@@ -148,6 +158,22 @@ public final class PhysicsWorld {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
         this.narrowphase = Objects.requireNonNull(narrowphase, "narrowphase");
+        int modelCount = 0;
+        for (int m = 0; m < ContactMode.count(); m++) {
+            modelByMode[m] = ContactMode.ofOrdinal(m).newModel();
+            pointsByMode[m] = new PointIndices();
+            if (modelByMode[m] != null) {
+                modelCount++;
+            }
+        }
+        models = new ContactModel[modelCount];
+        int next = 0;
+        for (ContactModel model : modelByMode) {
+            if (model != null) {
+                models[next++] = model;
+            }
+        }
+        lcpModel = (LcpContactModel) modelByMode[ContactMode.LCP.ordinal()];
     }
 
     // ---- Building --------------------------------------------------------------------------------------------
@@ -518,6 +544,28 @@ public final class PhysicsWorld {
         bodies.angularVelocityRadps[body].set(angularVelocityRadps);
     }
 
+    /**
+     * Adds a force acting at a world point to a dynamic body for the next step (box2d {@code b2Body_ApplyForce}):
+     * {@code F} and {@code (p − x) × F} about its centre of mass go into the same accumulators as the penalty
+     * contacts' forces, which {@link StepStage#INTEGRATE_VELOCITIES} applies with gravity and then clears, so a force
+     * acts for exactly one step and calls within a step add up. Wakes a sleeping body. No allocation.
+     *
+     * @param forceN the force, N, world frame, finite
+     * @param pointM where it acts, m, world frame, finite (the body's position for no torque)
+     */
+    public void applyForce(int body, Vector3dc forceN, Vector3dc pointM) {
+        Objects.checkIndex(body, bodyCount());
+        if (bodies.type[body] != BodyType.DYNAMIC) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        requireFinite(forceN);
+        requireFinite(pointM);
+        sleep.wake(body);
+        bodies.forceN[body].add(forceN);
+        Vector3d leverArmM = pointM.sub(bodies.positionM[body], velocityAMps);
+        bodies.torqueNm[body].add(leverArmM.cross(forceN, velocityBMps));
+    }
+
     /** Moves a dynamic body (teleport: its velocity is kept). No allocation. */
     public void setBodyPose(int body, Vector3dc positionM, Quaterniondc orientation) {
         Objects.checkIndex(body, bodyCount());
@@ -555,24 +603,30 @@ public final class PhysicsWorld {
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
         prepareContacts();
         stageStartNs = endStage(StepStage.PREPARE_CONTACTS, stageStartNs);
-        for (ContactSolver solver : solvers) {
-            solver.warmStart(context, bodies);
+        integrator.applyForces(context, bodies);
+        stageStartNs = endStage(StepStage.INTEGRATE_VELOCITIES, stageStartNs);
+        for (ContactModel model : models) {
+            model.warmStart(context, bodies);
         }
         stageStartNs = endStage(StepStage.WARM_START, stageStartNs);
-        for (ContactSolver solver : solvers) {
-            solver.solveVelocities(context, bodies);
+        for (ContactModel model : models) {
+            model.solveVelocities(context, bodies);
         }
         stageStartNs = endStage(StepStage.SOLVE, stageStartNs);
         integrator.integratePositions(context, bodies);
         stageStartNs = endStage(StepStage.INTEGRATE, stageStartNs);
         correctPositions();
         stageStartNs = endStage(StepStage.CORRECT_POSITIONS, stageStartNs);
+        for (ContactModel model : models) {
+            model.restitution(context, bodies);
+        }
+        stageStartNs = endStage(StepStage.RESTITUTION, stageStartNs);
         storeResults();
         sleep.update(dtS, candidates, modes);
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
-        profile.recordSolver(lcpSolver.rowCount(), lcpSolver.lastResidualNs(), lcpSolver.lastPositionResidualNs(),
-                lcpSolver.lastVelocitySweeps(), lcpSolver.lastVelocityVisits(), lcpSolver.lastBudgetReached(),
-                lcpSolver.lastPositionSweeps());
+        profile.recordSolver(lcpModel.rowCount(), lcpModel.lastResidualNs(), lcpModel.lastPositionResidualNs(),
+                lcpModel.lastVelocitySweeps(), lcpModel.lastVelocityVisits(), lcpModel.lastBudgetReached(),
+                lcpModel.lastPositionSweeps());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
     }
 
@@ -687,6 +741,22 @@ public final class PhysicsWorld {
         return bodies.inertiaWorld(body, inertia).transform(bodies.angularVelocityRadps[body], destKgM2ps);
     }
 
+    /**
+     * The contacts of the last step that continue none of the step before (a touch began), with the speed at which
+     * their surfaces were closing: a view the next step overwrites. No allocation.
+     */
+    public ContactOnsets contactOnsets() {
+        return onsets;
+    }
+
+    /**
+     * The contact model that resolves the points of {@code mode} (to configure a model that has settings of its
+     * own); null for {@link ContactMode#NONE}.
+     */
+    public ContactModel contactModel(ContactMode mode) {
+        return modelByMode[Objects.requireNonNull(mode, "mode").ordinal()];
+    }
+
     /** Per-stage wall time and solver residuals of the last step; the same object for the life of the world. */
     public StepProfile profile() {
         return profile;
@@ -747,6 +817,22 @@ public final class PhysicsWorld {
             collectContacts(bin, room);
         }
         droppedPoints = found - points.count;
+        findOnsets();
+    }
+
+    /** The points that continue none of the last step's, with the speed their surfaces were closing at. */
+    private void findOnsets() {
+        onsets.clear();
+        for (int i = 0; i < points.count; i++) {
+            if (previous[i] >= 0) {
+                continue;
+            }
+            int a = points.bodyA[i];
+            int b = points.bodyB[i];
+            bodies.angularVelocityRadps[a].cross(points.leverArmAM[i], velocityAMps).add(bodies.linearVelocityMps[a]);
+            bodies.angularVelocityRadps[b].cross(points.leverArmBM[i], velocityBMps).add(bodies.linearVelocityMps[b]);
+            onsets.add(i, a, b, -velocityAMps.sub(velocityBMps).dot(points.normal[i]));
+        }
     }
 
     /**
@@ -757,7 +843,10 @@ public final class PhysicsWorld {
     private int collectContacts(int thresholdBin, int thresholdRoom) {
         ContactPoints p = points;
         p.count = 0;
-        memory.beginLookup();
+        for (PointIndices indices : pointsByMode) {
+            indices.clear();
+        }
+        matcher.beginLookup();
         boolean firstPass = thresholdBin < 0;
         int room = thresholdRoom;
         int found = 0;
@@ -793,6 +882,7 @@ public final class PhysicsWorld {
                     room--;
                 }
                 int i = p.count++;
+                pointsByMode[pairModes[k].ordinal()].add(i);
                 p.bodyA[i] = a;
                 p.bodyB[i] = b;
                 p.mode[i] = pairModes[k];
@@ -807,10 +897,9 @@ public final class PhysicsWorld {
                 p.leverArmBM[i].set(p.leverArmAM[i]).sub(bodies.positionM[b]);
                 p.leverArmAM[i].sub(bodies.positionM[a]);
             }
-            // Position matching is for the LCP warm start (see ContactMemory); a penalty point's stick displacement
-            // keeps its id-only identity, so the rendered friction of a tool is what it was.
-            memory.restorePair(p, pairFirst, p.count,
-                    pairModes[k] == ContactMode.LCP ? ContactMemory.WARM_START_RADIUS_M : 0.0);
+            // Each model says how its points continue the last step's (ContactModel.matchRadiusM).
+            ContactMode mode = pairModes[k];
+            matcher.matchPair(p, pairFirst, p.count, modelByMode[mode.ordinal()].matchRadiusM(), mode, previous);
         }
         return found;
     }
@@ -832,19 +921,18 @@ public final class PhysicsWorld {
         return 1 + Math.max(0, Math.min(IMPORTANCE_BINS - 3, quarterOctave));
     }
 
-    /** PREPARE_CONTACTS: rows and penalty forces from the start-of-step state, then the free velocities. */
+    /** PREPARE_CONTACTS: each model's rows or forces from the start-of-step state. */
     private void prepareContacts() {
-        for (ContactSolver solver : solvers) {
-            solver.prepare(context, bodies, points);
+        for (ContactModel model : models) {
+            model.prepare(context, bodies, points, pointsByMode[model.mode().ordinal()], previous);
         }
-        integrator.applyForces(context, bodies);
     }
 
-    /** CORRECT_POSITIONS: pseudo-velocities from the solvers, applied to positions, then forgotten. */
+    /** CORRECT_POSITIONS: pseudo-velocities from the models, applied to positions, then forgotten. */
     private void correctPositions() {
         integrator.clearPseudoVelocities(bodies);
-        for (ContactSolver solver : solvers) {
-            solver.correctPositions(context, bodies);
+        for (ContactModel model : models) {
+            model.relax(context, bodies);
         }
         integrator.applyPseudoVelocities(context, bodies);
     }
@@ -854,11 +942,11 @@ public final class PhysicsWorld {
      * step then puts resting islands to sleep, timed with this stage).
      */
     private void storeResults() {
-        for (ContactSolver solver : solvers) {
-            solver.storeImpulses(context, points);
+        for (ContactModel model : models) {
+            model.store(context, points);
         }
         report.collect(points, bodies.count, spheres);
-        memory.record(points);
+        matcher.record(points);
     }
 
     private long endStage(StepStage stage, long stageStartNs) {
@@ -959,9 +1047,15 @@ public final class PhysicsWorld {
         pointCapacity = maxPoints;
         // The stored impulses stay: bodies are only ever appended, so the body pairs they are keyed by still mean
         // the same bodies, and a body added to a settled scene does not restart every resting contact from zero.
-        memory.reserve(maxPoints);
-        lcpSolver.reserve(maxPoints);
-        lcpSolver.reserveBodies(bodies.count);
+        matcher.reserve(maxPoints);
+        previous = new int[maxPoints];
+        onsets.reserve(maxPoints);
+        for (int m = 0; m < ContactMode.count(); m++) {
+            pointsByMode[m].reserve(maxPoints);
+        }
+        for (ContactModel model : models) {
+            model.reserve(maxPoints, bodies.count);
+        }
         report.reserve(maxPoints);
         buffersStale = false;
     }

@@ -16,16 +16,22 @@ public enum StepStage {
      */
     BROADPHASE,
     /**
-     * Runs the exact test on each kept pair, fills the contact pool, and matches each point to the last step's by
-     * (body pair, feature id) to carry its impulses and friction anchor over.
+     * Runs the exact test on each kept pair, fills the contact pool, lists each contact model's points, matches each
+     * point to the last step's by (body pair, feature id, and for LCP position) so that the models carry their state
+     * over, and lists the new contacts with their approach speed ({@code PhysicsWorld.contactOnsets()}).
      */
     NARROWPHASE,
     /**
-     * Penalty contacts turn into forces; LCP contacts into rows (Jacobian, effective mass {@code 1/A_ii}, the
-     * Springhead collision or static target, the friction bound); then gravity, penalty forces, damping and the
-     * gyroscopic term update the velocities of dynamic bodies (the free velocity {@code b} of source 003).
+     * Each contact model builds what it needs from the start-of-step state: penalty contacts turn into forces, LCP
+     * contacts into rows (Jacobian, effective mass {@code 1/A_ii}, the Springhead collision or static target, the
+     * friction bound).
      */
     PREPARE_CONTACTS,
+    /**
+     * Gravity, applied forces (penalty contacts, {@code PhysicsWorld.applyForce}), damping and the gyroscopic term
+     * update the velocities of dynamic bodies: the free velocity {@code b} of source 003.
+     */
+    INTEGRATE_VELOCITIES,
     /** Applies the impulses carried over from the last step to the velocities (sequential impulses). */
     WARM_START,
     /** Projected Gauss–Seidel sweeps over the LCP rows: normal, then two friction directions, per point. */
@@ -39,8 +45,13 @@ public enum StepStage {
      */
     CORRECT_POSITIONS,
     /**
-     * Writes each point's force (impulse / {@code Δt}) and sums force and torque per body; keeps the impulses and
-     * friction anchors for the next step's warm start.
+     * Velocity changes that belong after the positions (box2d's restitution pass): no model of the rigid contacts
+     * uses it (Springhead's bounce is the LCP rows' target), the stage is there for those that do.
+     */
+    RESTITUTION,
+    /**
+     * Writes each point's force (impulse / {@code Δt}) and sums force and torque per body; each model keeps what it
+     * carries to the next step (impulses, stick points).
      */
     STORE_IMPULSES;
 

@@ -22,7 +22,7 @@ class LcpSweepBudgetTest {
     private static final double MASS_KG = 1.0;
     private static final int PER_SIDE = 7;
     private static final int LAYERS = 4;
-    /** Below this the budget does not cut a step (LcpContactSolver.MIN_BUDGET_VISITS). */
+    /** Below this the budget does not cut a step (LcpContactModel.MIN_BUDGET_VISITS). */
     private static final int MIN_BUDGET_VISITS = 512;
 
     @Test

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The velocity sweeps revisit a point only when its bodies moved since its last visit (see
- * {@code LcpContactSolver.solveVelocities}): a body settling after an impact must not make the sweeps walk over
+ * {@code LcpContactModel.solveVelocities}): a body settling after an impact must not make the sweeps walk over
  * every resting contact of the scene again, and must come out exactly as it would alone.
  */
 class LcpSweepSkippingTest {

@@ -20,7 +20,7 @@ class PenaltyContactModeTest {
 
     @Test
     void shouldRestSphereAtDepthMgOverK() {
-        // Critical damping b = 2·√(k·m); stable since k·Δt² + 2·b·Δt = 0.59 kg < 4·m (see PenaltyContactSolver).
+        // Critical damping b = 2·√(k·m); stable since k·Δt² + 2·b·Δt = 0.59 kg < 4·m (see PenaltyContactModel).
         double b = 2.0 * Math.sqrt(K_NPM * MASS_KG);
         PhysicsWorld world = penaltyFloor(K_NPM, b, Material.DEFAULT);
         double r = 0.05;

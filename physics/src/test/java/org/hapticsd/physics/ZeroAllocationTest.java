@@ -60,6 +60,7 @@ class ZeroAllocationTest {
         assertTrue(driver.ticksToolFree > 0, "the tool never left contact");
         assertTrue(driver.ticksSliding > 0, "no box ever slid");
         assertTrue(driver.ticksRolling > 0, "the ball never rolled");
+        assertTrue(driver.onsets > 0, "no contact began");
         assertTrue(Double.isFinite(driver.checksum), "checksum " + driver.checksum);
     }
 
@@ -135,7 +136,10 @@ class ZeroAllocationTest {
         private final Vector3d bodyAngularVelocityRadps = new Vector3d();
         private final Vector3d angularMomentum = new Vector3d();
         private final Quaterniond bodyOrientation = new Quaterniond();
+        private final Vector3d pushPointM = new Vector3d();
+        private static final Vector3d PUSH_N = new Vector3d(0.01, 0.0, 0.0);
         private int tick;
+        long onsets;
         long ticksWithLcpContacts;
         long ticksWithPenaltyBodyContacts;
         long ticksToolTouchedDynamicBody;
@@ -161,6 +165,7 @@ class ZeroAllocationTest {
             ticksToolFree = 0;
             ticksSliding = 0;
             ticksRolling = 0;
+            onsets = 0;
         }
 
         long bytesAllocatedBy(int ticks) {
@@ -176,7 +181,11 @@ class ZeroAllocationTest {
             velocityMps.set(0.2 * W_X * Math.cos(W_X * tS), 0.2 * W_Y * Math.cos(W_Y * tS),
                     0.04 * W_Z * Math.cos(W_Z * tS));
             world.setToolState(tool, positionM, velocityMps);
+            // A small push on the ball, off its centre (applyForce is on the per-tick path of a coupled renderer).
+            world.bodyPosition(ball, pushPointM).add(0.0, 0.0, 0.01);
+            world.applyForce(ball, PUSH_N, pushPointM);
             world.step(DT_S);
+            onsets += world.contactOnsets().count();
             world.contactForceOnBody(tool, forceN);
             world.contactTorqueOnBody(pushedBox, torqueNm);
             world.bodyOrientation(pushedBox, bodyOrientation);

@@ -50,16 +50,7 @@ public final class ContactPoints {
     /** Friction force on A, in the contact plane, N. */
     public Vector3d[] frictionForceN = new Vector3d[0];
 
-    // Carried from one step to the next by ContactMemory.
-    /** LCP normal impulse {@code λ_n}, N·s: read as the warm start, written by the solve. */
-    public double[] normalImpulseNs = new double[0];
-    /** LCP friction impulse on A as a world vector, N·s: the tangent frame turns with the sliding direction. */
-    public Vector3d[] frictionImpulseNs = new Vector3d[0];
-    /**
-     * Penalty friction: displacement of A from its stick point along the contact plane, m; the tangential spring
-     * pulls A back toward the stick point.
-     */
-    public Vector3d[] stickDisplacementM = new Vector3d[0];
+    // What a point carries from one step to the next belongs to its contact model (dynamics.contact).
 
     /** Makes room for at least {@code capacity} points, keeping the current ones. Allocates only when growing. */
     public void ensureCapacity(int capacity) {
@@ -83,9 +74,6 @@ public final class ContactPoints {
         normalSpeedMps = Arrays.copyOf(normalSpeedMps, newCapacity);
         normalForceN = Arrays.copyOf(normalForceN, newCapacity);
         frictionForceN = grow(frictionForceN, newCapacity);
-        normalImpulseNs = Arrays.copyOf(normalImpulseNs, newCapacity);
-        frictionImpulseNs = grow(frictionImpulseNs, newCapacity);
-        stickDisplacementM = grow(stickDisplacementM, newCapacity);
     }
 
     /** Slots available without growing. */

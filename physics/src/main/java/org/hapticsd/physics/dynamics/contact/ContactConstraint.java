@@ -1,11 +1,11 @@
-package org.hapticsd.physics.dynamics;
+package org.hapticsd.physics.dynamics.contact;
 
 import org.joml.Vector3d;
 
 /**
  * One LCP contact point as three rows — normal {@code n} and the two friction directions {@code t1}, {@code t2}
  * (Springhead's x, y, z contact frame, seed 002) — with everything the Gauss–Seidel sweeps read, precomputed once
- * per step by {@link LcpContactSolver#prepare}. Preallocated and reused (Box2D's {@code b2ContactConstraintPoint}).
+ * per step by {@link LcpContactModel#prepare}. Preallocated and reused (Box2D's {@code b2ContactConstraintPoint}).
  *
  * <p>Row {@code d} of the Jacobian of source 003 is {@code J_d = [dᵀ, (r_A × d)ᵀ, −dᵀ, −(r_B × d)ᵀ]}, so the
  * relative velocity along {@code d} is {@code d·(v_A − v_B) + (r_A × d)·ω_A − (r_B × d)·ω_B} and the diagonal of

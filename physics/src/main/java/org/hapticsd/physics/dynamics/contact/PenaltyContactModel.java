@@ -1,9 +1,13 @@
-package org.hapticsd.physics.dynamics;
+package org.hapticsd.physics.dynamics.contact;
+
+import java.util.Arrays;
 
 import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.PenaltyContactSettings;
 import org.hapticsd.physics.StepContext;
+import org.hapticsd.physics.dynamics.ContactPoints;
+import org.hapticsd.physics.dynamics.RigidBodies;
 import org.joml.Vector3d;
 
 /**
@@ -36,27 +40,64 @@ import org.joml.Vector3d;
  *       at 1 kHz. This bound, not the first, limits walls felt through the tool.</li>
  * </ol>
  */
-public final class PenaltyContactSolver implements ContactSolver {
+public final class PenaltyContactModel implements ContactModel {
 
     private final Vector3d relativeVelocityMps = new Vector3d();
     private final Vector3d scratch = new Vector3d();
     private final Vector3d forceN = new Vector3d();
+
+    /** This step's points, in order, for {@link #store}. */
+    private PointIndices points;
+    /** Per point slot of this step: the stick displacement, updated by the law in place. */
+    private Vector3d[] stickM = new Vector3d[0];
+    /** What the last step's points left, by the last step's slot (x, y, z per slot), and the same for this step. */
+    private double[] carriedStickM = new double[0];
+    private double[] nextStickM = new double[0];
 
     @Override
     public ContactMode mode() {
         return ContactMode.PENALTY;
     }
 
+    /**
+     * By feature id only: a tool's stick point is where its id touched, and a renamed point starting a fresh stick
+     * keeps the friction a tool renders what it always was.
+     */
     @Override
-    public void prepare(StepContext context, RigidBodies bodies, ContactPoints contacts) {
+    public double matchRadiusM() {
+        return 0.0;
+    }
+
+    @Override
+    public void reserve(int capacity, int bodies) {
+        if (capacity > stickM.length) {
+            int old = stickM.length;
+            stickM = Arrays.copyOf(stickM, capacity);
+            for (int i = old; i < capacity; i++) {
+                stickM[i] = new Vector3d();
+            }
+            carriedStickM = Arrays.copyOf(carriedStickM, 3 * capacity);
+            nextStickM = Arrays.copyOf(nextStickM, 3 * capacity);
+        }
+    }
+
+    @Override
+    public void prepare(StepContext context, RigidBodies bodies, ContactPoints contacts, PointIndices mine,
+                        int[] previous) {
+        this.points = mine;
         ContactSettings settings = context.settings();
-        double k = settings.penalty().stiffnessNpm();
-        double b = settings.penalty().dampingNspm();
+        double stiffnessNpm = settings.penalty().stiffnessNpm();
+        double dampingNspm = settings.penalty().dampingNspm();
         double frictionThresholdMps = settings.frictionThresholdMps();
         double dt = context.dtS();
-        for (int i = 0; i < contacts.count; i++) {
-            if (contacts.mode[i] != ContactMode.PENALTY) {
-                continue;
+        for (int k = 0; k < mine.count(); k++) {
+            int i = mine.get(k);
+            int last = previous[i];
+            Vector3d stick = stickM[i];
+            if (last >= 0) {
+                stick.set(carriedStickM[3 * last], carriedStickM[3 * last + 1], carriedStickM[3 * last + 2]);
+            } else {
+                stick.zero();
             }
             int a = contacts.bodyA[i];
             int bodyB = contacts.bodyB[i];
@@ -74,16 +115,14 @@ public final class PenaltyContactSolver implements ContactSolver {
             double vn = v.x * n.x + v.y * n.y + v.z * n.z;
             double depthRateMps = -vn;
             contacts.normalSpeedMps[i] = depthRateMps;
-            double normalN = PenaltyContactLaw.normalForceN(k, b, contacts.depthM[i], depthRateMps);
+            double normalN = PenaltyContactLaw.normalForceN(stiffnessNpm, dampingNspm, contacts.depthM[i], depthRateMps);
             contacts.normalForceN[i] = normalN;
 
             Vector3d slidingVelocityMps = relativeVelocityMps.fma(-vn, n);
             double mu = slidingVelocityMps.length() <= frictionThresholdMps
                     ? contacts.staticFriction[i] : contacts.dynamicFriction[i];
-            PenaltyContactLaw.stickSlipFrictionN(k, b, dt, mu * normalN, n, slidingVelocityMps,
-                    contacts.stickDisplacementM[i], contacts.frictionForceN[i]);
-            contacts.normalImpulseNs[i] = 0.0;
-            contacts.frictionImpulseNs[i].zero();
+            PenaltyContactLaw.stickSlipFrictionN(stiffnessNpm, dampingNspm, dt, mu * normalN, n, slidingVelocityMps,
+                    stick, contacts.frictionForceN[i]);
 
             forceN.set(n).mul(normalN).add(contacts.frictionForceN[i]);
             if (bodies.dynamic[a]) {
@@ -98,22 +137,17 @@ public final class PenaltyContactSolver implements ContactSolver {
     }
 
     @Override
-    public void warmStart(StepContext context, RigidBodies bodies) {
-        // A penalty force is a function of the current state: nothing carries over as an impulse.
-    }
-
-    @Override
-    public void solveVelocities(StepContext context, RigidBodies bodies) {
-        // The forces entered the free velocity in PREPARE_CONTACTS; there is nothing to iterate.
-    }
-
-    @Override
-    public void correctPositions(StepContext context, RigidBodies bodies) {
-        // The spring itself removes penetration: its equilibrium depth is the load over k.
-    }
-
-    @Override
-    public void storeImpulses(StepContext context, ContactPoints contacts) {
-        // normalForceN, frictionForceN and stickDisplacementM were written in prepare.
+    public void store(StepContext context, ContactPoints contacts) {
+        // normalForceN and frictionForceN were written in prepare; the stick points go to the next step.
+        for (int k = 0; k < points.count(); k++) {
+            int i = points.get(k);
+            Vector3d stick = stickM[i];
+            nextStickM[3 * i] = stick.x;
+            nextStickM[3 * i + 1] = stick.y;
+            nextStickM[3 * i + 2] = stick.z;
+        }
+        double[] carried = carriedStickM;
+        carriedStickM = nextStickM;
+        nextStickM = carried;
     }
 }

@@ -1,10 +1,12 @@
-package org.hapticsd.physics.dynamics;
+package org.hapticsd.physics.dynamics.contact;
 
 import java.util.Arrays;
 
 import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.StepContext;
+import org.hapticsd.physics.dynamics.ContactPoints;
+import org.hapticsd.physics.dynamics.RigidBodies;
 import org.joml.Matrix3d;
 import org.joml.Vector3d;
 
@@ -41,7 +43,7 @@ import org.joml.Vector3d;
  * <ul>
  *   <li>{@code v^x < −V_th}: collision model (eq. 7.1), target {@code −e·v^x}, {@code e} the mean elasticity;</li>
  *   <li>otherwise: static contact model, target 0; its penetration decay (eq. 7.2) is done by
- *       {@link #correctPositions} on pseudo-velocities rather than by a velocity bias, so that pushing bodies out
+ *       {@link #relax} on pseudo-velocities rather than by a velocity bias, so that pushing bodies out
  *       of each other never turns into kinetic energy (Baumgarte's bias does: a box settling into the floor would
  *       hop, and a haptic tool would feel the correction as force);</li>
  *   <li>a point reported with negative depth (a gap within the narrowphase margin) is speculative: target
@@ -52,7 +54,7 @@ import org.joml.Vector3d;
  *
  * <h2>Warm start</h2>
  * The impulses of the last step for the same (body pair, feature id), or failing the id for the nearest point of
- * the pair with the same normal, carried by {@link ContactMemory}, are applied before the first sweep. The friction
+ * the pair with the same normal, matched by {@link ContactMatcher} and carried by this model, are applied before the first sweep. The friction
  * impulse is kept as a world vector and projected on this step's tangents, since the Springhead frame turns with
  * the sliding direction.
  *
@@ -66,7 +68,7 @@ import org.joml.Vector3d;
  * velocity (a haptic tool pushing a box) but no impulse changes them. Allocation-free once the row pool has grown
  * to the scene's largest contact set.
  */
-public final class LcpContactSolver implements ContactSolver {
+public final class LcpContactModel implements ContactModel {
 
     /**
      * The velocity sweeps' budget never cuts a step below this many point visits: about 20 µs of sweeps on the
@@ -100,12 +102,29 @@ public final class LcpContactSolver implements ContactSolver {
     private int lastVelocityVisits;
     private boolean lastBudgetReached;
 
+    /**
+     * What the last step's points carry, by the last step's point slot: λ_n, and the friction impulse as a world
+     * vector (x, y, z per slot), since the Springhead frame turns with the sliding direction.
+     */
+    private double[] carriedNormalNs = new double[0];
+    private double[] carriedFrictionNs = new double[0];
+    /** The same for this step's points, by this step's slot: the carried arrays of the next step. */
+    private double[] nextNormalNs = new double[0];
+    private double[] nextFrictionNs = new double[0];
+
     private final Vector3d relativeVelocityMps = new Vector3d();
     private final Vector3d scratch = new Vector3d();
+    private final Vector3d frictionImpulseNs = new Vector3d();
 
     @Override
     public ContactMode mode() {
         return ContactMode.LCP;
+    }
+
+    /** Position as well as feature id: see {@link ContactMatcher} for why a stack needs it. */
+    @Override
+    public double matchRadiusM() {
+        return ContactMatcher.WARM_START_RADIUS_M;
     }
 
     /** Number of LCP points in the current step. */
@@ -147,7 +166,8 @@ public final class LcpContactSolver implements ContactSolver {
     }
 
     @Override
-    public void prepare(StepContext context, RigidBodies bodies, ContactPoints contacts) {
+    public void prepare(StepContext context, RigidBodies bodies, ContactPoints contacts, PointIndices mine,
+                        int[] previous) {
         ContactSettings settings = context.settings();
         double impactThresholdMps = settings.impactThresholdMps();
         double frictionThresholdMps = settings.frictionThresholdMps();
@@ -159,10 +179,8 @@ public final class LcpContactSolver implements ContactSolver {
         lastVelocityVisits = 0;
         lastBudgetReached = false;
         lastPositionSweeps = 0;
-        for (int i = 0; i < contacts.count; i++) {
-            if (contacts.mode[i] != ContactMode.LCP) {
-                continue;
-            }
+        for (int k = 0; k < mine.count(); k++) {
+            int i = mine.get(k);
             ContactConstraint c = nextRow();
             int a = contacts.bodyA[i];
             int b = contacts.bodyB[i];
@@ -208,8 +226,16 @@ public final class LcpContactSolver implements ContactSolver {
             c.friction = slidingSpeedMps <= frictionThresholdMps
                     ? contacts.staticFriction[i] : contacts.dynamicFriction[i];
 
-            c.normalImpulse = contacts.normalImpulseNs[i];
-            Vector3d frictionImpulse = contacts.frictionImpulseNs[i];
+            int last = previous[i];
+            Vector3d frictionImpulse = frictionImpulseNs;
+            if (last >= 0) {
+                c.normalImpulse = carriedNormalNs[last];
+                frictionImpulse.set(carriedFrictionNs[3 * last], carriedFrictionNs[3 * last + 1],
+                        carriedFrictionNs[3 * last + 2]);
+            } else {
+                c.normalImpulse = 0.0;
+                frictionImpulse.zero();
+            }
             c.tangentImpulse1 = frictionImpulse.dot(c.t1);
             c.tangentImpulse2 = frictionImpulse.dot(c.t2);
         }
@@ -478,7 +504,7 @@ public final class LcpContactSolver implements ContactSolver {
      * step's 258 µs; with the stop, 8 µs, penetration unchanged).
      */
     @Override
-    public void correctPositions(StepContext context, RigidBodies bodies) {
+    public void relax(StepContext context, RigidBodies bodies) {
         ContactSettings settings = context.settings();
         double dt = context.dtS();
         double inverseDt = context.inverseDtPerS();
@@ -564,32 +590,49 @@ public final class LcpContactSolver implements ContactSolver {
     }
 
     @Override
-    public void storeImpulses(StepContext context, ContactPoints contacts) {
+    public void store(StepContext context, ContactPoints contacts) {
         double inverseDt = context.inverseDtPerS();
         for (int r = 0; r < rowCount; r++) {
             ContactConstraint c = rows[r];
             int i = c.point;
-            contacts.normalImpulseNs[i] = c.normalImpulse;
-            Vector3d frictionImpulse = contacts.frictionImpulseNs[i]
-                    .set(c.t1).mul(c.tangentImpulse1).fma(c.tangentImpulse2, c.t2);
+            Vector3d frictionImpulse = frictionImpulseNs.set(c.t1).mul(c.tangentImpulse1).fma(c.tangentImpulse2, c.t2);
+            nextNormalNs[i] = c.normalImpulse;
+            nextFrictionNs[3 * i] = frictionImpulse.x;
+            nextFrictionNs[3 * i + 1] = frictionImpulse.y;
+            nextFrictionNs[3 * i + 2] = frictionImpulse.z;
             // The mean force over the step that delivers the impulse: F = λ/Δt.
             contacts.normalForceN[i] = c.normalImpulse * inverseDt;
             contacts.frictionForceN[i].set(frictionImpulse).mul(inverseDt);
-            contacts.stickDisplacementM[i].zero();
         }
+        // This step's impulses are the next step's carried ones; the old carried arrays take the step after.
+        double[] normal = carriedNormalNs;
+        carriedNormalNs = nextNormalNs;
+        nextNormalNs = normal;
+        double[] friction = carriedFrictionNs;
+        carriedFrictionNs = nextFrictionNs;
+        nextFrictionNs = friction;
     }
 
-    /** Makes room for {@code bodies} bodies' per-body state. Allocates when growing. */
-    public void reserveBodies(int bodies) {
+    @Override
+    public void reserve(int points, int bodies) {
+        reserveRows(points);
         if (bodies > pseudoMoving.length) {
             pseudoMoving = Arrays.copyOf(pseudoMoving, bodies);
             changedAtVisit = Arrays.copyOf(changedAtVisit, bodies);
             unmarkedChangeNs = Arrays.copyOf(unmarkedChangeNs, bodies);
         }
+        if (points > carriedNormalNs.length) {
+            // The carried impulses stay: bodies are only ever appended, so the slots the matcher keeps still mean
+            // the same points.
+            carriedNormalNs = Arrays.copyOf(carriedNormalNs, points);
+            carriedFrictionNs = Arrays.copyOf(carriedFrictionNs, 3 * points);
+            nextNormalNs = Arrays.copyOf(nextNormalNs, points);
+            nextFrictionNs = Arrays.copyOf(nextFrictionNs, 3 * points);
+        }
     }
 
-    /** Makes room for {@code points} LCP points without growing during a step. Allocates. */
-    public void reserve(int points) {
+    /** Makes room for {@code points} LCP rows without growing during a step. Allocates. */
+    private void reserveRows(int points) {
         if (points > rows.length) {
             int oldLength = rows.length;
             rows = Arrays.copyOf(rows, points);
@@ -607,7 +650,7 @@ public final class LcpContactSolver implements ContactSolver {
 
     private ContactConstraint nextRow() {
         if (rowCount == rows.length) {
-            reserve(Math.max(16, 2 * rows.length));
+            reserveRows(Math.max(16, 2 * rows.length));
         }
         return rows[rowCount++];
     }

@@ -1,20 +1,24 @@
-package org.hapticsd.physics.dynamics;
+package org.hapticsd.physics.dynamics.contact;
 
 import java.util.Arrays;
 
+import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.collision.ContactManifold;
+import org.hapticsd.physics.dynamics.ContactPoints;
 import org.joml.Vector3d;
 
 /**
- * What each contact point of the last step leaves to the next: its LCP impulses (the warm start of sequential
- * impulses, Catto 2005) and its penalty stick displacement, keyed by (lower body index, higher body index,
- * feature id), and for LCP points also by position.
+ * Which point of the last step each point of this step continues: {@code previous[i]}, the last step's slot, or −1
+ * for a new contact. The contact models carry their own state by it (an LCP model its impulses, the warm start of
+ * sequential impulses, Catto 2005; a penalty model its stick point), and a point with −1 is a contact onset. Points
+ * are keyed by (lower body index, higher body index, feature id), and, for models that ask for it, also by position.
  *
  * <p>Matching without hashing: the broadphase lists pairs sorted by (lower, higher) index and the narrowphase keeps
- * that order, so the points of both steps are sorted by pair. {@link #restorePair} walks a cursor forward through
+ * that order, so the points of both steps are sorted by pair. {@link #matchPair} walks a cursor forward through
  * the stored points as the narrowphase walks forward through the new ones (a merge), then matches the few points
- * (at most {@code ContactManifold.MAX_POINTS}) of the pair. Deterministic, O(points), and nothing to clear. A point
- * with feature id 0 has no stable identity and is matched by position only.
+ * (at most {@code ContactManifold.MAX_POINTS}) of the pair. A stored point of another mode (the pair's mode
+ * changed) is never continued: what a model carries means nothing to another. Deterministic, O(points), and nothing
+ * to clear. A point with feature id 0 has no stable identity and is matched by position only.
  *
  * <p>Why position too: a feature id names how the narrowphase made a point, and for faces whose edges lie on one
  * another (equal boxes in a column) that changes with the sign of sub-micrometre offsets while the point stays
@@ -30,7 +34,7 @@ import org.joml.Vector3d;
  * The rejected alternative, ids that do not depend on how the clip went, has no answer for a corner that is an
  * incident vertex, a reference vertex and an edge crossing at once.
  */
-public final class ContactMemory {
+public final class ContactMatcher {
 
     /**
      * How far a point may be from a stored one, relative to the lower body's centre and along world axes, and still
@@ -46,11 +50,7 @@ public final class ContactMemory {
     private int count;
     private long[] pairKey = new long[0];
     private int[] featureId = new int[0];
-    private double[] normalImpulseNs = new double[0];
-    /** x, y, z per point. */
-    private double[] frictionImpulseNs = new double[0];
-    /** x, y, z per point. */
-    private double[] stickDisplacementM = new double[0];
+    private ContactMode[] mode = new ContactMode[0];
     /** x, y, z per point: the application point minus the lower body's centre, m. */
     private double[] anchorM = new double[0];
     /** x, y, z per point: the unit normal. */
@@ -61,18 +61,20 @@ public final class ContactMemory {
     private final boolean[] matchedById = new boolean[ContactManifold.MAX_POINTS];
     private int cursor;
 
-    /** Rewinds the cursor; call before the first {@link #restorePair} of a step. */
+    /** Rewinds the cursor; call before the first {@link #matchPair} of a step. */
     public void beginLookup() {
         cursor = 0;
     }
 
     /**
-     * Restores into points {@code from .. to − 1} of {@code contacts}, all of one pair and at most
-     * {@link ContactManifold#MAX_POINTS}, what the last step left: by feature id, then, for points that found none,
-     * by position within {@code radiusM} (0 turns that off); points that match nothing start from zero. Successive
-     * calls within a step must come in increasing pair order.
+     * Writes into {@code previous[from .. to − 1]}, for points {@code from .. to − 1} of {@code contacts}, all of one
+     * pair, of mode {@code pointMode} and at most {@link ContactManifold#MAX_POINTS}, the slot of the last step's
+     * point each continues: by feature id, then, for points that found none, by position within {@code radiusM}
+     * (0 turns that off); −1 for a point that continues none. Successive calls within a step must come in increasing
+     * pair order.
      */
-    public void restorePair(ContactPoints contacts, int from, int to, double radiusM) {
+    public void matchPair(ContactPoints contacts, int from, int to, double radiusM, ContactMode pointMode,
+                          int[] previous) {
         if (from >= to) {
             return;
         }
@@ -86,12 +88,17 @@ public final class ContactMemory {
             claimed[end] = false;
             end++;
         }
+        if (end > cursor && mode[cursor] != pointMode) {
+            // The pair changed mode: a whole pair always has one mode, so none of its stored points is this mode's.
+            Arrays.fill(previous, from, to, -1);
+            return;
+        }
         for (int i = from; i < to; i++) {
             int stored = byFeature(contacts.featureId[i], end);
             matchedById[i - from] = stored >= 0;
+            previous[i] = stored;
             if (stored >= 0) {
                 claimed[stored] = true;
-                restore(stored, contacts, i);
             }
         }
         for (int i = from; i < to; i++) {
@@ -99,13 +106,9 @@ public final class ContactMemory {
                 continue;
             }
             int stored = radiusM > 0.0 ? nearest(contacts, i, low, end, radiusM) : -1;
+            previous[i] = stored;
             if (stored >= 0) {
                 claimed[stored] = true;
-                restore(stored, contacts, i);
-            } else {
-                contacts.normalImpulseNs[i] = 0.0;
-                contacts.frictionImpulseNs[i].zero();
-                contacts.stickDisplacementM[i].zero();
             }
         }
     }
@@ -151,30 +154,22 @@ public final class ContactMemory {
         return contacts.bodyA[i] == low ? contacts.leverArmAM[i] : contacts.leverArmBM[i];
     }
 
-    /** Copies what stored point {@code stored} left into slot {@code i} of {@code contacts}. */
-    private void restore(int stored, ContactPoints contacts, int i) {
-        contacts.normalImpulseNs[i] = normalImpulseNs[stored];
-        int k = 3 * stored;
-        contacts.frictionImpulseNs[i].set(frictionImpulseNs[k], frictionImpulseNs[k + 1], frictionImpulseNs[k + 2]);
-        contacts.stickDisplacementM[i].set(stickDisplacementM[k], stickDisplacementM[k + 1],
-                stickDisplacementM[k + 2]);
-    }
-
     /** Makes room for {@code points} stored points. Allocates only when growing. */
     public void reserve(int points) {
         if (points > featureId.length) {
             pairKey = Arrays.copyOf(pairKey, points);
             featureId = Arrays.copyOf(featureId, points);
-            normalImpulseNs = Arrays.copyOf(normalImpulseNs, points);
-            frictionImpulseNs = Arrays.copyOf(frictionImpulseNs, 3 * points);
-            stickDisplacementM = Arrays.copyOf(stickDisplacementM, 3 * points);
+            mode = Arrays.copyOf(mode, points);
             anchorM = Arrays.copyOf(anchorM, 3 * points);
             normal = Arrays.copyOf(normal, 3 * points);
             claimed = Arrays.copyOf(claimed, points);
         }
     }
 
-    /** Replaces the stored points with those of {@code contacts}. Allocates only when it holds more than ever. */
+    /**
+     * Replaces the stored points with those of {@code contacts}: their slots are what the next step's
+     * {@link #matchPair} returns. Allocates only when it holds more than ever.
+     */
     public void record(ContactPoints contacts) {
         int n = contacts.count;
         if (n > featureId.length) {
@@ -185,14 +180,8 @@ public final class ContactMemory {
             int b = contacts.bodyB[i];
             pairKey[i] = key(Math.min(a, b), Math.max(a, b));
             featureId[i] = contacts.featureId[i];
-            normalImpulseNs[i] = contacts.normalImpulseNs[i];
+            mode[i] = contacts.mode[i];
             int k = 3 * i;
-            frictionImpulseNs[k] = contacts.frictionImpulseNs[i].x;
-            frictionImpulseNs[k + 1] = contacts.frictionImpulseNs[i].y;
-            frictionImpulseNs[k + 2] = contacts.frictionImpulseNs[i].z;
-            stickDisplacementM[k] = contacts.stickDisplacementM[i].x;
-            stickDisplacementM[k + 1] = contacts.stickDisplacementM[i].y;
-            stickDisplacementM[k + 2] = contacts.stickDisplacementM[i].z;
             Vector3d anchor = anchor(contacts, i, Math.min(a, b));
             anchorM[k] = anchor.x;
             anchorM[k + 1] = anchor.y;

@@ -1,4 +1,4 @@
-package org.hapticsd.physics.dynamics;
+package org.hapticsd.physics.dynamics.contact;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

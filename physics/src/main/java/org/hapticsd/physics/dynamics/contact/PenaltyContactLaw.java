@@ -1,4 +1,4 @@
-package org.hapticsd.physics.dynamics;
+package org.hapticsd.physics.dynamics.contact;
 
 import org.joml.Vector3d;
 import org.joml.Vector3dc;
@@ -9,7 +9,7 @@ import org.joml.Vector3dc;
  *
  * <p>Penalty rather than a constraint for the haptic tool: the tool is kinematic (its motion is the user's hand),
  * so there is no mass to solve for, and a haptic wall is by nature a spring the device renders. Dynamic bodies
- * may use it too ({@code ContactMode.PENALTY}); see {@link PenaltyContactSolver} for the stable range.
+ * may use it too ({@code ContactMode.PENALTY}); see {@link PenaltyContactModel} for the stable range.
  */
 public final class PenaltyContactLaw {
 
