@@ -3,6 +3,7 @@ package org.hapticsd.physics;
 import java.util.function.Supplier;
 
 import org.hapticsd.physics.dynamics.contact.ContactModel;
+import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.physics.dynamics.contact.LcpContactModel;
 import org.hapticsd.physics.dynamics.contact.PenaltyContactModel;
 
@@ -22,7 +23,12 @@ public enum ContactMode {
     /** Constraint method: contact impulses from the LCP of source 003, solved by projected Gauss–Seidel. */
     LCP(LcpContactModel::new),
     /** Penalty method: a spring–damper force from the depth and its rate, with spring–stick Coulomb friction. */
-    PENALTY(PenaltyContactModel::new);
+    PENALTY(PenaltyContactModel::new),
+    /**
+     * Impulse waveforms (source 000): a collision is an artificial impulse pulse played over a real duration, with
+     * Coulomb friction per sample; resting contacts are constraint rows.
+     */
+    IMPULSE(ImpulseWaveformModel::new);
 
     private static final ContactMode[] BY_ORDINAL = values();
 

@@ -45,6 +45,29 @@ final class ContactModeTable {
         return sceneMode;
     }
 
+    /** Whether any setting (scene, body, group or pair) names {@code mode}: whether its model can get points. */
+    boolean uses(ContactMode mode) {
+        if (sceneMode == mode) {
+            return true;
+        }
+        for (ContactMode m : bodyMode) {
+            if (m == mode) {
+                return true;
+            }
+        }
+        for (ContactMode m : groupModes) {
+            if (m == mode) {
+                return true;
+            }
+        }
+        for (ContactMode m : pairModes) {
+            if (m == mode) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@code null} clears the body's setting. */
     void setBody(int body, ContactMode mode) {
         bodyMode[body] = mode;

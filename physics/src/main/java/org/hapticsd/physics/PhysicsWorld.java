@@ -138,6 +138,8 @@ public final class PhysicsWorld {
     /** Per mode, by ordinal: the points of this step that are that mode's, in the narrowphase's order. */
     private final PointIndices[] pointsByMode = new PointIndices[ContactMode.count()];
     private final LcpContactModel lcpModel;
+    /** Per mode, by ordinal: whether its model holds the budget's points (see allocateContactBuffers). */
+    private final boolean[] modeReserved = new boolean[ContactMode.count()];
     private final Vector3d velocityAMps = new Vector3d();
     private final Vector3d velocityBMps = new Vector3d();
 
@@ -387,6 +389,7 @@ public final class PhysicsWorld {
      */
     public void setSceneContactMode(ContactMode mode) {
         modes.setScene(Objects.requireNonNull(mode, "mode"));
+        reserveFor(mode);
         // A pair that starts to interact may join two sleeping bodies: the islands are found again.
         sleep.wakeAll();
     }
@@ -397,6 +400,7 @@ public final class PhysicsWorld {
      */
     public void setBodyContactMode(int body, ContactMode mode) {
         modes.setBody(Objects.checkIndex(body, bodyCount()), Objects.requireNonNull(mode, "mode"));
+        reserveFor(mode);
         // A pair that starts to interact may join two sleeping bodies: the islands are found again.
         sleep.wakeAll();
     }
@@ -433,6 +437,7 @@ public final class PhysicsWorld {
      */
     public void setGroupContactMode(int group, ContactMode mode) {
         modes.setGroup(requireGroup(group), Objects.requireNonNull(mode, "mode"));
+        reserveFor(mode);
         // A pair that starts to interact may join two sleeping bodies: the islands are found again.
         sleep.wakeAll();
     }
@@ -455,6 +460,7 @@ public final class PhysicsWorld {
     public void setPairContactMode(int bodyA, int bodyB, ContactMode mode) {
         requirePair(bodyA, bodyB);
         modes.setPair(bodyA, bodyB, Objects.requireNonNull(mode, "mode"));
+        reserveFor(mode);
         // A pair that starts to interact may join two sleeping bodies: the islands are found again.
         sleep.wakeAll();
     }
@@ -957,6 +963,13 @@ public final class PhysicsWorld {
 
     // ---- Pair rules ------------------------------------------------------------------------------------------
 
+    /** A mode set for the first time: its model's buffers are sized at the next step (a scene change allocates). */
+    private void reserveFor(ContactMode mode) {
+        if (mode != ContactMode.NONE && !modeReserved[mode.ordinal()]) {
+            buffersStale = true;
+        }
+    }
+
     /** The mode of the pair this step: a sleeping body takes part as the static body it stands in for. */
     private ContactMode effectiveMode(int a, int b) {
         return effectiveMode(a, b, bodies.dynamic[a], bodies.dynamic[b]);
@@ -1054,7 +1067,12 @@ public final class PhysicsWorld {
             pointsByMode[m].reserve(maxPoints);
         }
         for (ContactModel model : models) {
-            model.reserve(maxPoints, bodies.count);
+            // LCP and penalty points occur in every scene (the default mode, a tool's rendered walls); a further
+            // mode's model reserves only once some setting names it (setting it later reserves at the next step).
+            boolean reserved = model.mode() == ContactMode.LCP || model.mode() == ContactMode.PENALTY
+                    || modes.uses(model.mode());
+            model.reserve(reserved ? maxPoints : 0, bodies.count);
+            modeReserved[model.mode().ordinal()] = reserved;
         }
         report.reserve(maxPoints);
         buffersStale = false;
