@@ -6,13 +6,16 @@ import org.hapticsd.physics.ContactMode;
 
 /**
  * One override of the contact mode: for a pair of bodies ({@code pair: [A, B]}), for one body against all others
- * ({@code body: A}), or for all pairs within a group ({@code group: G}). Exactly one of the three is given.
+ * ({@code body: A}), or for all pairs within a group ({@code group: G}). Exactly one of the three is given. An
+ * IMPULSE pair may also give its impulse correlation ratio {@code α_j} (source 000 §4.2).
  */
 public final class ContactModeSpec extends Located {
     private List<String> pair;
     private String body;
     private String group;
     private ContactMode mode;
+    /** α_j of an IMPULSE pair (source 000 §4.2); NaN: not given (1). */
+    private double correlationRatio = Double.NaN;
 
     public void setPair(List<String> value) {
         if (value == null || value.size() != 2 || value.get(0) == null || value.get(1) == null) {
@@ -33,12 +36,36 @@ public final class ContactModeSpec extends Located {
         this.mode = parseMode("mode", value);
     }
 
+    public void setCorrelationRatio(double value) {
+        if (!(value > 0.0 && value <= 1.0)) {
+            throw new IllegalArgumentException("must be in (0, 1], got " + value);
+        }
+        this.correlationRatio = value;
+    }
+
     static ContactMode parseMode(String field, String value) {
         try {
             return ContactMode.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException(field + " must be none, lcp or penalty, got '" + value + "'");
+            throw new IllegalArgumentException(field + " must be " + MODE_NAMES + ", got '" + value + "'");
         }
+    }
+
+    /** "none, lcp, penalty or impulse": every mode, as a scene file spells it. */
+    static final String MODE_NAMES = modeNames();
+
+    private static String modeNames() {
+        StringBuilder names = new StringBuilder();
+        ContactMode[] all = ContactMode.values();
+        for (int i = 0; i < all.length; i++) {
+            names.append(i == 0 ? "" : i == all.length - 1 ? " or " : ", ").append(all[i].name().toLowerCase(Locale.ROOT));
+        }
+        return names.toString();
+    }
+
+    /** α_j for an IMPULSE pair, NaN when not given (the engine's 1). */
+    public double correlationRatio() {
+        return correlationRatio;
     }
 
     public List<String> pair() {
@@ -63,6 +90,13 @@ public final class ContactModeSpec extends Located {
         if (given != 1) {
             return "give exactly one of pair, body or group";
         }
-        return mode == null ? "mode is missing (none, lcp or penalty)" : null;
+        if (mode == null) {
+            return "mode is missing (" + MODE_NAMES + ")";
+        }
+        if (!Double.isNaN(correlationRatio) && (pair == null || mode != ContactMode.IMPULSE)) {
+            return "correlationRatio is the impulse correlation ratio of one IMPULSE pair: give it with pair and "
+                + "mode impulse";
+        }
+        return null;
     }
 }

@@ -10,7 +10,8 @@ import org.hapticsd.physics.SleepSettings;
  * Scene-wide contact settings: the penalty spring (haptic tool contacts and PENALTY pairs,
  * {@code f = max(0, k·d + b·ḋ)}), Springhead's contact model parameters (seed 002: contact tolerance, impact
  * threshold, friction threshold, error-correction rate), the LCP solver's iterations, early-stop tolerance and work budget, the
- * contact budget, sleeping (off unless {@code sleepAfterS} is set) and the default mode of every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
+ * contact budget, sleeping (off unless {@code sleepAfterS} is set), the impulse waveform of IMPULSE collisions
+ * ({@code impulse}) and the default mode of every pair. Defaults are {@link ContactSettings#defaults()}'s, except the penalty spring, whose defaults suit
  * the default simulated stylus.
  */
 public final class ContactSpec {
@@ -33,6 +34,7 @@ public final class ContactSpec {
     private double sleepAfterS = SleepSettings.off().afterS();
     private double sleepLinearMps = SleepSettings.DEFAULT_LINEAR_MPS;
     private double sleepAngularRadps = SleepSettings.DEFAULT_ANGULAR_RADPS;
+    private ImpulseSpec impulse = new ImpulseSpec();
 
     public void setStiffnessNpm(double value) {
         this.stiffnessNpm = Check.positive("stiffnessNpm", value);
@@ -109,6 +111,15 @@ public final class ContactSpec {
     /** When resting islands sleep: off unless {@code sleepAfterS} {@code > 0}. */
     public SleepSettings sleepSettings() {
         return new SleepSettings(sleepAfterS, sleepLinearMps, sleepAngularRadps);
+    }
+
+    public void setImpulse(ImpulseSpec value) {
+        this.impulse = value == null ? new ImpulseSpec() : value;
+    }
+
+    /** The waveform of IMPULSE-mode collisions ({@code contact.impulse}). */
+    public ImpulseSpec impulse() {
+        return impulse;
     }
 
     public void setMode(String value) {

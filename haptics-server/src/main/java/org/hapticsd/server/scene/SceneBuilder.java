@@ -18,6 +18,7 @@ import org.hapticsd.physics.BodyType;
 import org.hapticsd.physics.BoxShape;
 import org.hapticsd.physics.CapsuleShape;
 import org.hapticsd.physics.ContactBudget;
+import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ContactNeed;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.Material;
@@ -26,6 +27,7 @@ import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.Shape;
 import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.TriangleMeshShape;
+import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.physics.geometry.ConvexHull;
 import org.hapticsd.physics.geometry.TriangleMesh;
 import org.hapticsd.physics.io.MeshLoader;
@@ -58,6 +60,8 @@ public final class SceneBuilder {
         double[] g = spec.gravityMps2();
         world.setGravity(new Vector3d(g[0], g[1], g[2]));
         world.setSceneContactMode(contact.mode());
+        ImpulseWaveformModel impulse = (ImpulseWaveformModel) world.contactModel(ContactMode.IMPULSE);
+        impulse.setSettings(contact.impulse().toSettings());
 
         Map<String, Integer> bodyIndex = new HashMap<>();
         Map<String, Integer> groupIds = new HashMap<>();
@@ -82,8 +86,12 @@ public final class SceneBuilder {
         bodyIndex.put(spec.tool().name(), tool);
         for (ContactModeSpec mode : spec.contactModes()) {
             if (mode.pair() != null) {
-                world.setPairContactMode(bodyIndex.get(mode.pair().get(0)), bodyIndex.get(mode.pair().get(1)),
-                    mode.mode());
+                int a = bodyIndex.get(mode.pair().get(0));
+                int b = bodyIndex.get(mode.pair().get(1));
+                world.setPairContactMode(a, b, mode.mode());
+                if (!Double.isNaN(mode.correlationRatio())) {
+                    impulse.setCorrelationRatio(a, b, mode.correlationRatio());
+                }
             } else if (mode.body() != null) {
                 world.setBodyContactMode(bodyIndex.get(mode.body()), mode.mode());
             } else {

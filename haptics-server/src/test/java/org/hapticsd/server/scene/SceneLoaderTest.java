@@ -134,7 +134,7 @@ class SceneLoaderTest {
 
             assertLocated(e, SOURCE, 4, "contact.stifnessNpm", "unknown field 'stifnessNpm'");
             assertTrue(e.getMessage().contains("expected one of: dampingNspm, errorCorrectionRate, frictionThresholdMps, impactThresholdMps, "
-                + "lcpIterations, lcpSweepBudget, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, sleepAfterS, "
+                + "impulse, lcpIterations, lcpSweepBudget, lcpTolerance, maxPairs, maxPoints, mode, positionIterations, sleepAfterS, "
                 + "sleepAngularRadps, sleepLinearMps, stiffnessNpm, toleranceM)"), e.getMessage());
         }
 
