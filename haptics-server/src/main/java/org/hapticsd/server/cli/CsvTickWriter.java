@@ -10,8 +10,11 @@ import org.hapticsd.server.scene.BuiltScene;
 /**
  * Writes the simulate command's CSV: {@code t, device.x..z, tool.x..z, force.x..z, safety}, then for each named
  * body {@code NAME.px NAME.py NAME.pz NAME.qw NAME.qx NAME.qy NAME.qz NAME.vx NAME.vy NAME.vz}, then
- * {@code delivered.x..z, events, events.names}. Numbers are written with {@link Double#toString(double)}, which
- * round-trips exactly, so a reader can check physics identities to the last bit.
+ * {@code delivered.x..z, events, events.names}, then {@code transient.x..z} (the impact transient in the force, device
+ * frame) and, on a tick where an impulse collision begins, its {@code pulse.impulseNs, pulse.heightN,
+ * pulse.durationS} (the tool's transient first; empty otherwise). Numbers are written with
+ * {@link Double#toString(double)}, which round-trips exactly, so a reader can check physics identities to the last
+ * bit.
  *
  * <p>The delivered force and the events come last, after the body columns, rather than next to the force: the
  * layout is a stable interface and readers index the older columns by position, which appending keeps valid.
@@ -37,6 +40,7 @@ final class CsvTickWriter {
             }
         }
         line.append(",delivered.x,delivered.y,delivered.z,events,events.names");
+        line.append(",transient.x,transient.y,transient.z,pulse.impulseNs,pulse.heightN,pulse.durationS");
         flushLine();
     }
 
@@ -61,6 +65,13 @@ final class CsvTickWriter {
         append(s.deliveredForceN);
         line.append(',').append(s.events).append(',');
         LoopEvents.appendNames(s.events, line);
+        append(s.transientForceN);
+        if (s.impulseCollisions > 0) {
+            line.append(',').append(s.impulseImpulseNs[0]).append(',').append(s.impulseHeightN[0]).append(',')
+                .append(s.impulseDurationS[0]);
+        } else {
+            line.append(",,,");
+        }
         flushLine();
     }
 

@@ -8,13 +8,16 @@ import org.hapticsd.device.DeviceFault;
 import org.hapticsd.device.DeviceHealth;
 import org.hapticsd.device.DeviceState;
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.physics.Contact;
+import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
+import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
 import org.hapticsd.server.safety.SafetyState;
-import org.hapticsd.physics.Contact;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
 import org.joml.Vector3dc;
@@ -39,6 +42,7 @@ public final class HapticLoop implements LoopControl {
     private PhysicsWorld world;
     private int toolBody;
     private DeviceMapping mapping;
+    private ImpactTransients transients;
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -58,6 +62,8 @@ public final class HapticLoop implements LoopControl {
     private final Vector3d toolVelocityMps = new Vector3d();
     private final Vector3d sceneForceN = new Vector3d();
     private final Vector3d deviceForceN = new Vector3d();
+    private final Vector3d transientSceneN = new Vector3d();
+    private final Vector3d transientDeviceN = new Vector3d();
     private final Vector3d bodyPositionM = new Vector3d();
     private final Vector3d bodyVelocityMps = new Vector3d();
     private final Quaterniond bodyOrientation = new Quaterniond();
@@ -99,6 +105,7 @@ public final class HapticLoop implements LoopControl {
         this.world = scene.world();
         this.toolBody = scene.toolBody();
         this.mapping = scene.mapping();
+        this.transients = scene.transients();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -178,14 +185,18 @@ public final class HapticLoop implements LoopControl {
 
         if (paused) {
             deviceForceN.zero();
+            transientDeviceN.zero();
         } else {
             world.contactForceOnBody(toolBody, sceneForceN);
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
+            transients.update(world, toolBody, dtS, transientSceneN);
+            mapping.sceneForceToDevice(transientSceneN, transientDeviceN).mul(forceScale);
         }
         t = mark(LoopStage.RENDER_FORCE, t);
 
         boolean healthy = deviceHealth.connected && deviceHealth.fault == DeviceFault.NONE;
-        safety.update(nowNs, deviceForceN.x, deviceForceN.y, deviceForceN.z, fresh, healthy, consecutiveOverruns);
+        safety.update(nowNs, deviceForceN.x, deviceForceN.y, deviceForceN.z, transientDeviceN.x, transientDeviceN.y,
+            transientDeviceN.z, fresh, healthy, consecutiveOverruns);
         t = mark(LoopStage.SAFETY, t);
 
         device.commandForce(safety.outputX(), safety.outputY(), safety.outputZ(), 0.0, 0.0, 0.0);
@@ -197,6 +208,36 @@ public final class HapticLoop implements LoopControl {
         long endNs = stageTimer.nanoTime();
         stats.recordStage(LoopStage.PUBLISH, endNs - t);
         snapshot.stageNs[LoopStage.PUBLISH.ordinal()] = endNs - t;
+    }
+
+    /** The tool's transient that began this tick, then the IMPULSE collisions of this step, up to the snapshot's room. */
+    private void fillImpulseCollisions(LoopSnapshot s) {
+        int n = 0;
+        if (!paused && transients.startedThisTick()) {
+            n = putImpulse(s, n, transients.lastBodyA() < 0 ? -1 : transients.lastBodyA(),
+                transients.lastBodyB() < 0 ? -1 : transients.lastBodyB(), transients.lastImpulseNs(),
+                transients.lastHeightN(), transients.lastDurationS(), transients.lastElasticity());
+        }
+        ImpulseWaveformModel impulse = (ImpulseWaveformModel) world.contactModel(ContactMode.IMPULSE);
+        for (int k = 0; !paused && k < impulse.startedCount() && n < LoopSnapshot.MAX_IMPULSE_COLLISIONS; k++) {
+            n = putImpulse(s, n, impulse.startedBodyA(k), impulse.startedBodyB(k), impulse.startedImpulseNs(k),
+                impulse.startedHeightN(k), impulse.startedDurationS(k), impulse.startedElasticity(k));
+        }
+        s.impulseCollisions = n;
+        if (n > 0) {
+            tickEvents |= LoopEvents.IMPULSE_COLLISION;
+        }
+    }
+
+    private static int putImpulse(LoopSnapshot s, int n, int a, int b, double impulseNs, double heightN,
+                                  double durationS, double elasticity) {
+        s.impulseBodies[2 * n] = a;
+        s.impulseBodies[2 * n + 1] = b;
+        s.impulseImpulseNs[n] = impulseNs;
+        s.impulseHeightN[n] = heightN;
+        s.impulseDurationS[n] = durationS;
+        s.impulseElasticity[n] = elasticity;
+        return n + 1;
     }
 
     private long mark(LoopStage stage, long sinceNs) {
@@ -220,6 +261,13 @@ public final class HapticLoop implements LoopControl {
         s.commandedForceN[0] = safety.outputX();
         s.commandedForceN[1] = safety.outputY();
         s.commandedForceN[2] = safety.outputZ();
+        s.transientForceN[0] = transientDeviceN.x;
+        s.transientForceN[1] = transientDeviceN.y;
+        s.transientForceN[2] = transientDeviceN.z;
+        if (transientDeviceN.x != 0.0 || transientDeviceN.y != 0.0 || transientDeviceN.z != 0.0) {
+            tickEvents |= LoopEvents.IMPACT_TRANSIENT;
+        }
+        fillImpulseCollisions(s);
         s.safety = safety.state();
         s.fault = safety.fault();
         int contacts = world.contactCount();
@@ -425,6 +473,7 @@ public final class HapticLoop implements LoopControl {
         world = scene.world();
         toolBody = scene.toolBody();
         mapping = scene.mapping();
+        transients = scene.transients();
         exchange = newExchange;
         snapshot = newSnapshot;
         // The contacts the change events compare against belonged to the old world.

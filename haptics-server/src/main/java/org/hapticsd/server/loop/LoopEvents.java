@@ -60,15 +60,25 @@ public final class LoopEvents {
      * ({@link LoopSnapshot#droppedPairs}, {@link LoopSnapshot#droppedPoints}).
      */
     public static final int CONTACTS_DROPPED = 1 << 15;
+    /**
+     * An impact transient adds force this tick (the tool struck a surface whose material plays transients;
+     * {@link LoopSnapshot#transientForceN}): every tick of the pulse carries it.
+     */
+    public static final int IMPACT_TRANSIENT = 1 << 16;
+    /**
+     * An impulse collision began this tick: the tool's impact transient or an IMPULSE-mode collision between bodies
+     * ({@link LoopSnapshot#impulseCollisions}).
+     */
+    public static final int IMPULSE_COLLISION = 1 << 17;
 
     /** Number of defined bits; bits from this one up are never set. */
-    public static final int COUNT = 16;
+    public static final int COUNT = 18;
 
     private static final String[] NAMES = {
         "SAFETY_STATE_CHANGED", "SAFETY_FAULT_RAISED", "DEVICE_CONNECTED", "DEVICE_DISCONNECTED",
         "DEVICE_FAULT_CHANGED", "DEVICE_STATUS_CHANGED", "CONTACT_BEGAN", "CONTACT_ENDED", "OVERRUN",
         "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR", "SCENE_CHANGED", "PAUSE_CHANGED",
-        "PHYSICS_BUDGET_CHANGED", "CONTACTS_DROPPED",
+        "PHYSICS_BUDGET_CHANGED", "CONTACTS_DROPPED", "IMPACT_TRANSIENT", "IMPULSE_COLLISION",
     };
 
     private LoopEvents() {

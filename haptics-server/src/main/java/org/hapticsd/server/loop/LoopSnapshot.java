@@ -20,6 +20,8 @@ public final class LoopSnapshot {
      * 40), and a bound on what a reader copies. {@link #contactCount} still counts them all.
      */
     public static final int MAX_CONTACTS = 64;
+    /** Impulse collisions reported per tick, at most (a pile of IMPULSE bodies landing may start more). */
+    public static final int MAX_IMPULSE_COLLISIONS = 16;
 
     public long tick;
     /** Loop time since the first tick. */
@@ -87,6 +89,20 @@ public final class LoopSnapshot {
     /** The same, summed over every tick since the loop started. */
     public long droppedPairsTotal;
     public long droppedPointsTotal;
+    /**
+     * The impact transient added to the rendered force this tick, device frame, N (zero when none plays): part of
+     * what the safety layer was given, beside {@link #renderedForceN}.
+     */
+    public final double[] transientForceN = new double[3];
+    /** The impulse collisions that began this tick: the tool's impact transient and IMPULSE-mode collisions. */
+    public int impulseCollisions;
+    /** Per collision: the two bodies (−1 for the tool), in the world's numbering. */
+    public final int[] impulseBodies = new int[2 * MAX_IMPULSE_COLLISIONS];
+    /** Per collision: {@code IP_z} N·s, {@code H} N, {@code W} s, {@code e}. */
+    public final double[] impulseImpulseNs = new double[MAX_IMPULSE_COLLISIONS];
+    public final double[] impulseHeightN = new double[MAX_IMPULSE_COLLISIONS];
+    public final double[] impulseDurationS = new double[MAX_IMPULSE_COLLISIONS];
+    public final double[] impulseElasticity = new double[MAX_IMPULSE_COLLISIONS];
     /** What happened this tick: bits of {@link LoopEvents}. */
     public int events;
     public long lastTickNs;
@@ -143,6 +159,14 @@ public final class LoopSnapshot {
         droppedPoints = other.droppedPoints;
         droppedPairsTotal = other.droppedPairsTotal;
         droppedPointsTotal = other.droppedPointsTotal;
+        System.arraycopy(other.transientForceN, 0, transientForceN, 0, 3);
+        int c = other.impulseCollisions;
+        impulseCollisions = c;
+        System.arraycopy(other.impulseBodies, 0, impulseBodies, 0, 2 * c);
+        System.arraycopy(other.impulseImpulseNs, 0, impulseImpulseNs, 0, c);
+        System.arraycopy(other.impulseHeightN, 0, impulseHeightN, 0, c);
+        System.arraycopy(other.impulseDurationS, 0, impulseDurationS, 0, c);
+        System.arraycopy(other.impulseElasticity, 0, impulseElasticity, 0, c);
         events = other.events;
         lastTickNs = other.lastTickNs;
         System.arraycopy(other.stageNs, 0, stageNs, 0, stageNs.length);

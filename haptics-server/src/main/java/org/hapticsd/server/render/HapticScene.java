@@ -3,11 +3,13 @@ package org.hapticsd.server.render;
 import org.hapticsd.physics.PhysicsWorld;
 
 /**
- * A physics world with the body that stands for the device's tool and the mapping from device to scene.
+ * A physics world with the body that stands for the device's tool, the mapping from device to scene and the impact
+ * transients played when the tool strikes.
  *
- * @param world    the simulation; owned by the loop once the loop starts
- * @param toolBody index of the tool body in {@code world}
- * @param mapping  device workspace → scene
+ * @param world      the simulation; owned by the loop once the loop starts
+ * @param toolBody   index of the tool body in {@code world}
+ * @param mapping    device workspace → scene
+ * @param transients the tool's impact transients; owned by the loop with the world
  */
-public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping) {
+public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients) {
 }

@@ -12,7 +12,10 @@ package org.hapticsd.server.safety;
  *   <li>Start-up gate: no output until the rendered force has stayed below the threshold for the configured
  *       number of consecutive ticks; then a linear ramp from 0 to full scale over the ramp time.</li>
  *   <li>Slew limit: the output vector moves by at most {@code maxForceStepN} per tick toward its target.</li>
- *   <li>Final clamp to min(device max force, configured max force), keeping the direction.</li>
+ *   <li>An impact transient, if one is playing, is added after the slew limit (which would flatten it: a 5 N,
+ *       10 ms pulse would rise by 0.5 N a tick and never reach its height); it has its own budget
+ *       ({@link TransientBudget}, enforced where it is made) and passes the gate like the rest.</li>
+ *   <li>Final clamp of the sum to min(device max force, configured max force), keeping the direction.</li>
  * </ol>
  * Zeroing on a fault or stop bypasses the slew limit on purpose: the slew limit protects the user from
  * sudden force, and a sudden drop to zero is the safe direction.
@@ -33,6 +36,10 @@ public final class SafetyLayer {
     private double outX;
     private double outY;
     private double outZ;
+    /** The slewed, clamped continuous part: what the slew limit moves from tick to tick. */
+    private double slewX;
+    private double slewY;
+    private double slewZ;
 
     /**
      * @param deviceMaxForceN the device's own peak force; the layer never outputs more than the smaller of
@@ -88,6 +95,17 @@ public final class SafetyLayer {
      */
     public void update(long nowNs, double renderedX, double renderedY, double renderedZ,
                        boolean freshState, boolean deviceHealthy, int consecutiveOverruns) {
+        update(nowNs, renderedX, renderedY, renderedZ, 0.0, 0.0, 0.0, freshState, deviceHealthy, consecutiveOverruns);
+    }
+
+    /**
+     * As {@link #update(long, double, double, double, boolean, boolean, int)}, with an impact transient
+     * ({@code transientX..Z}, device frame, newtons) added after the slew limit and clamped with the rest: a NaN in
+     * either part trips NON_FINITE_FORCE, the gate scales both, and every fault zeroes both.
+     */
+    public void update(long nowNs, double renderedX, double renderedY, double renderedZ, double transientX,
+                       double transientY, double transientZ, boolean freshState, boolean deviceHealthy,
+                       int consecutiveOverruns) {
         staleTicks = freshState ? 0 : staleTicks + 1;
         if (state == SafetyState.ESTOP) {
             zero();
@@ -95,6 +113,10 @@ public final class SafetyLayer {
         }
 
         SafetyFault detected = detectFault(renderedX, renderedY, renderedZ, deviceHealthy, consecutiveOverruns);
+        if (detected == SafetyFault.NONE && !(Double.isFinite(transientX) && Double.isFinite(transientY)
+                && Double.isFinite(transientZ))) {
+            detected = SafetyFault.NON_FINITE_FORCE;
+        }
         if (detected != SafetyFault.NONE) {
             trip(detected);
             return;
@@ -109,6 +131,26 @@ public final class SafetyLayer {
 
         double scale = gateScale(nowNs, renderedX, renderedY, renderedZ);
         slewAndClamp(scale * renderedX, scale * renderedY, scale * renderedZ);
+        if (transientX != 0.0 || transientY != 0.0 || transientZ != 0.0) {
+            addTransientAndClamp(scale * transientX, scale * transientY, scale * transientZ);
+        }
+    }
+
+    /** The output becomes the slewed continuous part plus the transient, clamped to the limit as a whole. */
+    private void addTransientAndClamp(double tx, double ty, double tz) {
+        double x = slewX + tx;
+        double y = slewY + ty;
+        double z = slewZ + tz;
+        double magnitude = magnitude(x, y, z);
+        if (magnitude > limitN) {
+            double s = limitN / magnitude;
+            x *= s;
+            y *= s;
+            z *= s;
+        }
+        outX = x;
+        outY = y;
+        outZ = z;
     }
 
     /** Trips an internal-error fault; called by the loop when a stage threw. */
@@ -171,9 +213,9 @@ public final class SafetyLayer {
     }
 
     private void slewAndClamp(double targetX, double targetY, double targetZ) {
-        double dx = targetX - outX;
-        double dy = targetY - outY;
-        double dz = targetZ - outZ;
+        double dx = targetX - slewX;
+        double dy = targetY - slewY;
+        double dz = targetZ - slewZ;
         double step = magnitude(dx, dy, dz);
         if (step > config.maxForceStepN()) {
             double s = config.maxForceStepN() / step;
@@ -181,9 +223,9 @@ public final class SafetyLayer {
             dy *= s;
             dz *= s;
         }
-        double x = outX + dx;
-        double y = outY + dy;
-        double z = outZ + dz;
+        double x = slewX + dx;
+        double y = slewY + dy;
+        double z = slewZ + dz;
         double magnitude = magnitude(x, y, z);
         if (magnitude > limitN) {
             double s = limitN / magnitude;
@@ -191,6 +233,9 @@ public final class SafetyLayer {
             y *= s;
             z *= s;
         }
+        slewX = x;
+        slewY = y;
+        slewZ = z;
         outX = x;
         outY = y;
         outZ = z;
@@ -223,6 +268,9 @@ public final class SafetyLayer {
         outX = 0.0;
         outY = 0.0;
         outZ = 0.0;
+        slewX = 0.0;
+        slewY = 0.0;
+        slewZ = 0.0;
     }
 
     public double outputX() {

@@ -3,6 +3,8 @@ package org.hapticsd.server.scene;
 /** The simulated stylus used with {@code --device sim}: its mechanics, limits and virtual hand. */
 public final class DeviceSpec {
     private double massKg = 0.1;
+    /** NaN: {@link #massKg}. */
+    private double effectiveMassKg = Double.NaN;
     private double dampingNspm = 1.0;
     private double maxForceN = 10.0;
     private double maxContinuousForceN = 4.0;
@@ -13,6 +15,15 @@ public final class DeviceSpec {
 
     public void setMassKg(double value) {
         this.massKg = Check.positive("massKg", value);
+    }
+
+    public void setEffectiveMassKg(double value) {
+        this.effectiveMassKg = Check.positive("effectiveMassKg", value);
+    }
+
+    /** The device's mass as an impact sees it (impact transients): {@code effectiveMassKg}, else {@code massKg}. */
+    public double effectiveMassKg() {
+        return Double.isNaN(effectiveMassKg) ? massKg : effectiveMassKg;
     }
 
     public void setDampingNspm(double value) {

@@ -16,6 +16,8 @@ public final class MaterialSpec {
     private double elasticity = DEFAULT_ELASTICITY;
     private double staticFriction = DEFAULT_STATIC_FRICTION;
     private double dynamicFriction = DEFAULT_DYNAMIC_FRICTION;
+    private boolean transients;
+    private double transientGain = 1.0;
 
     public void setElasticity(double value) {
         Check.nonNegative("elasticity", value);
@@ -31,6 +33,24 @@ public final class MaterialSpec {
 
     public void setDynamicFriction(double value) {
         this.dynamicFriction = Check.nonNegative("dynamicFriction", value);
+    }
+
+    public void setTransients(boolean value) {
+        this.transients = value;
+    }
+
+    public void setTransientGain(double value) {
+        this.transientGain = Check.nonNegative("transientGain", value);
+    }
+
+    /** Whether the tool striking this material plays an impact transient (off unless the scene turns it on). */
+    public boolean transients() {
+        return transients;
+    }
+
+    /** The factor on the force of this material's impact transients. */
+    public double transientGain() {
+        return transientGain;
     }
 
     public double elasticity() {

@@ -1,6 +1,7 @@
 package org.hapticsd.server.scene;
 
 import org.hapticsd.server.safety.SafetyConfig;
+import org.hapticsd.server.safety.TransientBudget;
 
 /** Safety limits; every default is the one of {@link SafetyConfig#defaults()}. */
 public final class SafetySpec {
@@ -11,6 +12,9 @@ public final class SafetySpec {
     private double rampS = SafetyConfig.DEFAULT_RAMP_NS * 1e-9;
     private int watchdogTicks = SafetyConfig.DEFAULT_WATCHDOG_TICKS;
     private int overrunLimit = SafetyConfig.DEFAULT_OVERRUN_LIMIT;
+    private double transientMaxImpulseNs = TransientBudget.DEFAULTS.maxImpulseNs();
+    private double transientMaxEnergyJ = TransientBudget.DEFAULTS.maxEnergyJ();
+    private double transientMaxPerS = TransientBudget.DEFAULTS.maxPerS();
 
     public void setMaxForceN(double value) {
         this.maxForceN = Check.positive("maxForceN", value);
@@ -38,6 +42,27 @@ public final class SafetySpec {
 
     public void setOverrunLimit(int value) {
         this.overrunLimit = Check.atLeast("overrunLimit", 1, value);
+    }
+
+    public void setTransientMaxImpulseNs(double value) {
+        this.transientMaxImpulseNs = Check.positive("transientMaxImpulseNs", value);
+    }
+
+    public void setTransientMaxEnergyJ(double value) {
+        this.transientMaxEnergyJ = Check.positive("transientMaxEnergyJ", value);
+    }
+
+    public void setTransientMaxPerS(double value) {
+        this.transientMaxPerS = Check.positive("transientMaxPerS", value);
+    }
+
+    /** What one impact transient may carry (see {@code render.ImpactTransients}). */
+    public TransientBudget transientBudget() {
+        return new TransientBudget(transientMaxImpulseNs, transientMaxEnergyJ, transientMaxPerS);
+    }
+
+    public double maxForceN() {
+        return maxForceN;
     }
 
     public SafetyConfig toConfig() {

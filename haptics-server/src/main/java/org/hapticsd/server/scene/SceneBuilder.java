@@ -35,6 +35,7 @@ import org.hapticsd.physics.mass.MassProperties;
 import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
+import org.hapticsd.server.render.ImpactTransients;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -117,8 +118,28 @@ public final class SceneBuilder {
             .withHandDampingNspm(d.hand().dampingNspm())
             .withInitialPositionM(p0[0], p0[1], p0[2]);
 
-        return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping), List.copyOf(names), indices,
-            spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
+        ImpactTransients transients = transients(spec, world, indices, impulse);
+        return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping, transients), List.copyOf(names),
+            indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
+    }
+
+    /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */
+    private static ImpactTransients transients(SceneSpec spec, PhysicsWorld world, int[] indices,
+                                               ImpulseWaveformModel impulse) {
+        int n = world.bodyCount();
+        boolean[] enabled = new boolean[n];
+        double[] gain = new double[n];
+        double[] elasticity = new double[n];
+        for (int i = 0; i < indices.length; i++) {
+            MaterialSpec material = spec.bodies().get(i).material();
+            enabled[indices[i]] = material.transients();
+            gain[indices[i]] = material.transientGain();
+            elasticity[indices[i]] = material.elasticity();
+        }
+        double forceLimitN = Math.min(spec.safety().maxForceN(), spec.device().maxForceN());
+        return new ImpactTransients(impulse.settings(), spec.device().effectiveMassKg(),
+            spec.contact().toSettings().impactThresholdMps(), spec.safety().transientBudget(), forceLimitN,
+            Material.DEFAULT.elasticity(), enabled, gain, elasticity);
     }
 
     /**

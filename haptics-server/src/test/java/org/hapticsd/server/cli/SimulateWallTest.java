@@ -41,9 +41,11 @@ class SimulateWallTest {
         assertEquals(List.of("t", "device.x", "device.y", "device.z", "tool.x", "tool.y", "tool.z",
             "force.x", "force.y", "force.z", "safety"), header.subList(0, 11));
         assertEquals("wall.px", header.get(11));
-        // The delivered force and the events were added after the body columns, so no older column moved.
-        assertEquals(List.of("box.vz", "delivered.x", "delivered.y", "delivered.z", "events", "events.names"),
-            header.subList(header.size() - 6, header.size()));
+        // The delivered force, the events and then the impact transient were added after the body columns, so no
+        // older column moved.
+        assertEquals(List.of("box.vz", "delivered.x", "delivered.y", "delivered.z", "events", "events.names",
+            "transient.x", "transient.y", "transient.z", "pulse.impulseNs", "pulse.heightN", "pulse.durationS"),
+            header.subList(header.size() - 12, header.size()));
 
         int checked = 0;
         double deepestM = 0;

@@ -54,7 +54,8 @@ class RecordingFormatTest {
             LoopEvents.DEVICE_DISCONNECTED, LoopEvents.DEVICE_FAULT_CHANGED, LoopEvents.DEVICE_STATUS_CHANGED,
             LoopEvents.CONTACT_BEGAN, LoopEvents.CONTACT_ENDED, LoopEvents.OVERRUN, LoopEvents.COMMAND_APPLIED,
             LoopEvents.COMMAND_REJECTED, LoopEvents.STAGE_ERROR, LoopEvents.SCENE_CHANGED, LoopEvents.PAUSE_CHANGED,
-            LoopEvents.PHYSICS_BUDGET_CHANGED, LoopEvents.CONTACTS_DROPPED,
+            LoopEvents.PHYSICS_BUDGET_CHANGED, LoopEvents.CONTACTS_DROPPED, LoopEvents.IMPACT_TRANSIENT,
+            LoopEvents.IMPULSE_COLLISION,
         };
         assertEquals(LoopEvents.COUNT, bits.length);
         for (int i = 0; i < bits.length; i++) {

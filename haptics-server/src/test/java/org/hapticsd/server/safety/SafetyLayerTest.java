@@ -581,6 +581,49 @@ class SafetyLayerTest {
     }
 
     @Nested
+    class ImpactTransient {
+
+        private void tickWithTransient(Driver d, double fz, double tz) {
+            d.nowNs += PERIOD_NS;
+            d.layer.update(d.nowNs, 0.0, 0.0, fz, 0.0, 0.0, tz, true, true, 0);
+        }
+
+        @Test
+        void shouldAddTheTransientPastTheSlewLimitInOneTick() {
+            // A 5 N pulse sample on a 1 N spring: the slew limit (0.5 N a tick) holds the spring's rise, not the pulse.
+            Driver d = new Driver(slewed(), DEVICE_MAX_N).active().outputting(0.0, 0.0, 1.0);
+            tickWithTransient(d, 1.0, 5.0);
+            d.assertOutput(0.0, 0.0, 6.0);
+            // The pulse ends: the output drops back to the spring at once (falling is never slewed here: the slew
+            // state followed the spring alone).
+            tickWithTransient(d, 1.0, 0.0);
+            d.assertOutput(0.0, 0.0, 1.0);
+        }
+
+        @Test
+        void shouldClampSpringAndTransientTogetherToTheLimit() {
+            Driver d = new Driver(unslewed(), DEVICE_MAX_N).active().outputting(0.0, 0.0, 6.0);
+            tickWithTransient(d, 6.0, 5.0);
+            d.assertOutput(0.0, 0.0, MAX_FORCE_N);
+        }
+
+        @Test
+        void shouldTripOnANonFiniteTransient() {
+            Driver d = new Driver(unslewed(), DEVICE_MAX_N).active().outputting(0.0, 0.0, 2.0);
+            tickWithTransient(d, 2.0, Double.NaN);
+            d.assertZero("after a NaN transient");
+            d.assertState(SafetyState.SAFE, SafetyFault.NON_FINITE_FORCE, "after a NaN transient");
+        }
+
+        @Test
+        void shouldHoldTheTransientBackWhileGated() {
+            Driver d = new Driver(unslewed(), DEVICE_MAX_N);
+            tickWithTransient(d, 0.0, 3.0);
+            d.assertZero("gated");
+        }
+    }
+
+    @Nested
     class InternalError {
 
         @Test

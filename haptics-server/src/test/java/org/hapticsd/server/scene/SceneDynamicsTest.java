@@ -216,7 +216,7 @@ class SceneDynamicsTest {
             contact:
               mode: springy
             """));
-        assertTrue(mode.getMessage().contains("contact.mode: must be none, lcp or penalty, got 'springy'"),
+        assertTrue(mode.getMessage().contains("contact.mode: must be none, lcp, penalty or impulse, got 'springy'"),
             mode.getMessage());
     }
 
