@@ -65,6 +65,7 @@ public final class ImpactTransients {
     private double forcePerAreaN;
     private long ticksSinceStart = Long.MAX_VALUE / 2;
     private long skipped;
+    private long played;
 
     private boolean startedThisTick;
     private int lastBodyA;
@@ -176,6 +177,7 @@ public final class ImpactTransients {
         playing = true;
         ticksSinceStart = 0;
         startedThisTick = true;
+        played++;
         lastBodyA = toolIsA ? -1 : other;
         lastBodyB = toolIsA ? other : -1;
         lastImpulseNs = forcePerAreaN * totalArea * dtS;
@@ -231,6 +233,11 @@ public final class ImpactTransients {
 
     public double lastElasticity() {
         return lastElasticity;
+    }
+
+    /** Pulses started since the scene was built. */
+    public long pulses() {
+        return played;
     }
 
     /** Strikes not played because a pulse was playing or the rate budget had not refilled. */

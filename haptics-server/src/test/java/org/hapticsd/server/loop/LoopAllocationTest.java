@@ -59,6 +59,23 @@ class LoopAllocationTest {
         assertTrue(f.snapshot().contactCount > 0, "bodies in contact");
     }
 
+    /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
+    @Test
+    void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/tap.yaml"));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+        long pulsesBefore = f.scene.haptic().transients().pulses();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the tap scene");
+        // 100 s of a 4.5 s path with three strikes: 66 pulses; at least 60 leaves room for where the window falls.
+        assertTrue(f.scene.haptic().transients().pulses() - pulsesBefore >= 60, "pulses played while measured: "
+            + (f.scene.haptic().transients().pulses() - pulsesBefore));
+    }
+
     /** The recorder's loop side (claim, write, commit into a preallocated ring) allocates nothing either. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileRecording(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
