@@ -15,34 +15,11 @@ import org.joml.Vector3d;
  * pair's impulse correlation ratio (§4.2).
  *
  * <h2>A collision (source 000 §2–3)</h2>
- * A pair whose normal approach speed at the start of a step exceeds the impact threshold {@code V_th} begins a
- * collision at the centroid of its contact points, with the normal of the first. The collision matrix
- * {@code K = (1/m₁ + 1/m₂)·I − r̃₁J₁⁻¹r̃₁ − r̃₂J₂⁻¹r̃₂} (the source's (3) prints a difference of masses and of the
- * rotational terms, a sign slip: B receives −op) is frozen there, a static or kinematic partner counting as an
- * infinite mass. The waveform ({@link ImpulseWaveform}) is sized for the impulse {@code IP_z = α·(1 + e)·a/K_nn} of
- * a frictionless collision at approach speed {@code a}, and played one sample per step from the warm-start stage,
- * before the LCP rows of the step are solved, so that resting contacts carry its push on.
- *
- * <p>Each sample {@code op} is an impulse on A at the collision point (B gets −op): its normal part from the
- * waveform, its tangential part by the source's friction rules on the relative contact velocity {@code u}:
- * <ul>
- *   <li>sticking (5), when the tangential impulse that stops the slip within this sample,
- *       {@code op_t = K_tt⁻¹·(−u_t − K_tn·op_z)}, keeps the internal impulse inside the static cone,
- *       {@code |IP_t + op_t| < μ_s·|IP_z + op_z|};</li>
- *   <li>otherwise sliding (4): {@code op_t = −μ_d·op_z·u_t/|u_t|};</li>
- *   <li>and the internal impulse accumulates, {@code IP ← IP + op} (6)(7).</li>
- * </ul>
- *
- * <h2>Exact totals (Poisson's restitution)</h2>
- * The compression lasts until the normal relative velocity is zero: the sample that would overshoot is cut where
- * it reaches zero (the velocity is affine in the sample's normal impulse under either friction rule), which gives
- * the compression impulse {@code P_c} exactly. The collision then delivers in all {@code α·(1 + e)·P_c}: the rest of
- * the waveform is scaled to the restitution impulse that remains, and the last sample is that remainder. So
- * momentum is exchanged exactly (every sample acts equally and oppositely) and the restitution impulse is exactly
- * {@code e} times the compression impulse for any {@code S_h}, {@code S_w}; the waveform only shapes the profile,
- * and when {@code IP_z} was right (a frictionless collision, or one whose friction does not couple into the normal,
- * as a sphere's) the profile is the nominal one. A collision that is still compressing when its waveform ends goes
- * on at the waveform's peak rate.
+ * A pair whose normal approach speed at the start of a step exceeds the impact threshold {@code V_th} begins an
+ * {@link ImpulseCollision} at the centroid of its contact points, with the normal of the first: the collision matrix
+ * frozen there, a waveform sized for {@code α·(1 + e)} times the frictionless impulse, friction by the source's
+ * rules (4)(5) and the exact Poisson totals (see that class). One sample is played per step from the warm-start
+ * stage, before the LCP rows of the step are solved, so that resting contacts carry its push on.
  *
  * <h2>Several contacts at once (source 000 §4)</h2>
  * Contacts that touch at rest carry no relative velocity, so no waveform can start there (a Newton's cradle). While
@@ -63,7 +40,6 @@ public final class ImpulseWaveformModel implements ContactModel {
 
     /** Pulses the pool holds per body of the scene: a body in more collisions at once than this waits. */
     static final int MAX_PULSES_PER_BODY = 4;
-    private static final double SLIDING_DIRECTION_MIN_MPS = 1e-9;
 
     private ImpulseWaveformSettings settings = ImpulseWaveformSettings.TABLE_2_SINGLE_POINT;
 
@@ -102,7 +78,6 @@ public final class ImpulseWaveformModel implements ContactModel {
 
     private final Vector3d relativeVelocityMps = new Vector3d();
     private final Vector3d scratchA = new Vector3d();
-    private final Vector3d scratchB = new Vector3d();
     private final Vector3d impulseNs = new Vector3d();
     private final Vector3d centroidAM = new Vector3d();
     private final Vector3d centroidBM = new Vector3d();
@@ -277,7 +252,7 @@ public final class ImpulseWaveformModel implements ContactModel {
             relativeVelocity(bodies, a, b, centroidAM, centroidBM, relativeVelocityMps);
             double approachMps = -relativeVelocityMps.dot(points.normal[i]);
             if (approachMps > thresholdMps && active < pool.length) {
-                begin(context, bodies, points, i, a, b, approachMps);
+                begin(context, bodies, points, i, a, b);
             }
         }
         for (int p = activeBefore; p < active; p++) {
@@ -345,7 +320,7 @@ public final class ImpulseWaveformModel implements ContactModel {
             if (pulse.point >= 0) {
                 int i = pulse.point;
                 // The sample along this step's normal of the point, and the rest as friction: their sum is op.
-                impulseNs.set(pulse.t1).mul(pulse.opT1).fma(pulse.opT2, pulse.t2).fma(pulse.opN, pulse.n);
+                pulse.collision.lastSampleNs(impulseNs);
                 double normalNs = impulseNs.dot(points.normal[i]);
                 points.normalForceN[i] = normalNs * inverseDt;
                 points.frictionForceN[i].set(impulseNs).fma(-normalNs, points.normal[i]).mul(inverseDt);
@@ -354,7 +329,7 @@ public final class ImpulseWaveformModel implements ContactModel {
         int kept = 0;
         for (int p = 0; p < active; p++) {
             ImpulsePulse pulse = pool[p];
-            if (pulse.phase == ImpulsePulse.DONE) {
+            if (pulse.collision.done()) {
                 hold(pulse, -1);
                 continue;
             }
@@ -372,210 +347,32 @@ public final class ImpulseWaveformModel implements ContactModel {
 
     // ---- A collision -----------------------------------------------------------------------------------------
 
-    private void begin(StepContext context, RigidBodies bodies, ContactPoints points, int i, int a, int b,
-                       double approachMps) {
+    private void begin(StepContext context, RigidBodies bodies, ContactPoints points, int i, int a, int b) {
         ImpulsePulse p = pool[active];
         p.bodyA = a;
         p.bodyB = b;
-        p.dynamicA = bodies.dynamic[a];
-        p.dynamicB = bodies.dynamic[b];
-        p.inverseMassA = bodies.inverseMassPerKg[a];
-        p.inverseMassB = bodies.inverseMassPerKg[b];
-        p.rA.set(centroidAM);
-        p.rB.set(centroidBM);
-        Vector3d n = p.n.set(points.normal[i]);
-        Vector3d vt = relativeVelocityMps.fma(approachMps, n);
-        double slidingMps = vt.length();
-        if (slidingMps > SLIDING_DIRECTION_MIN_MPS) {
-            p.t1.set(vt).div(slidingMps);
-        } else {
-            LcpContactModel.anyPerpendicular(n, p.t1);
-        }
-        n.cross(p.t1, p.t2);
-        p.inverseInertiaA.set(bodies.inverseInertiaWorld[a]);
-        p.inverseInertiaB.set(bodies.inverseInertiaWorld[b]);
-        p.k11 = entry(p, p.t1, p.t1);
-        p.k12 = entry(p, p.t1, p.t2);
-        p.k13 = entry(p, p.t1, n);
-        p.k22 = entry(p, p.t2, p.t2);
-        p.k23 = entry(p, p.t2, n);
-        p.k33 = entry(p, n, n);
-        p.elasticity = points.elasticity[i];
-        p.staticFriction = points.staticFriction[i];
-        p.dynamicFriction = points.dynamicFriction[i];
-        p.correlationRatio = correlationRatio(a, b);
-        p.impulseNs = p.correlationRatio * (1.0 + p.elasticity) * approachMps / p.k33;
-        p.heightN = ImpulseWaveform.heightN(settings, p.impulseNs);
-        p.durationS = ImpulseWaveform.durationS(settings, p.impulseNs);
-        p.exponent = ImpulseWaveform.exponentFor(p.impulseNs / (p.heightN * p.durationS));
-        p.dtS = context.dtS();
-        p.samples = ImpulseWaveform.sampleCount(p.durationS, p.dtS);
-        p.totalArea = ImpulseWaveform.totalArea(p.exponent, p.durationS, p.dtS);
-        double peak = 0.0;
-        for (int k = 0; k < p.samples; k++) {
-            peak = Math.max(peak, ImpulseWaveform.sampleArea(p.exponent, p.durationS, p.dtS, k));
-        }
-        p.peakSampleNs = p.impulseNs * peak / p.totalArea;
-        p.phase = ImpulsePulse.COMPRESSION;
-        p.sample = 0;
-        p.nominalDeliveredNs = 0.0;
-        p.compressionNs = 0.0;
-        p.targetNs = 0.0;
-        p.restitutionScale = 0.0;
-        p.ipT1 = 0.0;
-        p.ipT2 = 0.0;
-        p.ipN = 0.0;
-        p.opT1 = 0.0;
-        p.opT2 = 0.0;
-        p.opN = 0.0;
+        ImpulseCollision c = p.collision;
+        c.bodyA(bodies.dynamic[a], bodies.inverseMassPerKg[a], bodies.inverseInertiaWorld[a], centroidAM);
+        c.bodyB(bodies.dynamic[b], bodies.inverseMassPerKg[b], bodies.inverseInertiaWorld[b], centroidBM);
+        c.begin(points.normal[i], relativeVelocityMps, points.elasticity[i], points.staticFriction[i],
+            points.dynamicFriction[i], correlationRatio(a, b), settings, context.dtS());
         p.point = i;
         startedBodyA[started] = a;
         startedBodyB[started] = b;
-        startedImpulseNs[started] = p.impulseNs;
-        startedHeightN[started] = p.heightN;
-        startedDurationS[started] = p.durationS;
-        startedElasticity[started] = p.elasticity;
+        startedImpulseNs[started] = c.impulseNs();
+        startedHeightN[started] = c.heightN();
+        startedDurationS[started] = c.durationS();
+        startedElasticity[started] = c.elasticity();
         started++;
         active++;
     }
 
-    /** {@code d_i·K·d_j = (1/m_A + 1/m_B)·d_i·d_j + (r_A × d_i)·I_A⁻¹·(r_A × d_j) + (r_B × d_i)·I_B⁻¹·(r_B × d_j)}. */
-    private double entry(ImpulsePulse p, Vector3d di, Vector3d dj) {
-        double linear = (p.inverseMassA + p.inverseMassB) * di.dot(dj);
-        p.rA.cross(di, scratchA);
-        p.inverseInertiaA.transform(p.rA.cross(dj, scratchB));
-        double angularA = scratchA.dot(scratchB);
-        p.rB.cross(di, scratchA);
-        p.inverseInertiaB.transform(p.rB.cross(dj, scratchB));
-        double angularB = scratchA.dot(scratchB);
-        return linear + angularA + angularB;
-    }
-
-    /** One sample of a collision: its normal impulse from the waveform and the phase, friction by (4)(5). */
+    /** One sample of a collision, at A's onset lever arm from its current centre. */
     private void play(ImpulsePulse p, RigidBodies bodies) {
-        // One point for both bodies: A's onset lever arm from its current centre (a sphere's stays on the line of
-        // centres whatever it spins), so each sample acts equally and oppositely at one point and conserves
-        // angular momentum as well as linear. K stays the onset's (source 000: constant during the collision).
-        p.pointM.set(bodies.positionM[p.bodyA]).add(p.rA);
+        p.pointM.set(bodies.positionM[p.bodyA]).add(p.collision.leverArmAM());
         p.rBNow.set(p.pointM).sub(bodies.positionM[p.bodyB]);
-        relativeVelocity(bodies, p.bodyA, p.bodyB, p.rA, p.rBNow, relativeVelocityMps);
-        double u1 = relativeVelocityMps.dot(p.t1);
-        double u2 = relativeVelocityMps.dot(p.t2);
-        double approachMps = -relativeVelocityMps.dot(p.n);
-        double nominal = p.sample < p.samples
-                ? p.impulseNs * ImpulseWaveform.sampleArea(p.exponent, p.durationS, p.dtS, p.sample) / p.totalArea
-                : p.peakSampleNs;
-        double opN;
-        double[] s;
-        if (p.phase == ImpulsePulse.COMPRESSION) {
-            // Under the friction rule this sample takes, op_t = (s0, s1) + (s2, s3)·op_z, so the approach after it,
-            // a' = a − K_n·op, is affine in op_z: the compression ends where a' = 0.
-            s = frictionLine(p, u1, u2, sticks(p, u1, u2, nominal));
-            double constant = p.k13 * s[0] + p.k23 * s[1];
-            double slope = p.k13 * s[2] + p.k23 * s[3] + p.k33;
-            double endsAtNs = slope > 0.0 ? Math.max(0.0, (approachMps - constant) / slope) : Double.POSITIVE_INFINITY;
-            p.nominalDeliveredNs += nominal;
-            if (nominal < endsAtNs) {
-                opN = nominal;
-            } else {
-                p.compressionNs = p.ipN + endsAtNs;
-                p.targetNs = p.correlationRatio * (1.0 + p.elasticity) * p.compressionNs;
-                opN = Math.max(0.0, Math.min(nominal, p.targetNs - p.ipN));
-                double restNs = p.targetNs - (p.ipN + opN);
-                double nominalLeftNs = p.impulseNs - p.nominalDeliveredNs;
-                p.restitutionScale = nominalLeftNs > 0.0 ? restNs / nominalLeftNs : 0.0;
-                p.phase = restNs > 0.0 ? ImpulsePulse.RESTITUTION : ImpulsePulse.DONE;
-            }
-        } else {
-            double restNs = p.targetNs - p.ipN;
-            if (p.sample < p.samples - 1 && p.restitutionScale > 0.0) {
-                opN = Math.min(nominal * p.restitutionScale, restNs);
-            } else if (p.sample == p.samples - 1) {
-                // The waveform's last sample carries what remains, so the total is exact.
-                opN = restNs;
-            } else {
-                // Past the waveform (the compression ended late): on at its peak rate.
-                opN = Math.min(p.peakSampleNs, restNs);
-            }
-            if (opN >= restNs) {
-                opN = restNs;
-                p.phase = ImpulsePulse.DONE;
-            }
-            s = frictionLine(p, u1, u2, sticks(p, u1, u2, opN));
-        }
-        double op1 = s[0] + s[2] * opN;
-        double op2 = s[1] + s[3] * opN;
-        apply(p, bodies, op1, op2, opN);
-        p.ipT1 += op1;
-        p.ipT2 += op2;
-        p.ipN += opN;
-        p.opT1 = op1;
-        p.opT2 = op2;
-        p.opN = opN;
-        p.sample++;
-    }
-
-    private final double[] line = new double[4];
-
-    /**
-     * The tangential impulse of a sample as {@code op_t = (s0, s1) + (s2, s3)·op_z}: sticking, the impulse that stops
-     * the slip, {@code K_tt⁻¹·(−u_t − K_tn·op_z)}; sliding, {@code −μ_d·op_z·û_t} (or against the impulse that would
-     * stop it, when there is no slip to follow).
-     */
-    private double[] frictionLine(ImpulsePulse p, double u1, double u2, boolean stick) {
-        double det = p.k11 * p.k22 - p.k12 * p.k12;
-        // K_tt⁻¹ = [k22, −k12; −k12, k11]/det
-        double c1 = (p.k22 * -u1 - p.k12 * -u2) / det;
-        double c2 = (-p.k12 * -u1 + p.k11 * -u2) / det;
-        double d1 = (p.k22 * -p.k13 - p.k12 * -p.k23) / det;
-        double d2 = (-p.k12 * -p.k13 + p.k11 * -p.k23) / det;
-        if (stick) {
-            line[0] = c1;
-            line[1] = c2;
-            line[2] = d1;
-            line[3] = d2;
-            return line;
-        }
-        double slipMps = Math.sqrt(u1 * u1 + u2 * u2);
-        double dir1;
-        double dir2;
-        if (slipMps > SLIDING_DIRECTION_MIN_MPS) {
-            dir1 = u1 / slipMps;
-            dir2 = u2 / slipMps;
-        } else {
-            double m = Math.sqrt(d1 * d1 + d2 * d2);
-            dir1 = m > 0.0 ? -d1 / m : 0.0;
-            dir2 = m > 0.0 ? -d2 / m : 0.0;
-        }
-        line[0] = 0.0;
-        line[1] = 0.0;
-        line[2] = -p.dynamicFriction * dir1;
-        line[3] = -p.dynamicFriction * dir2;
-        return line;
-    }
-
-    /** (5): the sample sticks if the impulse that stops the slip keeps {@code IP} inside the static cone. */
-    private boolean sticks(ImpulsePulse p, double u1, double u2, double opN) {
-        double[] s = frictionLine(p, u1, u2, true);
-        double t1 = p.ipT1 + s[0] + s[2] * opN;
-        double t2 = p.ipT2 + s[1] + s[3] * opN;
-        double limit = p.staticFriction * Math.abs(p.ipN + opN);
-        return t1 * t1 + t2 * t2 < limit * limit;
-    }
-
-    /** {@code op} on A at {@code r_A}, {@code −op} on B at the same point, with the onset's inertia. */
-    private void apply(ImpulsePulse p, RigidBodies bodies, double op1, double op2, double opN) {
-        Vector3d op = impulseNs.set(p.t1).mul(op1).fma(op2, p.t2).fma(opN, p.n);
-        if (p.dynamicA) {
-            bodies.linearVelocityMps[p.bodyA].fma(p.inverseMassA, op);
-            p.inverseInertiaA.transform(p.rA.cross(op, scratchA));
-            bodies.angularVelocityRadps[p.bodyA].add(scratchA);
-        }
-        if (p.dynamicB) {
-            bodies.linearVelocityMps[p.bodyB].fma(-p.inverseMassB, op);
-            p.inverseInertiaB.transform(p.rBNow.cross(op, scratchB));
-            bodies.angularVelocityRadps[p.bodyB].sub(scratchB);
-        }
+        p.collision.play(bodies.linearVelocityMps[p.bodyA], bodies.angularVelocityRadps[p.bodyA],
+            bodies.linearVelocityMps[p.bodyB], bodies.angularVelocityRadps[p.bodyB], p.rBNow);
     }
 
     // ---- Helpers ---------------------------------------------------------------------------------------------
@@ -593,7 +390,7 @@ public final class ImpulseWaveformModel implements ContactModel {
     private boolean heldBefore(int body, int activeBefore) {
         for (int p = 0; p < activeBefore; p++) {
             ImpulsePulse pulse = pool[p];
-            if (pulse.bodyA == body && pulse.dynamicA || pulse.bodyB == body && pulse.dynamicB) {
+            if (pulse.bodyA == body && pulse.collision.movesA() || pulse.bodyB == body && pulse.collision.movesB()) {
                 return true;
             }
         }
@@ -605,10 +402,10 @@ public final class ImpulseWaveformModel implements ContactModel {
      * kinematic body is not moved by a collision, so it passes nothing on and holds none of its other contacts.
      */
     private void hold(ImpulsePulse p, int delta) {
-        if (p.dynamicA) {
+        if (p.collision.movesA()) {
             pulsesOnBody[p.bodyA] += delta;
         }
-        if (p.dynamicB) {
+        if (p.collision.movesB()) {
             pulsesOnBody[p.bodyB] += delta;
         }
     }
