@@ -75,6 +75,8 @@ public final class ImpulseWaveformModel implements ContactModel {
     private double[] startedHeightN = new double[0];
     private double[] startedDurationS = new double[0];
     private double[] startedElasticity = new double[0];
+    private Vector3d[] startedPointM = new Vector3d[0];
+    private Vector3d[] startedNormal = new Vector3d[0];
 
     private final Vector3d relativeVelocityMps = new Vector3d();
     private final Vector3d scratchA = new Vector3d();
@@ -170,6 +172,16 @@ public final class ImpulseWaveformModel implements ContactModel {
         return startedElasticity[k];
     }
 
+    /** The collision point at the onset, world frame, m, into {@code dest}. */
+    public Vector3d startedPointM(int k, Vector3d dest) {
+        return dest.set(startedPointM[k]);
+    }
+
+    /** The collision normal (from B toward A), into {@code dest}. */
+    public Vector3d startedNormal(int k, Vector3d dest) {
+        return dest.set(startedNormal[k]);
+    }
+
     /** Collisions in progress. */
     public int activeCount() {
         return active;
@@ -201,6 +213,12 @@ public final class ImpulseWaveformModel implements ContactModel {
             startedHeightN = Arrays.copyOf(startedHeightN, pulses);
             startedDurationS = Arrays.copyOf(startedDurationS, pulses);
             startedElasticity = Arrays.copyOf(startedElasticity, pulses);
+            startedPointM = Arrays.copyOf(startedPointM, pulses);
+            startedNormal = Arrays.copyOf(startedNormal, pulses);
+            for (int i = old; i < pulses; i++) {
+                startedPointM[i] = new Vector3d();
+                startedNormal[i] = new Vector3d();
+            }
         }
         if (bodies > pulsesOnBody.length) {
             pulsesOnBody = Arrays.copyOf(pulsesOnBody, bodies);
@@ -363,6 +381,8 @@ public final class ImpulseWaveformModel implements ContactModel {
         startedHeightN[started] = c.heightN();
         startedDurationS[started] = c.durationS();
         startedElasticity[started] = c.elasticity();
+        startedPointM[started].set(bodies.positionM[a]).add(centroidAM);
+        startedNormal[started].set(points.normal[i]);
         started++;
         active++;
     }

@@ -1,0 +1,423 @@
+package org.hapticsd.server.calibrate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.hapticsd.physics.ContactSettings;
+import org.hipparchus.analysis.MultivariateFunction;
+import org.hipparchus.exception.MathIllegalStateException;
+import org.hipparchus.optim.InitialGuess;
+import org.hipparchus.optim.MaxEval;
+import org.hipparchus.optim.SimpleBounds;
+import org.hipparchus.optim.nonlinear.scalar.GoalType;
+import org.hipparchus.optim.nonlinear.scalar.ObjectiveFunction;
+import org.hipparchus.optim.nonlinear.scalar.noderiv.CMAESOptimizer;
+import org.hipparchus.random.Well19937c;
+import org.joml.Matrix3d;
+import org.joml.Vector3d;
+
+/**
+ * Fits the impulse waveform model's parameters to measured collisions (source 000 §5): a stochastic search (CMA-ES,
+ * Hipparchus) over {@code e}, {@code S_h}, {@code S_w}, {@code μ_s}, {@code μ_d} and, for the multi-point model, the
+ * correlation ratio {@code α_j} of every pair of a multi-point event, minimising the error between the measured
+ * momentum changes and those the replayed waveforms deliver.
+ *
+ * <h2>The objective</h2>
+ * Each event is replayed ({@link CollisionReplay}); for every body that moves, the difference between the replayed
+ * and measured change of linear momentum, {@code m·(v' − v₁)}, and, when angular velocities were measured, of
+ * angular momentum over the body's lever arm, {@code |J·(ω' − ω₁)|/ℓ}, each relative to the event's momentum scale
+ * {@code P} (the largest {@code m·|v|} of its bodies before or after). The mean over events of the sum of their
+ * squares is the momentum term. Contacts with measured force samples add the mean square difference between the
+ * replayed and the measured normal force, relative to the measured peak: the term that identifies {@code S_h} and
+ * {@code S_w}. Momentum alone does not (the collision's totals are exact whatever the waveform, see
+ * {@code ImpulseCollision}), so without force samples they stay at the model's Table 2 values and are reported as
+ * not identified. The residual reported is the square root of the objective, an rms relative error.
+ *
+ * <h2>Which ratios</h2>
+ * {@code α_j} scales a waveform generated inside a simultaneous multi-point collision. The multi-point model fits one
+ * per pair that touches in a multi-point event (several contacts); a pair seen only in single-point events keeps 1,
+ * and so pins {@code e}, which otherwise appears only in the products {@code α_j·(1 + e)}. The single-point model
+ * (source 000 §4.1 alone) fits no ratio.
+ *
+ * <h2>The search</h2>
+ * Variables scaled to [0, 1] over their ranges, CMA-ES from the middle of the box with step 0.3, three runs with
+ * population 4 + 3·ln n, doubled each run (IPOP), seeded from {@code seed}; the best is kept. The objective has
+ * steps where a collision switches between sticking and sliding, which an evolution strategy crosses and a gradient
+ * method would not.
+ */
+public final class Calibration {
+
+    /** The two methods of the source's Tables 1 and 3. */
+    public enum Model {
+        /** Sequences of single-point collisions (§4.1): e, S_h, S_w, μ_s, μ_d. */
+        SINGLE,
+        /** With an impulse correlation ratio per pair (§4.2): and every α_j. */
+        MULTI
+    }
+
+    /** Runs of each stage of the search, each with twice the population of the last. */
+    private static final int RUNS = 2;
+    private static final double INITIAL_STEP = 0.3;
+    /** The step of the last stage, which refines the first two's result together. */
+    private static final double REFINE_STEP = 0.1;
+    /** e, S_h, S_w, μ_s, μ_d: the parameters before the ratios. */
+    private static final int MATERIAL = 5;
+    /** Replayed time an event may take before it is cut off (a run of e > 1 can go on), s. */
+    private static final double MAX_EVENT_S = 5.0;
+
+    private final CollisionData data;
+    private final Model model;
+    private final CalibrationBounds bounds;
+    private final long seed;
+    private final int maxEvaluations;
+    private final List<CollisionReplay> replays = new ArrayList<>();
+    private final List<Parameter> parameters = new ArrayList<>();
+    private final List<String> ratioPairs = new ArrayList<>();
+    private final ImpulseParameters start;
+    private final boolean forces;
+    private int evaluations;
+    /** The events no correlation ratio acts in: what the first stage fits the material on. */
+    private final List<Integer> materialEvents = new ArrayList<>();
+    private final Vector3d scratch = new Vector3d();
+    private final Vector3d scratchB = new Vector3d();
+    private final Matrix3d inertia = new Matrix3d();
+
+    /**
+     * @param dtS the loop period the waveforms are sampled at
+     * @param settings the engine's contact settings: the impact threshold (a contact approaching faster begins a
+     *                collision, a slower one rests) and the friction threshold of resting contacts
+     * @param maxEvaluations of the objective, over all runs
+     */
+    public Calibration(CollisionData data, Model model, CalibrationBounds bounds, long seed, double dtS,
+                       ContactSettings settings, int maxEvaluations) {
+        this.data = data;
+        this.model = model;
+        this.bounds = bounds;
+        this.seed = seed;
+        this.maxEvaluations = maxEvaluations;
+        for (CollisionData.Event event : data.events()) {
+            replays.add(new CollisionReplay(event, dtS, settings.impactThresholdMps(), settings.frictionThresholdMps(),
+                MAX_EVENT_S));
+        }
+        forces = data.hasForceSamples();
+        start = model == Model.MULTI ? new ImpulseParameters(0.310, 187.150, 1.630, 0.970, 0.110, Map.of(), 7.5)
+            : ImpulseParameters.TABLE_2_SINGLE_POINT;
+        if (model == Model.MULTI) {
+            Set<String> pairs = new LinkedHashSet<>();
+            for (CollisionData.Event event : data.events()) {
+                if (event.multiPoint()) {
+                    for (CollisionData.Contact contact : event.contacts()) {
+                        pairs.add(CollisionData.Contact.pairKey(event.bodies().get(contact.a()).name(),
+                            event.bodies().get(contact.b()).name()));
+                    }
+                }
+            }
+            ratioPairs.addAll(pairs);
+        }
+        parameters.add(new Parameter("e", bounds.elasticity(), start.elasticity(), true));
+        parameters.add(new Parameter("S_h", bounds.heightFactorPerS(), start.heightFactorPerS(), forces));
+        parameters.add(new Parameter("S_w", bounds.durationFactorMsNs(), start.durationFactorMsNs(), forces));
+        parameters.add(new Parameter("mu_s", bounds.staticFriction(), start.staticFriction(), true));
+        parameters.add(new Parameter("mu_d", bounds.dynamicFriction(), start.dynamicFriction(), true));
+        for (String pair : ratioPairs) {
+            parameters.add(new Parameter("alpha " + pair, bounds.correlationRatio(pair), 1.0, true));
+        }
+        for (int i = 0; i < replays.size(); i++) {
+            boolean touchesRatio = false;
+            for (int c = 0; c < replays.get(i).event().contacts().size(); c++) {
+                touchesRatio |= ratioPairs.contains(replays.get(i).pairKey(c));
+            }
+            if (!touchesRatio) {
+                materialEvents.add(i);
+            }
+        }
+    }
+
+    /** One unknown: its range, and whether the data can identify it (else it is held at {@code held}). */
+    private record Parameter(String name, CalibrationBounds.Range range, double held, boolean identifiable) {
+        boolean searched() {
+            return identifiable && !range.fixed();
+        }
+
+        double value(double unit) {
+            return range.low() + unit * (range.high() - range.low());
+        }
+
+        double fixedValue() {
+            return range.fixed() ? range.low() : Math.min(range.high(), Math.max(range.low(), held));
+        }
+    }
+
+    /**
+     * Runs the search: with correlation ratios to fit, in three stages (the material on the events no ratio acts in,
+     * the ratios with the material held, then all together from there with a smaller step), else in one.
+     */
+    public CalibrationResult run() {
+        evaluations = 0;
+        double[] point = new double[parameters.size()];
+        for (int i = 0; i < point.length; i++) {
+            // The ratios start at the top of their range, 1 by default: no correlation, the single-point model,
+            // which the search then moves away from. Below 1/(1 + e) a pair still approaches after its waveform and
+            // collides or rests again, so a low ratio leaves little mark on the outcome: the objective is flat
+            // there, and a search started in the flat would wander.
+            point[i] = i < MATERIAL ? 0.5 : 1.0;
+        }
+        boolean[] all = new boolean[parameters.size()];
+        boolean[] material = new boolean[parameters.size()];
+        boolean[] ratios = new boolean[parameters.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = parameters.get(i).searched();
+            material[i] = all[i] && i < MATERIAL;
+            ratios[i] = all[i] && i >= MATERIAL;
+        }
+        List<Integer> every = new ArrayList<>();
+        for (int i = 0; i < replays.size(); i++) {
+            every.add(i);
+        }
+        if (ratioPairs.isEmpty()) {
+            point = search(point, all, every, maxEvaluations, INITIAL_STEP, 0);
+        } else {
+            point = search(point, material, materialEvents.isEmpty() ? every : materialEvents,
+                maxEvaluations * 2 / 5, INITIAL_STEP, 0);
+            point = search(point, ratios, every, maxEvaluations * 3 / 10, INITIAL_STEP, 1);
+            point = search(point, all, every, maxEvaluations * 3 / 10, REFINE_STEP, 2);
+        }
+        ImpulseParameters fitted = parametersAt(point);
+        double objective = evaluate(point, every);
+        return new CalibrationResult(data, model, fitted, Math.sqrt(objective), evaluations, describe(fitted),
+            bodyErrors(fitted), forces);
+    }
+
+    /**
+     * One stage: CMA-ES over the parameters marked {@code free} (the others held at {@code start}), on the events
+     * listed, in {@link #RUNS} runs of doubling population from {@code start}; returns the best point seen.
+     */
+    private double[] search(double[] start, boolean[] free, List<Integer> events, int budget, double step,
+                            int stage) {
+        int dimension = 0;
+        for (boolean f : free) {
+            dimension += f ? 1 : 0;
+        }
+        double[] best = start.clone();
+        if (dimension == 0) {
+            return best;
+        }
+        int[] index = new int[dimension];
+        for (int i = 0, k = 0; i < free.length; i++) {
+            if (free[i]) {
+                index[k++] = i;
+            }
+        }
+        double[] bestValue = {evaluate(start, events)};
+        double[] trial = start.clone();
+        MultivariateFunction function = x -> {
+            for (int k = 0; k < index.length; k++) {
+                trial[index[k]] = Math.min(1.0, Math.max(0.0, x[k]));
+            }
+            double value = evaluate(trial, events);
+            if (value < bestValue[0]) {
+                bestValue[0] = value;
+                System.arraycopy(trial, 0, best, 0, trial.length);
+            }
+            return value;
+        };
+        int population = 4 + (int) Math.floor(3.0 * Math.log(dimension));
+        for (int run = 0; run < RUNS; run++) {
+            double[] guess = new double[dimension];
+            double[] sigma = new double[dimension];
+            double[] lower = new double[dimension];
+            double[] upper = new double[dimension];
+            for (int k = 0; k < dimension; k++) {
+                guess[k] = start[index[k]];
+                sigma[k] = step;
+                upper[k] = 1.0;
+            }
+            CMAESOptimizer optimizer = new CMAESOptimizer(budget / RUNS, 0.0, true, 0, 0,
+                new Well19937c(seed + 7919L * run + 104729L * stage), false, null);
+            try {
+                optimizer.optimize(new MaxEval(budget / RUNS), new ObjectiveFunction(function), GoalType.MINIMIZE,
+                    new InitialGuess(guess), new SimpleBounds(lower, upper), new CMAESOptimizer.Sigma(sigma),
+                    new CMAESOptimizer.PopulationSize(population));
+            } catch (MathIllegalStateException e) {
+                // The run used its evaluations: the best point it reached is in best.
+            }
+            population *= 2;
+        }
+        return best;
+    }
+
+    /** The objective on the events listed, at a point of the unit box of all parameters. */
+    private double evaluate(double[] unit, List<Integer> events) {
+        evaluations++;
+        ImpulseParameters p = parametersAt(unit);
+        double momentum = 0.0;
+        double force = 0.0;
+        int forceContacts = 0;
+        for (int e : events) {
+            CollisionReplay replay = replays.get(e);
+            replay.run(p);
+            CollisionData.Event event = replay.event();
+            double scale = momentumScale(event);
+            double sum = 0.0;
+            for (int i = 0; i < event.bodies().size(); i++) {
+                CollisionData.Body body = event.bodies().get(i);
+                if (!body.moves()) {
+                    continue;
+                }
+                Vector3d dv = replay.velocityAfter(i).sub(body.velocityAfterMps(), scratch);
+                sum += body.massKg() * body.massKg() * dv.lengthSquared();
+                if (body.angularMeasured()) {
+                    double arm = leverArm(event, i);
+                    Vector3d dw = replay.angularVelocityAfter(i).sub(body.angularVelocityAfterRadps(), scratch);
+                    double dl = inertia.set(body.inertiaKgM2()).transform(dw, scratchB).length() / arm;
+                    sum += dl * dl;
+                }
+            }
+            momentum += sum / (scale * scale);
+            for (int c = 0; c < event.contacts().size(); c++) {
+                CollisionData.Contact contact = event.contacts().get(c);
+                if (!contact.hasForceSamples()) {
+                    continue;
+                }
+                double peak = 0.0;
+                for (double f : contact.forceN()) {
+                    peak = Math.max(peak, Math.abs(f));
+                }
+                double squares = 0.0;
+                for (int j = 0; j < contact.forceN().length; j++) {
+                    double d = replay.forceAt(c, j * contact.forceDtS()) - contact.forceN()[j];
+                    squares += d * d;
+                }
+                force += squares / (contact.forceN().length * Math.max(peak * peak, 1e-24));
+                forceContacts++;
+            }
+        }
+        double value = momentum / events.size();
+        if (forceContacts > 0) {
+            value += force / forceContacts;
+        }
+        return value;
+    }
+
+    /** The objective on all events at given parameters (for tests and reports). */
+    double objectiveAt(ImpulseParameters p) {
+        double[] unit = new double[parameters.size()];
+        for (int i = 0; i < parameters.size(); i++) {
+            double value = switch (i) {
+                case 0 -> p.elasticity();
+                case 1 -> p.heightFactorPerS();
+                case 2 -> p.durationFactorMsNs();
+                case 3 -> p.staticFriction();
+                case 4 -> p.dynamicFriction();
+                default -> p.correlationRatio(ratioPairs.get(i - MATERIAL));
+            };
+            CalibrationBounds.Range r = parameters.get(i).range();
+            unit[i] = r.fixed() ? 0.0 : (value - r.low()) / (r.high() - r.low());
+        }
+        List<Integer> every = new ArrayList<>();
+        for (int i = 0; i < replays.size(); i++) {
+            every.add(i);
+        }
+        return evaluate(unit, every);
+    }
+
+    /** The parameters at a point of the unit box. */
+    ImpulseParameters parametersAt(double[] unit) {
+        double[] values = new double[parameters.size()];
+        for (int i = 0; i < parameters.size(); i++) {
+            Parameter p = parameters.get(i);
+            values[i] = p.searched() ? p.value(Math.min(1.0, Math.max(0.0, unit[i]))) : p.fixedValue();
+        }
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        for (int j = 0; j < ratioPairs.size(); j++) {
+            ratios.put(ratioPairs.get(j), values[5 + j]);
+        }
+        return new ImpulseParameters(values[0], values[1], values[2], values[3], values[4], ratios,
+            start.minimumDurationMs());
+    }
+
+    /** The largest {@code m·|v|} of the event's moving bodies, before or after, kg·m/s. */
+    private static double momentumScale(CollisionData.Event event) {
+        double scale = 0.0;
+        for (CollisionData.Body body : event.bodies()) {
+            if (body.moves()) {
+                scale = Math.max(scale, body.massKg() * Math.max(body.velocityBeforeMps().length(),
+                    body.velocityAfterMps().length()));
+            }
+        }
+        return Math.max(scale, 1e-12);
+    }
+
+    /** The largest distance from the body's centre to one of its contacts in the event, m. */
+    private static double leverArm(CollisionData.Event event, int body) {
+        double arm = 0.0;
+        for (CollisionData.Contact contact : event.contacts()) {
+            if (contact.a() == body || contact.b() == body) {
+                arm = Math.max(arm, contact.pointM().distance(event.bodies().get(body).positionM()));
+            }
+        }
+        return Math.max(arm, 1e-6);
+    }
+
+    private List<CalibrationResult.Fitted> describe(ImpulseParameters fitted) {
+        List<CalibrationResult.Fitted> list = new ArrayList<>();
+        double[] values = {fitted.elasticity(), fitted.heightFactorPerS(), fitted.durationFactorMsNs(),
+            fitted.staticFriction(), fitted.dynamicFriction()};
+        for (int i = 0; i < parameters.size(); i++) {
+            Parameter p = parameters.get(i);
+            double value = i < 5 ? values[i] : fitted.correlationRatio(ratioPairs.get(i - 5));
+            CalibrationResult.Status status = p.range().fixed() ? CalibrationResult.Status.FIXED
+                : p.identifiable() ? CalibrationResult.Status.FITTED : CalibrationResult.Status.NOT_IDENTIFIED;
+            boolean atBound = status == CalibrationResult.Status.FITTED
+                && (value - p.range().low() < 1e-3 * (p.range().high() - p.range().low())
+                    || p.range().high() - value < 1e-3 * (p.range().high() - p.range().low()));
+            list.add(new CalibrationResult.Fitted(p.name(), value, p.range(), status, atBound));
+        }
+        return list;
+    }
+
+    /** Per body name: mean errors of the replay with the fitted parameters (the form of Tables 1 and 3). */
+    private List<CalibrationResult.BodyError> bodyErrors(ImpulseParameters fitted) {
+        Map<String, double[]> sums = new LinkedHashMap<>();
+        for (CollisionReplay replay : replays) {
+            replay.run(fitted);
+            CollisionData.Event event = replay.event();
+            double scale = momentumScale(event);
+            double speedScale = 0.0;
+            for (CollisionData.Body body : event.bodies()) {
+                if (body.moves()) {
+                    speedScale = Math.max(speedScale, Math.max(body.velocityBeforeMps().length(),
+                        body.velocityAfterMps().length()));
+                }
+            }
+            for (int i = 0; i < event.bodies().size(); i++) {
+                CollisionData.Body body = event.bodies().get(i);
+                if (!body.moves()) {
+                    continue;
+                }
+                double[] s = sums.computeIfAbsent(body.name(), key -> new double[5]);
+                Vector3d replayed = replay.velocityAfter(i);
+                Vector3d measured = new Vector3d(body.velocityAfterMps());
+                double velocityError = replayed.distance(measured);
+                s[0]++;
+                s[1] += body.massKg() * velocityError / scale;
+                s[2] += velocityError / Math.max(speedScale, 1e-12);
+                // The direction only where both velocities are clearly not zero (5 % of the event's speeds).
+                if (replayed.length() > 0.05 * speedScale && measured.length() > 0.05 * speedScale) {
+                    s[3] += Math.toDegrees(replayed.angle(measured));
+                    s[4]++;
+                }
+            }
+        }
+        List<CalibrationResult.BodyError> errors = new ArrayList<>();
+        for (Map.Entry<String, double[]> entry : sums.entrySet()) {
+            double[] s = entry.getValue();
+            errors.add(new CalibrationResult.BodyError(entry.getKey(), (int) s[0], 100.0 * s[1] / s[0],
+                100.0 * s[2] / s[0], s[4] > 0 ? s[3] / s[4] : Double.NaN));
+        }
+        return errors;
+    }
+}
