@@ -58,11 +58,13 @@ public final class Calibration {
         MULTI
     }
 
-    /** Runs of each stage of the search, each with twice the population of the last. */
-    private static final int RUNS = 2;
     private static final double INITIAL_STEP = 0.3;
     /** The step of the last stage, which refines the first two's result together. */
     private static final double REFINE_STEP = 0.1;
+    /** Runs of CMA-ES per stage at least: the first from the stage's start, the others from random points. */
+    private static final int RESTARTS = 3;
+    /** {@code c²} of the Cauchy loss: errors beyond 3 % of an event's momentum (or a pulse's peak) count less. */
+    private static final double ROBUST_SCALE_SQUARED = 0.03 * 0.03;
     /** e, S_h, S_w, μ_s, μ_d: the parameters before the ratios. */
     private static final int MATERIAL = 5;
     /** Replayed time an event may take before it is cut off (a run of e > 1 can go on), s. */
@@ -186,14 +188,15 @@ public final class Calibration {
             point = search(point, all, every, maxEvaluations * 3 / 10, REFINE_STEP, 2);
         }
         ImpulseParameters fitted = parametersAt(point);
-        double objective = evaluate(point, every);
+        double objective = evaluate(point, every, false);
         return new CalibrationResult(data, model, fitted, Math.sqrt(objective), evaluations, describe(fitted),
             bodyErrors(fitted), forces);
     }
 
     /**
      * One stage: CMA-ES over the parameters marked {@code free} (the others held at {@code start}), on the events
-     * listed, in {@link #RUNS} runs of doubling population from {@code start}; returns the best point seen.
+     * listed, restarted with doubling population until {@code budget} evaluations are spent; returns the best
+     * point seen.
      */
     private double[] search(double[] start, boolean[] free, List<Integer> events, int budget, double step,
                             int stage) {
@@ -224,25 +227,33 @@ public final class Calibration {
             }
             return value;
         };
+        // IPOP: runs until the budget is spent, each with twice the population of the last, the first from the
+        // stage's start and the others from random points of the box (the friction coefficients have more than one
+        // basin: "slides with a large μ_d" can mimic "sticks early with a large μ_s"); a run ends when CMA-ES
+        // converges or has used what is left.
         int population = 4 + (int) Math.floor(3.0 * Math.log(dimension));
-        for (int run = 0; run < RUNS; run++) {
+        int end = evaluations + budget;
+        Well19937c restarts = new Well19937c(seed + 104729L * stage);
+        for (int run = 0; end - evaluations >= population; run++) {
             double[] guess = new double[dimension];
             double[] sigma = new double[dimension];
             double[] lower = new double[dimension];
             double[] upper = new double[dimension];
             for (int k = 0; k < dimension; k++) {
-                guess[k] = start[index[k]];
+                guess[k] = run == 0 ? start[index[k]] : restarts.nextDouble();
                 sigma[k] = step;
                 upper[k] = 1.0;
             }
-            CMAESOptimizer optimizer = new CMAESOptimizer(budget / RUNS, 0.0, true, 0, 0,
+            // At least RESTARTS runs: each may use an even share of what is left.
+            int left = (end - evaluations) / Math.max(1, RESTARTS - run);
+            CMAESOptimizer optimizer = new CMAESOptimizer(left, 0.0, true, 0, 0,
                 new Well19937c(seed + 7919L * run + 104729L * stage), false, null);
             try {
-                optimizer.optimize(new MaxEval(budget / RUNS), new ObjectiveFunction(function), GoalType.MINIMIZE,
+                optimizer.optimize(new MaxEval(left), new ObjectiveFunction(function), GoalType.MINIMIZE,
                     new InitialGuess(guess), new SimpleBounds(lower, upper), new CMAESOptimizer.Sigma(sigma),
                     new CMAESOptimizer.PopulationSize(population));
             } catch (MathIllegalStateException e) {
-                // The run used its evaluations: the best point it reached is in best.
+                // The run used what was left: the best point it reached is in best.
             }
             population *= 2;
         }
@@ -251,6 +262,14 @@ public final class Calibration {
 
     /** The objective on the events listed, at a point of the unit box of all parameters. */
     private double evaluate(double[] unit, List<Integer> events) {
+        return evaluate(unit, events, true);
+    }
+
+    /**
+     * The mean over the events listed of each event's relative squared error, through the Cauchy loss when
+     * {@code robust} (what the search minimises) or as it is (the residual reported).
+     */
+    private double evaluate(double[] unit, List<Integer> events, boolean robust) {
         evaluations++;
         ImpulseParameters p = parametersAt(unit);
         double momentum = 0.0;
@@ -276,7 +295,7 @@ public final class Calibration {
                     sum += dl * dl;
                 }
             }
-            momentum += sum / (scale * scale);
+            momentum += loss(sum / (scale * scale), robust);
             for (int c = 0; c < event.contacts().size(); c++) {
                 CollisionData.Contact contact = event.contacts().get(c);
                 if (!contact.hasForceSamples()) {
@@ -291,7 +310,7 @@ public final class Calibration {
                     double d = replay.forceAt(c, j * contact.forceDtS()) - contact.forceN()[j];
                     squares += d * d;
                 }
-                force += squares / (contact.forceN().length * Math.max(peak * peak, 1e-24));
+                force += loss(squares / (contact.forceN().length * Math.max(peak * peak, 1e-24)), robust);
                 forceContacts++;
             }
         }
@@ -302,8 +321,23 @@ public final class Calibration {
         return value;
     }
 
-    /** The objective on all events at given parameters (for tests and reports). */
+    /**
+     * The Cauchy loss {@code c²·ln(1 + t/c²)} of a relative squared error {@code t}: {@code t} itself while small,
+     * growing only logarithmically beyond {@code c²}. A measured event whose noise tips a collision from sticking into
+     * sliding (the model's outcome jumps there) is off by far more than its noise whatever the parameters; squared,
+     * a few such events would pull the friction coefficients away from what every other event says.
+     */
+    private static double loss(double t, boolean robust) {
+        return robust ? ROBUST_SCALE_SQUARED * Math.log1p(t / ROBUST_SCALE_SQUARED) : t;
+    }
+
+    /** The objective on all events at given parameters, without the robust loss (for tests and reports). */
     double objectiveAt(ImpulseParameters p) {
+        return objectiveAt(p, false);
+    }
+
+    /** The objective on all events at given parameters; with the robust loss, what the search minimises. */
+    double objectiveAt(ImpulseParameters p, boolean robust) {
         double[] unit = new double[parameters.size()];
         for (int i = 0; i < parameters.size(); i++) {
             double value = switch (i) {
@@ -321,7 +355,7 @@ public final class Calibration {
         for (int i = 0; i < replays.size(); i++) {
             every.add(i);
         }
-        return evaluate(unit, every);
+        return evaluate(unit, every, robust);
     }
 
     /** The parameters at a point of the unit box. */
@@ -398,13 +432,19 @@ public final class Calibration {
                 if (!body.moves()) {
                     continue;
                 }
-                double[] s = sums.computeIfAbsent(body.name(), key -> new double[5]);
+                double[] s = sums.computeIfAbsent(body.name(), key -> new double[6]);
                 Vector3d replayed = replay.velocityAfter(i);
                 Vector3d measured = new Vector3d(body.velocityAfterMps());
                 double velocityError = replayed.distance(measured);
                 s[0]++;
-                s[1] += body.massKg() * velocityError / scale;
                 s[2] += velocityError / Math.max(speedScale, 1e-12);
+                // The impulse error relative to the body's own measured impulse, where it had one (5 % of the
+                // event's momentum): m·|v' − v₁| / m·|v₁ − v₀|.
+                double impulse = body.massKg() * measured.distance(body.velocityBeforeMps());
+                if (impulse > 0.05 * scale) {
+                    s[1] += body.massKg() * velocityError / impulse;
+                    s[5]++;
+                }
                 // The direction only where both velocities are clearly not zero (5 % of the event's speeds).
                 if (replayed.length() > 0.05 * speedScale && measured.length() > 0.05 * speedScale) {
                     s[3] += Math.toDegrees(replayed.angle(measured));
@@ -415,8 +455,8 @@ public final class Calibration {
         List<CalibrationResult.BodyError> errors = new ArrayList<>();
         for (Map.Entry<String, double[]> entry : sums.entrySet()) {
             double[] s = entry.getValue();
-            errors.add(new CalibrationResult.BodyError(entry.getKey(), (int) s[0], 100.0 * s[1] / s[0],
-                100.0 * s[2] / s[0], s[4] > 0 ? s[3] / s[4] : Double.NaN));
+            errors.add(new CalibrationResult.BodyError(entry.getKey(), (int) s[0],
+                s[5] > 0 ? 100.0 * s[1] / s[5] : Double.NaN, 100.0 * s[2] / s[0], s[4] > 0 ? s[3] / s[4] : Double.NaN));
         }
         return errors;
     }

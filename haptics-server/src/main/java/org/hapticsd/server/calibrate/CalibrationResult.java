@@ -34,10 +34,11 @@ public record CalibrationResult(CollisionData data, Calibration.Model model, Imp
     }
 
     /**
-     * Mean errors of one body over the events it moved in (source 000 Tables 1 and 3): of its momentum change,
-     * {@code m·|v' − v₁|}, in % of the event's momentum scale; of its velocity after, {@code |v' − v₁|}, in % of the
-     * event's speed scale; and of its direction after, degrees (over the events where both speeds are at least 5 %
-     * of the event's; NaN if none).
+     * Mean errors of one body over the events it moved in (source 000 Tables 1 and 3): of its impulse,
+     * {@code m·|v' − v₁|} in % of its measured impulse {@code m·|v₁ − v₀|} (over the events where that is at least
+     * 5 % of the event's momentum); of its velocity after, {@code |v' − v₁|}, in % of the event's speed scale; and of
+     * its direction after, degrees (over the events where both speeds are at least 5 % of the event's). NaN where
+     * no event qualifies.
      */
     public record BodyError(String name, int events, double impulsePercent, double velocityPercent,
                             double directionDeg) {

@@ -39,11 +39,14 @@ public final class Report {
         out.printf(Locale.ROOT, "  %-12s %7s %18s %18s %18s%n", "body", "events", "impulse error %",
             "velocity error %", "direction error °");
         for (CalibrationResult.BodyError b : result.bodies()) {
-            out.printf(Locale.ROOT, "  %-12s %7d %18.3f %18.3f %18s%n", b.name(), b.events(), b.impulsePercent(),
-                b.velocityPercent(), Double.isNaN(b.directionDeg()) ? "—"
-                    : String.format(Locale.ROOT, "%.3f", b.directionDeg()));
+            out.printf(Locale.ROOT, "  %-12s %7d %18s %18.3f %18s%n", b.name(), b.events(), orDash(b.impulsePercent()),
+                b.velocityPercent(), orDash(b.directionDeg()));
         }
         out.flush();
+    }
+
+    private static String orDash(double value) {
+        return Double.isNaN(value) ? "—" : String.format(Locale.ROOT, "%.3f", value);
     }
 
     private static String label(String name) {

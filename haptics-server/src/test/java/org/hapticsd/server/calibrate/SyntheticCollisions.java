@@ -67,7 +67,7 @@ final class SyntheticCollisions {
     /** Spheres (half) and boxes (half) striking a static floor. */
     SyntheticCollisions singlePoint(int events) {
         for (int n = 0; n < events; n++) {
-            strikeFloor("s" + n, n % 2 == 0, n % 4 == 0, n % 2 == 0 ? "ball" : "box");
+            strikeFloor("s" + n, n % 2 == 0, n % 4 == 0, n % 2 == 0 ? "ball" : "box", 0.1, 4.0);
         }
         return this;
     }
@@ -83,14 +83,20 @@ final class SyntheticCollisions {
             chain("c" + n, rows[n % 3][0], rows[n % 3][1]);
         }
         for (int n = 0; n < floorStrikes; n++) {
-            strikeFloor("f" + n, n % 2 == 0, n % 3 == 0, n % 2 == 0 ? "b0" : "box");
+            strikeFloor("f" + n, n % 2 == 0, n % 3 == 0, n % 2 == 0 ? "b0" : "box", 0.5, 15.0);
         }
         return this;
     }
 
     // ---- Events ------------------------------------------------------------------------------------------------
 
-    private void strikeFloor(String id, boolean sphere, boolean withForces, String name) {
+    /**
+     * A ball or a box striking the floor at 0.12–0.8 m/s, with a tangential speed {@code lowRatio … highRatio} times
+     * the normal one (log-uniform: both sides of the stick-slip edge of the parameters, and not so fast sideways
+     * that the noise, relative to the event's speed, hides the friction).
+     */
+    private void strikeFloor(String id, boolean sphere, boolean withForces, String name, double lowRatio,
+                             double highRatio) {
         PhysicsWorld world = world();
         Material material = material();
         int floor = world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(),
@@ -121,9 +127,8 @@ final class SyntheticCollisions {
             body = world.addDynamicBody(name, new BoxShape(hx, hy, hz), new Vector3d(0, 0, -lowest + GAP_M),
                 orientation, massKg, inertiaBody, material);
         }
-        double normalMps = uniform(0.2, 1.0);
-        // Tangential to normal speed ratios spread on a log scale, 0.1 … 30: both sides of every stick-slip edge.
-        double tangentialMps = normalMps * Math.exp(uniform(Math.log(0.1), Math.log(30.0)));
+        double normalMps = uniform(0.12, 0.8);
+        double tangentialMps = normalMps * Math.exp(uniform(Math.log(lowRatio), Math.log(highRatio)));
         double heading = uniform(0, 2 * Math.PI);
         Vector3d v = new Vector3d(tangentialMps * Math.cos(heading), tangentialMps * Math.sin(heading), -normalMps);
         Vector3d w = new Vector3d(uniform(-3, 3), uniform(-3, 3), uniform(-3, 3));

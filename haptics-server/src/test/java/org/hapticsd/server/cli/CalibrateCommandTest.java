@@ -1,0 +1,70 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hapticsd calibrate} from the command line: the shipped example, and what it refuses with exit 2. */
+class CalibrateCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldFitTheShippedSinglePointExampleAndPrintTheTables() {
+        CliCall call = CliCall.run("calibrate", "--data", "../examples/calibration/single-point.csv", "--model",
+            "single", "--evaluations", "4000");
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.err());
+        String out = call.out();
+        assertTrue(out.contains("fitted parameters (source 000 Table 2):"), out);
+        assertTrue(out.contains("errors per body with the fitted parameters (source 000 Tables 1 and 3):"), out);
+        // The example was made with Table 2's single-point fit: e = 0.72 within 5 %.
+        Matcher e = Pattern.compile("(?m)^  e\\s+([0-9.]+)").matcher(out);
+        assertTrue(e.find(), out);
+        assertEquals(0.72, Double.parseDouble(e.group(1)), 0.036, out);
+        assertTrue(Pattern.compile("(?m)^  ball\\s+60\\s").matcher(out).find(), "60 ball strikes: " + out);
+    }
+
+    @Test
+    void shouldRefuseABadRowNamingFileLineAndColumnWithExitTwo() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of("../examples/calibration/single-point.csv"));
+        // Line 5 of the file (4th row): its a_vx1 cell made unreadable.
+        String[] header = lines.get(1).split(",");
+        int column = List.of(header).indexOf("a_vx1");
+        String[] cells = lines.get(4).split(",", -1);
+        cells[column] = "n/a";
+        lines.set(4, String.join(",", cells));
+        Path bad = dir.resolve("bad.csv");
+        Files.write(bad, lines);
+        CliCall.run("calibrate", "--data", bad.toString(), "--model", "single")
+            .assertMisuse(bad + ":5:" + (column + 1) + ": 'a_vx1' is not a number: 'n/a'");
+    }
+
+    @Test
+    void shouldRefuseMisuseWithExitTwo() throws Exception {
+        assertUsage("--model must be single or multi", "--data", "../examples/calibration/single-point.csv",
+            "--model", "double");
+        assertUsage("missing.csv: cannot read", "--data", dir.resolve("missing.csv").toString(), "--model", "single");
+        Path bounds = dir.resolve("bounds.yaml");
+        Files.writeString(bounds, "e: [0.9, 0.2]\n");
+        assertUsage("e: [0.9, 0.2] is not a range", "--data", "../examples/calibration/single-point.csv", "--model",
+            "single", "--bounds", bounds.toString());
+        Files.writeString(bounds, "alpha: [0.5, 1.2]\n");
+        assertUsage("alpha: a correlation ratio is at most 1", "--data", "../examples/calibration/single-point.csv",
+            "--model", "multi", "--bounds", bounds.toString());
+    }
+
+    private static void assertUsage(String expected, String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "calibrate";
+        System.arraycopy(args, 0, all, 1, args.length);
+        CliCall.run(all).assertMisuse(expected);
+    }
+}
