@@ -14,7 +14,7 @@ TOOL = 0xFFFF
 
 
 def header(type_code):
-    return struct.pack('<BBH', 1, type_code, 0)
+    return struct.pack('<BBH', 2, type_code, 0)
 
 
 def s(text):
@@ -42,7 +42,7 @@ STATIC, KINEMATIC, DYNAMIC = 0, 1, 2
 
 def vectors():
     v = {}
-    v['HELLO'] = header(0x01) + struct.pack('<BBH', 1, 0, 1000) + s('0.1.0')
+    v['HELLO'] = header(0x01) + struct.pack('<BBH', 2, 0, 1000) + s('0.1.0')
     v['SCENE_PRIMITIVES'] = scene(7, 'demo', 0.005, [
         body(0, STATIC, 4, 0x808080ff, (0, 0, -0.05), IDENT, 'floor', '', f32(0, 0, 1, 0)),
         body(1, DYNAMIC, 1, 0xff0000ff, (0, -0.05, -0.04), IDENT, 'ball', 'rubber', f32(0.01)),
@@ -81,6 +81,11 @@ def vectors():
     ph += struct.pack('<QBII', 4100, 9, 12, 40)
     ph += struct.pack('<QBII', 9000, 8, 610000, 800000)
     v['EVENTS_PHYSICS'] = header(0x04) + ph
+    NONE, LCP, PENALTY, IMPULSE = 0, 1, 2, 3
+    imp = struct.pack('<H', 2)
+    imp += struct.pack('<QBHHB', 1200, 10, 3, 4, IMPULSE) + f32(0.5, 58.71, 0.008418, 1.0)
+    imp += struct.pack('<QBHHB', 1500, 10, TOOL, 2, PENALTY) + f32(0.045, 5.2839, 0.0177, 0.4)
+    v['EVENTS_IMPULSE'] = header(0x04) + imp
     v['ACK_ACCEPTED'] = header(0x05) + struct.pack('<IB', 42, 1) + s('')
     v['ACK_REFUSED'] = header(0x05) + struct.pack('<IB', 43, 0) + s('bad token')
     v['SUBSCRIBE'] = header(0x81) + struct.pack('<H', 60)

@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
  * bytes in → messages out, messages out → bytes, and the framing and decoding errors the session handler acts on.
  */
 class PipelineCodecTest {
-    private static final byte[] HELLO = hex("01 01 00 00 01 00 e8 03 05 00 30 2e 31 2e 30");
-    private static final byte[] ACK_REFUSED = hex("01 05 00 00 2b 00 00 00 00 09 00 62 61 64 20 74 6f 6b 65 6e");
-    private static final byte[] SUBSCRIBE_60 = hex("01 81 00 00 3c 00");
-    private static final byte[] COMMAND_PAUSE = hex("01 82 00 00 01 00 00 00 01 06 00 73 33 63 72 65 74");
+    private static final byte[] HELLO = hex("02 01 00 00 02 00 e8 03 05 00 30 2e 31 2e 30");
+    private static final byte[] ACK_REFUSED = hex("02 05 00 00 2b 00 00 00 00 09 00 62 61 64 20 74 6f 6b 65 6e");
+    private static final byte[] SUBSCRIBE_60 = hex("02 81 00 00 3c 00");
+    private static final byte[] COMMAND_PAUSE = hex("02 82 00 00 01 00 00 00 01 06 00 73 33 63 72 65 74");
 
     private static byte[] hex(String spaced) {
         return HexFormat.of().parseHex(spaced.replace(" ", ""));
@@ -80,7 +80,7 @@ class PipelineCodecTest {
         assertNull(ch.readInbound(), "nothing before a whole message");
         ch.writeInbound(Unpooled.wrappedBuffer(stream, 2, 25));
         ch.writeInbound(Unpooled.wrappedBuffer(stream, 27, stream.length - 27));
-        assertEquals(new HelloMessage(1, 1000, "0.1.0"), ch.readInbound());
+        assertEquals(new HelloMessage(2, 1000, "0.1.0"), ch.readInbound());
         assertEquals(new AckMessage(43, false, "bad token"), ch.readInbound());
         assertNull(ch.readInbound());
     }
@@ -97,10 +97,10 @@ class PipelineCodecTest {
     @Test
     void shouldRaiseTheDecodersErrorForAMalformedMessage() {
         EmbeddedChannel ch = tcp(StreamProtocol.MAX_SERVER_MESSAGE_BYTES);
-        byte[] version2 = HELLO.clone();
-        version2[0] = 2;
+        byte[] version1 = HELLO.clone();
+        version1[0] = 1; // version 1: not this client's
         DecoderException e = assertThrows(DecoderException.class,
-            () -> ch.writeInbound(Unpooled.wrappedBuffer(lengthPrefixed(version2))));
+            () -> ch.writeInbound(Unpooled.wrappedBuffer(lengthPrefixed(version1))));
         assertTrue(SessionHandler.malformed(e) instanceof StreamFormatException, e.toString());
         assertNull(ch.readInbound());
     }
@@ -129,7 +129,7 @@ class PipelineCodecTest {
         ch.writeInbound(new BinaryWebSocketFrame(false, 0, Unpooled.wrappedBuffer(HELLO, 0, 6)));
         assertNull(ch.readInbound(), "nothing before the final fragment");
         ch.writeInbound(new ContinuationWebSocketFrame(true, 0, Unpooled.wrappedBuffer(HELLO, 6, HELLO.length - 6)));
-        assertEquals(new HelloMessage(1, 1000, "0.1.0"), ch.readInbound());
+        assertEquals(new HelloMessage(2, 1000, "0.1.0"), ch.readInbound());
         ch.writeInbound(new TextWebSocketFrame(
             "{\"type\":\"ACK\",\"commandId\":43,\"accepted\":false,\"reason\":\"bad token\"}"));
         assertEquals(new AckMessage(43, false, "bad token"), ch.readInbound());

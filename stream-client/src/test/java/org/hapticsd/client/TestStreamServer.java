@@ -29,6 +29,7 @@ import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.protocol.stream.StreamCodec;
 import org.hapticsd.protocol.stream.StreamMessage;
+import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.Vec3;
 
 /**
@@ -38,7 +39,7 @@ import org.hapticsd.protocol.stream.Vec3;
  */
 final class TestStreamServer implements AutoCloseable {
     static final long SCENE_REVISION = 7;
-    static final HelloMessage HELLO = new HelloMessage(1, 1000, "test");
+    static final HelloMessage HELLO = new HelloMessage(StreamProtocol.VERSION, 1000, "test");
     static final SceneMessage SCENE = new SceneMessage(SCENE_REVISION, "empty", 0.005f, List.of());
 
     /** What the clients sent, decoded, in order. */

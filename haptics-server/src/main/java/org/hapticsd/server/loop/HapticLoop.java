@@ -214,14 +214,18 @@ public final class HapticLoop implements LoopControl {
     private void fillImpulseCollisions(LoopSnapshot s) {
         int n = 0;
         if (!paused && transients.startedThisTick()) {
-            n = putImpulse(s, n, transients.lastBodyA() < 0 ? -1 : transients.lastBodyA(),
-                transients.lastBodyB() < 0 ? -1 : transients.lastBodyB(), transients.lastImpulseNs(),
-                transients.lastHeightN(), transients.lastDurationS(), transients.lastElasticity());
+            int a = transients.lastBodyA();
+            int b = transients.lastBodyB();
+            int struck = a < 0 ? b : a;
+            n = putImpulse(s, n, a < 0 ? -1 : a, b < 0 ? -1 : b, world.contactMode(toolBody, struck),
+                transients.lastImpulseNs(), transients.lastHeightN(), transients.lastDurationS(),
+                transients.lastElasticity());
         }
         ImpulseWaveformModel impulse = (ImpulseWaveformModel) world.contactModel(ContactMode.IMPULSE);
         for (int k = 0; !paused && k < impulse.startedCount() && n < LoopSnapshot.MAX_IMPULSE_COLLISIONS; k++) {
-            n = putImpulse(s, n, impulse.startedBodyA(k), impulse.startedBodyB(k), impulse.startedImpulseNs(k),
-                impulse.startedHeightN(k), impulse.startedDurationS(k), impulse.startedElasticity(k));
+            n = putImpulse(s, n, impulse.startedBodyA(k), impulse.startedBodyB(k), ContactMode.IMPULSE,
+                impulse.startedImpulseNs(k), impulse.startedHeightN(k), impulse.startedDurationS(k),
+                impulse.startedElasticity(k));
         }
         s.impulseCollisions = n;
         if (n > 0) {
@@ -229,8 +233,9 @@ public final class HapticLoop implements LoopControl {
         }
     }
 
-    private static int putImpulse(LoopSnapshot s, int n, int a, int b, double impulseNs, double heightN,
-                                  double durationS, double elasticity) {
+    private static int putImpulse(LoopSnapshot s, int n, int a, int b, ContactMode mode, double impulseNs,
+                                  double heightN, double durationS, double elasticity) {
+        s.impulseMode[n] = mode.ordinal();
         s.impulseBodies[2 * n] = a;
         s.impulseBodies[2 * n + 1] = b;
         s.impulseImpulseNs[n] = impulseNs;

@@ -103,6 +103,11 @@ public final class LoopSnapshot {
     public final double[] impulseHeightN = new double[MAX_IMPULSE_COLLISIONS];
     public final double[] impulseDurationS = new double[MAX_IMPULSE_COLLISIONS];
     public final double[] impulseElasticity = new double[MAX_IMPULSE_COLLISIONS];
+    /**
+     * Per collision: the pair's contact mode (a {@link org.hapticsd.physics.ContactMode} ordinal): IMPULSE for an
+     * engine collision, the tool pair's own mode for an impact transient.
+     */
+    public final int[] impulseMode = new int[MAX_IMPULSE_COLLISIONS];
     /** What happened this tick: bits of {@link LoopEvents}. */
     public int events;
     public long lastTickNs;
@@ -167,6 +172,7 @@ public final class LoopSnapshot {
         System.arraycopy(other.impulseHeightN, 0, impulseHeightN, 0, c);
         System.arraycopy(other.impulseDurationS, 0, impulseDurationS, 0, c);
         System.arraycopy(other.impulseElasticity, 0, impulseElasticity, 0, c);
+        System.arraycopy(other.impulseMode, 0, impulseMode, 0, c);
         events = other.events;
         lastTickNs = other.lastTickNs;
         System.arraycopy(other.stageNs, 0, stageNs, 0, stageNs.length);

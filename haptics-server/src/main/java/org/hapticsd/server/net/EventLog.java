@@ -1,6 +1,7 @@
 package org.hapticsd.server.net;
 
 import java.nio.ByteBuffer;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.broadcast.BroadcastBufferDescriptor;
 import org.agrona.concurrent.broadcast.BroadcastReceiver;
@@ -13,7 +14,7 @@ import org.hapticsd.server.safety.SafetyState;
 
 /**
  * Turns ticks into stream events (a contact pair began or ended, the impact that began it, a safety change, the
- * device connecting or disconnecting) and broadcasts them to every client without the loop waiting for any:
+ * device connecting or disconnecting, the physics budget, dropped contacts, an impulse waveform beginning) and broadcasts them to every client without the loop waiting for any:
  * the loop thread writes fixed-size records into an Agrona broadcast ring (one writer, any number of readers,
  * no lock, no allocation), and each client's stream reads what arrived since its last frame. Clients see every
  * event even at 1 Hz, which reading the latest snapshot alone could not give; a client that falls a whole ring
@@ -33,10 +34,14 @@ public final class EventLog implements TickSink {
     static final int PHYSICS_OVER_BUDGET = 7;
     static final int PHYSICS_WITHIN_BUDGET = 8;
     static final int CONTACTS_DROPPED = 9;
-    /** tick (8) + body A (4) + body B (4) + impulse or safety codes (8). */
-    static final int RECORD_BYTES = 24;
-    /** 64 KiB: about 2,000 events; a client polled at 1 Hz keeps up unless a second holds more. */
-    private static final int RING_BYTES = 1 << 16;
+    static final int IMPULSE_COLLISION = 10;
+    /**
+     * tick (8), body A (4), body B (4), impulse or safety codes (8); for IMPULSE_COLLISION also height, duration and
+     * elasticity (3 × 8) and the contact mode (4), padded to 8.
+     */
+    static final int RECORD_BYTES = 56;
+    /** 128 KiB: 2,000 events (64 bytes each with the ring's header); a client polled at 1 Hz keeps up unless a second holds more. */
+    private static final int RING_BYTES = 1 << 17;
 
     private final UnsafeBuffer buffer;
     private final BroadcastTransmitter transmitter;
@@ -77,24 +82,20 @@ public final class EventLog implements TickSink {
     /** What one client has not read yet; used by one thread at a time (the client's event loop). */
     public static final class Receiver {
         private final CopyBroadcastReceiver receiver;
+        private final Event event = new Event();
         private long lost;
 
         Receiver(CopyBroadcastReceiver receiver) {
             this.receiver = receiver;
         }
 
-        /**
-         * Hands every event since the last call to {@code sink}: kind, tick, body A, body B (world indices), and
-         * for IMPACT the impulse (N·s), for SAFETY_CHANGED the previous state's ordinal and the new state's plus
-         * fault's ordinals packed as {@code state | fault << 8}. For PHYSICS_OVER_BUDGET and PHYSICS_WITHIN_BUDGET,
-         * body A and B carry the step's p99 and the budget (ns), for CONTACTS_DROPPED the dropped pairs and points,
-         * each an unsigned 32-bit value ({@code Integer.toUnsignedLong}).
-         */
+        /** Hands every event since the last call to {@code sink}, oldest first, through one reused view. */
         public void drain(Sink sink) {
             try {
-                while (receiver.receive((kind, buffer, offset, length) -> sink.accept(kind, buffer.getLong(offset),
-                    buffer.getInt(offset + 8), buffer.getInt(offset + 12), buffer.getDouble(offset + 16),
-                    buffer.getInt(offset + 16), buffer.getInt(offset + 20))) > 0) {
+                while (receiver.receive((kind, buffer, offset, length) -> {
+                    event.wrap(kind, buffer, offset);
+                    sink.accept(event);
+                }) > 0) {
                     // One event per receive call.
                 }
             } catch (IllegalStateException lapped) {
@@ -109,10 +110,75 @@ public final class EventLog implements TickSink {
         }
     }
 
-    /** Receives one event; see {@link Receiver#drain}. */
+    /**
+     * One event as read from the ring, valid only during {@link Sink#accept}: kind, tick, body A and B (world
+     * indices, −1 for the tool in IMPULSE_COLLISION), and by kind: for IMPACT and IMPULSE_COLLISION the impulse
+     * (N·s); for SAFETY_CHANGED the previous state's ordinal ({@link #fromState}) and the new state's plus fault's
+     * ordinals packed as {@code state | fault << 8} ({@link #toStateAndFault}); for PHYSICS_OVER_BUDGET and
+     * PHYSICS_WITHIN_BUDGET, body A and B carry the step's p99 and the budget (ns), for CONTACTS_DROPPED the dropped
+     * pairs and points, each an unsigned 32-bit value ({@code Integer.toUnsignedLong}); for IMPULSE_COLLISION also
+     * the waveform's height (N), duration (s), the elasticity and the pair's contact mode (a ContactMode ordinal).
+     */
+    public static final class Event {
+        private int kind;
+        private DirectBuffer buffer;
+        private int offset;
+
+        void wrap(int kind, DirectBuffer buffer, int offset) {
+            this.kind = kind;
+            this.buffer = buffer;
+            this.offset = offset;
+        }
+
+        public int kind() {
+            return kind;
+        }
+
+        public long tick() {
+            return buffer.getLong(offset);
+        }
+
+        public int bodyA() {
+            return buffer.getInt(offset + 8);
+        }
+
+        public int bodyB() {
+            return buffer.getInt(offset + 12);
+        }
+
+        public double impulseNewtonSeconds() {
+            return buffer.getDouble(offset + 16);
+        }
+
+        public int fromState() {
+            return buffer.getInt(offset + 16);
+        }
+
+        public int toStateAndFault() {
+            return buffer.getInt(offset + 20);
+        }
+
+        public double heightN() {
+            return buffer.getDouble(offset + 24);
+        }
+
+        public double durationS() {
+            return buffer.getDouble(offset + 32);
+        }
+
+        public double elasticity() {
+            return buffer.getDouble(offset + 40);
+        }
+
+        public int modeOrdinal() {
+            return buffer.getInt(offset + 48);
+        }
+    }
+
+    /** Receives one event; see {@link Event}. */
     @FunctionalInterface
     public interface Sink {
-        void accept(int kind, long tick, int bodyA, int bodyB, double impulseNewtonSeconds, int fromState, int toStateAndFault);
+        void accept(Event event);
     }
 
     /** Loop thread, once per tick: no allocation. */
@@ -149,6 +215,19 @@ public final class EventLog implements TickSink {
                 s.physicsBudgetNs);
         }
         contactsDropped(s);
+        if ((s.events & LoopEvents.IMPULSE_COLLISION) != 0) {
+            for (int k = 0; k < s.impulseCollisions; k++) {
+                record.putLong(0, s.tick);
+                record.putInt(8, s.impulseBodies[2 * k]);
+                record.putInt(12, s.impulseBodies[2 * k + 1]);
+                record.putDouble(16, s.impulseImpulseNs[k]);
+                record.putDouble(24, s.impulseHeightN[k]);
+                record.putDouble(32, s.impulseDurationS[k]);
+                record.putDouble(40, s.impulseElasticity[k]);
+                record.putInt(48, s.impulseMode[k]);
+                transmitter.transmit(IMPULSE_COLLISION, record, 0, RECORD_BYTES);
+            }
+        }
         if (first || s.deviceConnected != previousConnected) {
             if (!first || s.deviceConnected) {
                 record.putLong(0, s.tick);

@@ -5,6 +5,7 @@ import java.util.List;
 import org.hapticsd.physics.BodyType;
 import org.hapticsd.physics.BoxShape;
 import org.hapticsd.physics.CapsuleShape;
+import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.PlaneShape;
@@ -20,6 +21,7 @@ import org.hapticsd.protocol.stream.BodyPose;
 import org.hapticsd.protocol.stream.ContactPoint;
 import org.hapticsd.protocol.stream.FaultCode;
 import org.hapticsd.protocol.stream.LoopStats;
+import org.hapticsd.protocol.stream.ContactModeCode;
 import org.hapticsd.protocol.stream.HelloMessage;
 import org.hapticsd.protocol.stream.Motion;
 import org.hapticsd.protocol.stream.Quat;
@@ -252,9 +254,9 @@ public final class ProtocolStreamFrames implements StreamFrames {
     @Override
     public Object eventsFrame(EventLog.Receiver events, boolean json) {
         List<StreamEvent> list = new ArrayList<>();
-        events.drain((kind, tick, a, b, impulseNewtonSeconds, from, toAndFault) -> {
+        events.drain(e -> {
             if (list.size() < StreamProtocol.MAX_EVENTS) {
-                StreamEvent event = event(kind, tick, a, b, impulseNewtonSeconds, from, toAndFault);
+                StreamEvent event = event(e);
                 if (event != null) {
                     list.add(event);
                 }
@@ -267,7 +269,11 @@ public final class ProtocolStreamFrames implements StreamFrames {
         return json ? StreamJson.encodeJson(message) : StreamCodec.encode(message);
     }
 
-    private StreamEvent event(int kind, long tick, int a, int b, double impulseNewtonSeconds, int from, int toAndFault) {
+    private StreamEvent event(EventLog.Event e) {
+        long tick = e.tick();
+        int a = e.bodyA();
+        int b = e.bodyB();
+        int kind = e.kind();
         return switch (kind) {
             case EventLog.CONTACT_BEGAN, EventLog.CONTACT_ENDED, EventLog.IMPACT -> {
                 int idA = a >= 0 && a < streamIdOfWorldIndex.length ? streamIdOfWorldIndex[a] : -1;
@@ -277,12 +283,25 @@ public final class ProtocolStreamFrames implements StreamFrames {
                 }
                 yield kind == EventLog.CONTACT_BEGAN ? new StreamEvent.ContactBegan(tick, idA, idB)
                     : kind == EventLog.CONTACT_ENDED ? new StreamEvent.ContactEnded(tick, idA, idB)
-                    : new StreamEvent.Impact(tick, idA, idB, (float) impulseNewtonSeconds);
+                    : new StreamEvent.Impact(tick, idA, idB, (float) e.impulseNewtonSeconds());
+            }
+            case EventLog.IMPULSE_COLLISION -> {
+                int idA = a == -1 ? StreamProtocol.TOOL_ID : a >= 0 && a < streamIdOfWorldIndex.length
+                    ? streamIdOfWorldIndex[a] : -1;
+                int idB = b == -1 ? StreamProtocol.TOOL_ID : b >= 0 && b < streamIdOfWorldIndex.length
+                    ? streamIdOfWorldIndex[b] : -1;
+                if (idA < 0 || idB < 0) {
+                    yield null;
+                }
+                yield new StreamEvent.ImpulseCollision(tick, idA, idB,
+                    ContactModeCode.valueOf(ContactMode.values()[e.modeOrdinal()].name()),
+                    (float) e.impulseNewtonSeconds(), (float) e.heightN(), (float) e.durationS(),
+                    (float) e.elasticity());
             }
             case EventLog.SAFETY_CHANGED -> new StreamEvent.SafetyChanged(tick,
-                SafetyCode.valueOf(SafetyState.values()[from].name()),
-                SafetyCode.valueOf(SafetyState.values()[toAndFault & 0xFF].name()),
-                FaultCode.valueOf(SafetyFault.values()[toAndFault >>> 8].name()));
+                SafetyCode.valueOf(SafetyState.values()[e.fromState()].name()),
+                SafetyCode.valueOf(SafetyState.values()[e.toStateAndFault() & 0xFF].name()),
+                FaultCode.valueOf(SafetyFault.values()[e.toStateAndFault() >>> 8].name()));
             case EventLog.DEVICE_CONNECTED -> new StreamEvent.DeviceConnected(tick);
             case EventLog.DEVICE_DISCONNECTED -> new StreamEvent.DeviceDisconnected(tick);
             case EventLog.PHYSICS_OVER_BUDGET -> new StreamEvent.PhysicsOverBudget(tick, Integer.toUnsignedLong(a),

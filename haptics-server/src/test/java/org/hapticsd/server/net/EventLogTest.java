@@ -121,4 +121,46 @@ class EventLogTest {
         assertEquals(pairs, seen.stream().mapToLong(Seen::a).sum(), "the events add up to every drop");
         assertEquals(points, seen.stream().mapToLong(Seen::b).sum());
     }
+
+    @Test
+    void shouldCarryEveryImpulseCollisionOfATickWithItsWaveform() {
+        EventLog log = new EventLog(MS);
+        EventLog.Receiver receiver = log.newClientReceiver();
+        LoopSnapshot s = new LoopSnapshot(3);
+        s.safety = SafetyState.ACTIVE;
+        s.tick = 0;
+        log.onTick(s);
+        s.tick = 1;
+        s.events = LoopEvents.IMPULSE_COLLISION;
+        s.impulseCollisions = 2;
+        s.impulseBodies[0] = -1;
+        s.impulseBodies[1] = 2;
+        s.impulseImpulseNs[0] = 0.045;
+        s.impulseHeightN[0] = 5.28;
+        s.impulseDurationS[0] = 0.0177;
+        s.impulseElasticity[0] = 0.4;
+        s.impulseMode[0] = org.hapticsd.physics.ContactMode.PENALTY.ordinal();
+        s.impulseBodies[2] = 1;
+        s.impulseBodies[3] = 2;
+        s.impulseImpulseNs[1] = 0.5;
+        s.impulseHeightN[1] = 58.71;
+        s.impulseDurationS[1] = 0.008418;
+        s.impulseElasticity[1] = 1.0;
+        s.impulseMode[1] = org.hapticsd.physics.ContactMode.IMPULSE.ordinal();
+        log.onTick(s);
+        s.tick = 2;
+        s.events = 0;
+        log.onTick(s);
+        List<String> seen = new ArrayList<>();
+        receiver.drain(e -> {
+            if (e.kind() == EventLog.IMPULSE_COLLISION) {
+                seen.add(e.tick() + " " + e.bodyA() + "-" + e.bodyB() + " " + e.impulseNewtonSeconds() + " "
+                    + e.heightN() + " " + e.durationS() + " " + e.elasticity() + " " + e.modeOrdinal());
+            }
+        });
+        assertEquals(List.of(
+            "1 -1-2 0.045 5.28 0.0177 0.4 " + org.hapticsd.physics.ContactMode.PENALTY.ordinal(),
+            "1 1-2 0.5 58.71 0.008418 1.0 " + org.hapticsd.physics.ContactMode.IMPULSE.ordinal()), seen,
+            "one event per collision of the tick, none on the next");
+    }
 }

@@ -263,6 +263,14 @@ public final class StreamCodec {
         } else if (e instanceof StreamEvent.ContactsDropped c) {
             w.u32(c.droppedPairs());
             w.u32(c.droppedPoints());
+        } else if (e instanceof StreamEvent.ImpulseCollision c) {
+            w.u16(c.bodyA());
+            w.u16(c.bodyB());
+            w.u8(c.mode().code());
+            w.f32(c.impulseNewtonSeconds());
+            w.f32(c.heightN());
+            w.f32(c.durationS());
+            w.f32(c.elasticity());
         } else if (!(e instanceof StreamEvent.DeviceConnected || e instanceof StreamEvent.DeviceDisconnected)) {
             // Device events are their kind alone; anything else is not an event of this version.
             throw new StreamFormatException("unknown event " + e);
@@ -468,6 +476,16 @@ public final class StreamCodec {
         return s;
     }
 
+    private static ContactModeCode contactMode(WireReader r, String field) {
+        int at = r.offset();
+        int code = r.u8(field);
+        ContactModeCode m = ContactModeCode.fromCode(code);
+        if (m == null) {
+            throw new StreamFormatException(field + " at offset " + at + " is unknown code " + code);
+        }
+        return m;
+    }
+
     private static FaultCode faultCode(WireReader r, String field) {
         int at = r.offset();
         int code = r.u8(field);
@@ -505,6 +523,9 @@ public final class StreamCodec {
                     r.u32(field + " budgetNs"));
                 case 9 -> new StreamEvent.ContactsDropped(tick, r.u32(field + " droppedPairs"),
                     r.u32(field + " droppedPoints"));
+                case 10 -> new StreamEvent.ImpulseCollision(tick, r.u16(field + " bodyA"), r.u16(field + " bodyB"),
+                    contactMode(r, field + " mode"), r.f32(field + " impulseNewtonSeconds"),
+                    r.f32(field + " heightN"), r.f32(field + " durationS"), r.f32(field + " elasticity"));
                 default -> throw new StreamFormatException(field + " kind at offset " + kindAt
                     + " is unknown code " + kind);
             });

@@ -135,4 +135,27 @@ public sealed interface StreamEvent {
             return 9;
         }
     }
+
+    /**
+     * Kind 10 (version 2): a collision played as source 000's impulse waveform began: an IMPULSE-mode collision
+     * between two bodies, or the tool's impact transient on a strike (then one of the bodies is the tool and
+     * {@code mode} is the tool pair's own mode, LCP or PENALTY, which the transient is played on top of). The
+     * waveform's totals and shape: {@code impulseNewtonSeconds} the normal impulse it was sized for, IP_z (N·s),
+     * {@code heightN} its height H = S_h·IP_z (N), {@code durationS} its duration W = S_w/IP_z + W_min (s),
+     * {@code elasticity} the collision's coefficient of restitution e.
+     */
+    record ImpulseCollision(long tick, int bodyA, int bodyB, ContactModeCode mode, float impulseNewtonSeconds,
+                            float heightN, float durationS, float elasticity) implements StreamEvent {
+        public ImpulseCollision {
+            Checks.u63("tick", tick);
+            Checks.bodyOrTool("bodyA", bodyA);
+            Checks.bodyOrTool("bodyB", bodyB);
+            Checks.notNull("mode", mode);
+        }
+
+        @Override
+        public int code() {
+            return 10;
+        }
+    }
 }

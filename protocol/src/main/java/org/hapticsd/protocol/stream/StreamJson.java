@@ -260,6 +260,14 @@ public final class StreamJson {
         } else if (e instanceof StreamEvent.ContactsDropped c) {
             j.put("droppedPairs", c.droppedPairs());
             j.put("droppedPoints", c.droppedPoints());
+        } else if (e instanceof StreamEvent.ImpulseCollision c) {
+            j.put("bodyA", c.bodyA());
+            j.put("bodyB", c.bodyB());
+            j.put("mode", c.mode().name());
+            j.put("impulseNewtonSeconds", c.impulseNewtonSeconds());
+            j.put("heightN", c.heightN());
+            j.put("durationS", c.durationS());
+            j.put("elasticity", c.elasticity());
         }
     }
 
@@ -415,6 +423,9 @@ public final class StreamJson {
                     j.integer("stepP99Ns", 0xFFFF_FFFFL), j.integer("budgetNs", 0xFFFF_FFFFL));
                 case CONTACTS_DROPPED -> new StreamEvent.ContactsDropped(tick,
                     j.integer("droppedPairs", 0xFFFF_FFFFL), j.integer("droppedPoints", 0xFFFF_FFFFL));
+                case IMPULSE_COLLISION -> new StreamEvent.ImpulseCollision(tick, bodyOrTool(j, "bodyA"),
+                    bodyOrTool(j, "bodyB"), name(j, "mode", ContactModeCode.class), j.f32("impulseNewtonSeconds"),
+                    j.f32("heightN"), j.f32("durationS"), j.f32("elasticity"));
             });
             j.finish();
         }
@@ -447,7 +458,7 @@ public final class StreamJson {
     /** JSON names of the event kinds, in code order (code = ordinal + 1). */
     enum EventKind {
         CONTACT_BEGAN, CONTACT_ENDED, IMPACT, SAFETY_CHANGED, DEVICE_CONNECTED, DEVICE_DISCONNECTED,
-        PHYSICS_OVER_BUDGET, PHYSICS_WITHIN_BUDGET, CONTACTS_DROPPED;
+        PHYSICS_OVER_BUDGET, PHYSICS_WITHIN_BUDGET, CONTACTS_DROPPED, IMPULSE_COLLISION;
 
         static EventKind of(StreamEvent e) {
             return values()[e.code() - 1];

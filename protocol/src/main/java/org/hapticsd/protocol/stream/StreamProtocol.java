@@ -5,8 +5,11 @@ package org.hapticsd.protocol.stream;
  * list/string maximums. Every limit here is also in the spec's section "Limits".
  */
 public final class StreamProtocol {
-    /** Protocol version written in every header; a decoder rejects any other value. */
-    public static final int VERSION = 1;
+    /**
+     * Protocol version written in every header; a decoder rejects any other value. Version 2 added event kind 10
+     * (IMPULSE_COLLISION) and the contact-mode table; section "Versions" of the spec lists the changes.
+     */
+    public static final int VERSION = 2;
     /** version u8, type u8, reserved u16. */
     public static final int HEADER_BYTES = 4;
     /** Raw TCP: each message is preceded by its length as a u32 little-endian (not counting the prefix). */

@@ -109,7 +109,11 @@ class StreamCodecTest {
     @Test
     void shouldNameTheFieldAndOffsetOfEveryRefusal() {
         byte[] state = StreamCodec.encode(StreamSamples.state());
-        assertRefused(withByte(state, 0, 2), "unsupported protocol version 2 at offset 0");
+        assertRefused(withByte(state, 0, 1), "unsupported protocol version 1 at offset 0");
+        assertRefused(withByte(state, 0, 3), "unsupported protocol version 3 at offset 0");
+        byte[] impulses = StreamCodec.encode(StreamSamples.impulseEvents());
+        assertRefused(withByte(impulses, 4 + 2 + 8 + 1 + 4, 4), "event 0 mode at offset 19 is unknown code 4");
+        assertRefused(withByte(impulses, 4 + 2 + 8, 11), "event 0 kind at offset 14 is unknown code 11");
         assertRefused(withByte(state, 1, 0x7f), "unknown message type 0x7f at offset 1");
         assertRefused(withByte(state, 4 + 20, 9), "safetyState at offset 24 is unknown code 9");
         assertRefused(withByte(state, 4 + 21, 6), "safetyFault at offset 25 is unknown code 6");
@@ -158,7 +162,7 @@ class StreamCodecTest {
 
         // A client message may not be over 64 KiB even if its fields would parse: a SUBSCRIBE padded past it.
         byte[] big = new byte[StreamProtocol.MAX_CLIENT_MESSAGE_BYTES + 1];
-        big[0] = 1;
+        big[0] = (byte) StreamProtocol.VERSION;
         big[1] = (byte) 0x81;
         assertRefused(big, "SUBSCRIBE of 65537 bytes is over the 65536-byte limit");
     }

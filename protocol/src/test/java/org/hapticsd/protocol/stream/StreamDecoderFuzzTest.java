@@ -54,7 +54,7 @@ class StreamDecoderFuzzTest {
                 input = new byte[random.nextInt(noise.length)];
                 random.nextBytes(input);
                 if (input.length >= 2) {
-                    input[0] = 1;
+                    input[0] = (byte) StreamProtocol.VERSION;
                     input[1] = base[1];
                 }
             } else if (kind == 1) {

@@ -39,6 +39,7 @@ class StreamGoldenVectorTest {
         VECTORS.put("STATE_OVER_BUDGET", StreamSamples::stateOverBudget);
         VECTORS.put("EVENTS", StreamSamples::events);
         VECTORS.put("EVENTS_PHYSICS", StreamSamples::physicsEvents);
+        VECTORS.put("EVENTS_IMPULSE", StreamSamples::impulseEvents);
         VECTORS.put("ACK_ACCEPTED", StreamSamples::ackAccepted);
         VECTORS.put("ACK_REFUSED", StreamSamples::ackRefused);
         VECTORS.put("SUBSCRIBE", StreamSamples::subscribe);

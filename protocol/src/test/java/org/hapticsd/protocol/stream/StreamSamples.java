@@ -11,7 +11,7 @@ final class StreamSamples {
     }
 
     static HelloMessage hello() {
-        return new HelloMessage(1, 1000, "0.1.0");
+        return new HelloMessage(2, 1000, "0.1.0");
     }
 
     /** One body of each primitive shape. */
@@ -73,6 +73,14 @@ final class StreamSamples {
             new StreamEvent.PhysicsWithinBudget(9000L, 610_000L, 800_000L)));
     }
 
+    /** Two impulse collisions: bodies 3 and 4 in IMPULSE mode; the tool's impact transient on body 2. */
+    static EventsMessage impulseEvents() {
+        return new EventsMessage(List.of(
+            new StreamEvent.ImpulseCollision(1200L, 3, 4, ContactModeCode.IMPULSE, 0.5f, 58.71f, 0.008418f, 1.0f),
+            new StreamEvent.ImpulseCollision(1500L, StreamProtocol.TOOL_ID, 2, ContactModeCode.PENALTY, 0.045f,
+                5.2839f, 0.0177f, 0.4f)));
+    }
+
     /** One event of each kind. */
     static EventsMessage events() {
         return new EventsMessage(List.of(
@@ -114,7 +122,8 @@ final class StreamSamples {
 
     /** Every message above, and one COMMAND of each kind: the round-trip set. */
     static List<StreamMessage> all() {
-        return List.of(hello(), scenePrimitives(), sceneMeshes(), state(), emptyState(), events(), ackAccepted(),
+        return List.of(hello(), scenePrimitives(), sceneMeshes(), state(), emptyState(), events(), impulseEvents(),
+            physicsEvents(), ackAccepted(),
             ackRefused(), subscribe(), pause(), loadScene(), setParameter(), moveHand(),
             new CommandMessage(4L, "", new Command.Resume()),
             new CommandMessage(5L, "", new Command.ResetScene()),
