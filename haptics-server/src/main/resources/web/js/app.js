@@ -3,7 +3,7 @@
 // describes the page.
 import { StreamConnection } from './connection.js';
 import { SceneView, num } from './view3d.js';
-import { StripChart } from './plots.js';
+import { StripChart, PulsePlot } from './plots.js';
 import { HandDrag } from './drag.js';
 
 const HISTORY_S = 10;
@@ -42,6 +42,8 @@ const hook = {
   lastMoveHandRefusal: null,
   lastAck: null,
   clients: null,
+  impulseCollisions: 0,
+  lastPulse: null,
   errors: window.hapticsdErrors,
 };
 window.hapticsd = hook;
@@ -95,6 +97,9 @@ const charts = {
     title: 'period error p99', unit: 'µs', windowS: HISTORY_S, series: [{ label: 'p99', colour: '#9ccc65' }],
   }),
 };
+
+const pulsePlot = new PulsePlot($('plot-pulse'));
+let tickRateHz = 1000;
 
 let scene = null;
 let bodyNames = new Map();
@@ -246,6 +251,7 @@ function showLatest() {
   for (const chart of Object.values(charts)) {
     chart.draw();
   }
+  pulsePlot.draw();
   const loop = msg.loop;
   $('st-tick').textContent = String(msg.tick);
   $('st-rate').textContent = `${num(loop.achievedRateHz).toFixed(1)} Hz`;
@@ -283,8 +289,24 @@ function describe(event) {
       return `${event.kind} step p99 ${(event.stepP99Ns / 1e3).toFixed(0)} µs, budget ${(event.budgetNs / 1e3).toFixed(0)} µs`;
     case 'CONTACTS_DROPPED':
       return `CONTACTS_DROPPED ${event.droppedPairs} pair(s), ${event.droppedPoints} point(s)`;
+    case 'IMPULSE_COLLISION':
+      return `IMPULSE_COLLISION ${name(event.bodyA)} / ${name(event.bodyB)} (${event.mode}) `
+        + `IP ${num(event.impulseNewtonSeconds).toFixed(4)} N·s, H ${num(event.heightN).toFixed(2)} N, `
+        + `W ${(num(event.durationS) * 1e3).toFixed(1)} ms, e ${num(event.elasticity).toFixed(2)}`;
     default:
       return event.kind;
+  }
+}
+
+/** An impulse waveform began: plot it beside the force (the pair, its mode, IP_z, H, W, e). */
+function onPulse(event) {
+  const name = (id) => (id === TOOL_ID ? 'tool' : (bodyNames.get(id) ?? `#${id}`));
+  const shown = pulsePlot.show(event, tickRateHz, `${name(event.bodyA)} / ${name(event.bodyB)}`);
+  hook.impulseCollisions++;
+  if (shown !== null) {
+    hook.lastPulse = { tick: event.tick, bodyA: event.bodyA, bodyB: event.bodyB, mode: event.mode,
+      impulseNewtonSeconds: num(event.impulseNewtonSeconds), heightN: num(event.heightN),
+      durationS: num(event.durationS), elasticity: num(event.elasticity), ...shown };
   }
 }
 
@@ -313,6 +335,7 @@ const connection = new StreamConnection(wsUrl, {
           });
         }
         hook.serverVersion = msg.serverVersion;
+        tickRateHz = msg.tickRateHz;
         $('st-server').textContent = `${msg.serverVersion}, protocol ${msg.protocolVersion}, loop ${msg.tickRateHz} Hz`;
         break;
       case 'SCENE':
@@ -324,6 +347,9 @@ const connection = new StreamConnection(wsUrl, {
       case 'EVENTS':
         for (const e of msg.events) {
           log('events', `tick ${e.tick}: ${describe(e)}`);
+          if (e.kind === 'IMPULSE_COLLISION') {
+            onPulse(e);
+          }
         }
         break;
       default:

@@ -198,6 +198,41 @@ class BrowserTest {
         await("hook.statesReceived > " + ticks, Duration.ofSeconds(5), "states of the new revision");
     }
 
+    @Test
+    void shouldPlotTheLastImpulseWaveformBesideTheForce() throws Exception {
+        // scenes/tap.yaml: the stylus taps a block whose material has transients, every 4.5 s from t = 1.5 s.
+        stopServer();
+        scenePath = Path.of("..", "scenes", "tap.yaml");
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(scenePath));
+        SimulatedDevice device = scene.newSimulatedDevice();
+        device.open();
+        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
+        startService(StreamServerConfig.defaults().withPorts(0, -1));
+        assembly.loop().setTickSink(service.events());
+        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.lastPulse !== null && hook.framesRendered >= 5", Duration.ofSeconds(30), "a tap's pulse");
+        JsonNode pulse = browser.execute("return window.hapticsd.lastPulse;");
+        assertTrue(pulse.get("label").asText().contains("tool / block"), pulse.toString());
+        assertEquals("PENALTY", pulse.get("mode").asText(), pulse.toString());
+        double ip = pulse.get("impulseNewtonSeconds").asDouble();
+        double heightN = pulse.get("heightN").asDouble();
+        double durationS = pulse.get("durationS").asDouble();
+        // The page's curve is the server's shape: its area is IP_z within 0.5 % (numerical integration), it peaks
+        // at H (IP_z/(H·W) = 0.51..0.17 for these taps, inside the shapes of height H), one bar per tick of W.
+        assertEquals(ip, pulse.get("areaNs").asDouble(), 0.005 * ip, pulse.toString());
+        assertEquals(heightN, pulse.get("peakN").asDouble(), 0.005 * heightN, pulse.toString());
+        assertEquals((int) Math.ceil(durationS * 1000 - 1e-9), pulse.get("samples").asInt(), pulse.toString());
+        // Drawn: the plot's canvas holds the curve's orange.
+        await("(() => { const c = document.getElementById('plot-pulse'); const d = c.getContext('2d')"
+            + ".getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) {"
+            + " if (d[i] > 200 && d[i + 1] > 120 && d[i + 1] < 200 && d[i + 2] < 90) n++; } return n > 200; })()",
+            Duration.ofSeconds(5), "the pulse drawn in #plot-pulse");
+        assertEquals(0, (int) number("hook.errors.length"), state());
+        saveScreenshot("pulse.png");
+    }
+
     private void clickAndAwaitAck(String button, String kind) throws IOException, InterruptedException {
         browser.click(browser.findElement(button));
         await("document.getElementById('acks').dataset.last === '" + kind + ": accepted'", Duration.ofSeconds(10),
