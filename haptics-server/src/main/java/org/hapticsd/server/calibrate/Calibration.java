@@ -132,6 +132,10 @@ public final class Calibration {
         for (String pair : ratioPairs) {
             parameters.add(new Parameter("alpha " + pair, bounds.correlationRatio(pair), 1.0, true));
         }
+        if (!frictionMatters()) {
+            parameters.set(3, new Parameter("mu_s", bounds.staticFriction(), start.staticFriction(), false));
+            parameters.set(4, new Parameter("mu_d", bounds.dynamicFriction(), start.dynamicFriction(), false));
+        }
         for (int i = 0; i < replays.size(); i++) {
             boolean touchesRatio = false;
             for (int c = 0; c < replays.get(i).event().contacts().size(); c++) {
@@ -141,6 +145,37 @@ public final class Calibration {
                 materialEvents.add(i);
             }
         }
+    }
+
+    /**
+     * Whether the data can tell the friction coefficients: the objective at the model's start values with both
+     * coefficients at the low end of their ranges differs from that with both at the high end. It does not when no
+     * contact slides or could (taps straight along the normal of a particle, whose collision matrix does not couple
+     * the normal into the tangent): every μ then fits as well, and a value from the search would be noise.
+     */
+    private boolean frictionMatters() {
+        CalibrationBounds.Range ms = bounds.staticFriction();
+        CalibrationBounds.Range md = bounds.dynamicFriction();
+        if (ms.fixed() && md.fixed()) {
+            return true;
+        }
+        List<Integer> every = new ArrayList<>();
+        for (int i = 0; i < replays.size(); i++) {
+            every.add(i);
+        }
+        double[] low = new double[parameters.size()];
+        double[] high = new double[parameters.size()];
+        for (int i = 0; i < low.length; i++) {
+            Parameter p = parameters.get(i);
+            double held = p.range().fixed() ? 0.0
+                : (p.fixedValue() - p.range().low()) / (p.range().high() - p.range().low());
+            low[i] = i == 3 || i == 4 ? 0.0 : held;
+            high[i] = i == 3 || i == 4 ? 1.0 : held;
+        }
+        double a = evaluate(low, every, false);
+        double b = evaluate(high, every, false);
+        evaluations = 0;
+        return Math.abs(a - b) > 1e-12 * Math.max(1e-12, Math.max(a, b));
     }
 
     /** One unknown: its range, and whether the data can identify it (else it is held at {@code held}). */
@@ -410,10 +445,12 @@ public final class Calibration {
             double value = i < 5 ? values[i] : fitted.correlationRatio(ratioPairs.get(i - 5));
             CalibrationResult.Status status = p.range().fixed() ? CalibrationResult.Status.FIXED
                 : p.identifiable() ? CalibrationResult.Status.FITTED : CalibrationResult.Status.NOT_IDENTIFIED;
+            String why = status != CalibrationResult.Status.NOT_IDENTIFIED ? ""
+                : i == 1 || i == 2 ? "no force samples" : "no contact slides or could";
             boolean atBound = status == CalibrationResult.Status.FITTED
                 && (value - p.range().low() < 1e-3 * (p.range().high() - p.range().low())
                     || p.range().high() - value < 1e-3 * (p.range().high() - p.range().low()));
-            list.add(new CalibrationResult.Fitted(p.name(), value, p.range(), status, atBound));
+            list.add(new CalibrationResult.Fitted(p.name(), value, p.range(), status, atBound, why));
         }
         return list;
     }

@@ -22,15 +22,19 @@ public record CalibrationResult(CollisionData data, Calibration.Model model, Imp
         FITTED,
         /** Its range was a single value. */
         FIXED,
-        /** The data cannot tell (S_h and S_w without force samples): held at the model's Table 2 value. */
+        /**
+         * The data cannot tell (S_h and S_w without force samples; μ_s and μ_d when no contact slides or could):
+         * held at the model's Table 2 value.
+         */
         NOT_IDENTIFIED
     }
 
     /**
      * One parameter: its value, range and status; {@code atBound} when the fit ended within 0.1 % of an end of the
-     * range (the range may be too narrow).
+     * range (the range may be too narrow); {@code whyNotIdentified} says what data was missing, empty otherwise.
      */
-    public record Fitted(String name, double value, CalibrationBounds.Range range, Status status, boolean atBound) {
+    public record Fitted(String name, double value, CalibrationBounds.Range range, Status status, boolean atBound,
+                         String whyNotIdentified) {
     }
 
     /**

@@ -25,7 +25,7 @@ public final class Report {
             String note = switch (f.status()) {
                 case FITTED -> f.atBound() ? "at the end of its range" : "";
                 case FIXED -> "fixed by the bounds";
-                case NOT_IDENTIFIED -> "not identified: no force samples (held at Table 2's value)";
+                case NOT_IDENTIFIED -> "not identified: " + f.whyNotIdentified() + " (held at Table 2's value)";
             };
             out.printf(Locale.ROOT, "  %-16s %12s   %-18s %s%n", label(f.name()), number(f.value()),
                 f.range().fixed() ? "" : f.range().toString(), note);

@@ -1,6 +1,7 @@
 package org.hapticsd.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -8,6 +9,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hapticsd.server.calibrate.CollisionDataException;
+import org.hapticsd.server.calibrate.RecordedTaps;
+import org.hapticsd.server.calibrate.TapRecordings;
+import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.record.TickRecorder;
+import org.joml.Vector3d;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,5 +73,34 @@ class CalibrateCommandTest {
         all[0] = "calibrate";
         System.arraycopy(args, 0, all, 1, args.length);
         CliCall.run(all).assertMisuse(expected);
+    }
+
+    @Test
+    void shouldTakeARecordingOnTheCommandLineWithTheToolsMass() throws Exception {
+        Path file = TapRecordings.write(dir.resolve("taps.rec"));
+        CliCall.run("calibrate", "--data", file.toString(), "--model", "single")
+            .assertMisuse("--data " + file + " is a tick recording: give the tool's --effective-mass KG");
+        CliCall call = CliCall.run("calibrate", "--data", file.toString(), "--model", "single", "--effective-mass",
+            String.valueOf(TapRecordings.MASS_KG), "--evaluations", "2000");
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.err());
+        assertTrue(call.out().contains("calibrate: 4 events (0 multi-point), 4 contacts"), call.out());
+        Matcher e = Pattern.compile("(?m)^  e\\s+([0-9.]+)").matcher(call.out());
+        assertTrue(e.find(), call.out());
+        assertEquals(TapRecordings.E, Double.parseDouble(e.group(1)), 0.005 * TapRecordings.E, call.out());
+        assertTrue(call.out().contains("not identified: no contact slides or could"), call.out());
+
+        Path empty = dir.resolve("idle.rec");
+        try (TickRecorder recorder = TickRecorder.start(empty, "idle", 1000, TickRecorder.DEFAULT_RING_BYTES, true)) {
+            LoopSnapshot s = new LoopSnapshot(1);
+            for (int k = 0; k < 10; k++) {
+                TapRecordings.set(s, k, 0, new Vector3d(), 0.0);
+                recorder.onTick(s);
+            }
+        }
+        CollisionDataException none = assertThrows(CollisionDataException.class,
+            () -> RecordedTaps.read(empty, TapRecordings.MASS_KG, 0.1));
+        assertTrue(none.getMessage().contains("no taps"), none.getMessage());
+        CliCall.run("calibrate", "--data", empty.toString(), "--model", "single", "--effective-mass", "0.1")
+            .assertMisuse("no taps");
     }
 }
