@@ -20,6 +20,7 @@ import org.hapticsd.protocol.stream.Command;
 import org.hapticsd.protocol.stream.CommandMessage;
 import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.protocol.stream.StreamCodec;
+import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.StreamMessage;
 import org.hapticsd.protocol.stream.SubscribeMessage;
 import org.junit.jupiter.api.AfterEach;
@@ -190,9 +191,9 @@ class StreamClientTest {
     @Test
     void shouldCountAMalformedMessageCloseAndReconnect() throws Exception {
         connected(builder());
-        byte[] version2 = StreamCodec.encode(TestStreamServer.state(1, TestStreamServer.SCENE_REVISION));
-        version2[0] = 2;
-        server.sendFrame(version2);
+        byte[] otherVersion = StreamCodec.encode(TestStreamServer.state(1, TestStreamServer.SCENE_REVISION));
+        otherVersion[0] = (byte) (StreamProtocol.VERSION + 1);
+        server.sendFrame(otherVersion);
         String disconnected = listener.next(WAIT_MS);
         assertTrue(disconnected.startsWith("disconnected: malformed message from server: "), disconnected);
         assertEquals("connected test", listener.next(WAIT_MS));
