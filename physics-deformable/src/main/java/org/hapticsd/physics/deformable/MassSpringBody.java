@@ -1,0 +1,403 @@
+package org.hapticsd.physics.deformable;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
+
+/**
+ * A mass–spring body stepped by one of source 004's integrators ({@link MassSpringSpec.Integrator}):
+ * {@code [m]·ẍ + [c]·ẋ + {f} = {f_g}} (its (3.1)), {@code f} the restoring force of the geometrically nonlinear
+ * springs (3.9), computed in physical coordinates every step whatever the integrator.
+ *
+ * <h2>The scheme</h2>
+ * Explicit Newmark-β (β = 0, γ = ½), source 004 (3.6)–(3.8), in physical coordinates ({@code NEWMARK}) or on each
+ * modal coordinate ({@code MODAL}, {@code MODAL_TRUNCATED}):
+ * <pre>
+ *   X_{n+1} = X_n + Ẋ_n·Δt + ½·Ẍ_n·Δt²                                    (3.8)
+ *   M·Ẍ_{n+1} = F_g − F(x_{n+1}) − C·Ẋ_{n+1},  Ẋ_{n+1} = Ẋ_n + ½·(Ẍ_n + Ẍ_{n+1})·Δt   (3.6), (3.7)
+ * </pre>
+ * The velocity in the damping term is the new one, so each step solves {@code (M + ½·Δt·C)·Ẍ_{n+1} = F_g − F −
+ * C·(Ẋ_n + ½·Δt·Ẍ_n)}: a division per mode in modal coordinates (C diagonal, {@code Cᵢ = 2·hᵢ·ωᵢ}, unit modal
+ * masses), a product with {@code (m + ½·Δt·c)⁻¹} in physical ones, with {@code [c] = φ⁻ᵀ·[C]·φ⁻¹ = m·φ·C·φᵀ·m}
+ * (3.10, φ mass-normalised) so both damp alike. The modal run maps X to positions by
+ * {@code x = x_rest + Σᵢ φᵢ·Xᵢ} (3.3) over the modes it keeps, computes the spring forces there and projects them,
+ * {@code Fᵢ = φᵢᵀ·f} (3.5). Kept with all modes it is the physical run in another basis (equal to round-off); kept
+ * with L' modes, the dropped high modes no longer limit the step. {@code SYMPLECTIC_EULER}: {@code v += Δt·m⁻¹·(f_g
+ * − f − c·v)}, then {@code x += Δt·v}.
+ *
+ * <p>Forces on nodes from outside (a rigid body, the tool) go in through {@link #applyForce}, summed until the
+ * next step. Loop thread; allocates only at construction and when the step length changes (the physical scheme's
+ * {@code (m + ½·Δt·c)⁻¹}).
+ */
+public final class MassSpringBody {
+    private final MassSpringSpec spec;
+    private final ModalBasis basis;
+    private final int nodes;
+    private final int dofs;
+    private final int modes;
+    /** Positions and velocities of every node, 3 per node; pinned nodes stay at rest. */
+    private final double[] x;
+    private final double[] v;
+    /** Physical accelerations of the free DOFs (NEWMARK), Ẍ_n. */
+    private final double[] a;
+    private final double[] force;
+    private final double[] external;
+    private final double[] scratch;
+    private final double[] scratch2;
+    /** Modal state: X, Ẋ, Ẍ of the kept modes, and each mode's damping 2·h·ω. */
+    private final double[] modalX;
+    private final double[] modalV;
+    private final double[] modalA;
+    private final double[] modalDamping;
+    /** [c] over the free DOFs, row-major, or null when undamped. */
+    private final double[] damping;
+    /** (m + ½·Δt·c)⁻¹ for {@link #preparedDtS}, row-major. */
+    private double[] newmarkInverse;
+    private double preparedDtS = Double.NaN;
+    private boolean started;
+
+    public MassSpringBody(MassSpringSpec spec) {
+        this(spec, ModalBasis.of(spec));
+    }
+
+    /** With a basis already solved for the same spec (several bodies of one spec share it). */
+    public MassSpringBody(MassSpringSpec spec, ModalBasis basis) {
+        this.spec = spec;
+        this.basis = basis;
+        this.nodes = spec.nodeCount();
+        this.dofs = basis.dofs();
+        this.modes = switch (spec.integrator()) {
+            case MODAL_TRUNCATED -> {
+                if (spec.modes() < 1 || spec.modes() > dofs) {
+                    throw new IllegalArgumentException("modes must be 1.." + dofs + " for this body, was "
+                        + spec.modes());
+                }
+                yield spec.modes();
+            }
+            default -> dofs;
+        };
+        x = spec.restPositionM().clone();
+        v = new double[3 * nodes];
+        a = new double[dofs];
+        force = new double[3 * nodes];
+        external = new double[3 * nodes];
+        scratch = new double[dofs];
+        scratch2 = new double[dofs];
+        modalX = new double[modes];
+        modalV = new double[modes];
+        modalA = new double[modes];
+        modalDamping = new double[modes];
+        for (int m = 0; m < modes; m++) {
+            modalDamping[m] = 2.0 * spec.dampingRatio() * basis.omegaRadps(m);
+        }
+        damping = spec.dampingRatio() > 0.0 ? physicalDamping() : null;
+    }
+
+    /** {@code [c] = m·φ·C·φᵀ·m} over the free DOFs, from every mode (3.10). */
+    private double[] physicalDamping() {
+        double[] c = new double[dofs * dofs];
+        for (int m = 0; m < dofs; m++) {
+            double cm = 2.0 * spec.dampingRatio() * basis.omegaRadps(m);
+            if (cm == 0.0) {
+                continue;
+            }
+            for (int i = 0; i < dofs; i++) {
+                double mi = mass(i) * basis.phi(m, i) * cm;
+                for (int j = 0; j < dofs; j++) {
+                    c[i * dofs + j] += mi * basis.phi(m, j) * mass(j);
+                }
+            }
+        }
+        return c;
+    }
+
+    private double mass(int dof) {
+        return spec.massKg()[basis.coordinate(dof) / 3];
+    }
+
+    public MassSpringSpec spec() {
+        return spec;
+    }
+
+    public ModalBasis basis() {
+        return basis;
+    }
+
+    public int nodeCount() {
+        return nodes;
+    }
+
+    /** Modes integrated: all free DOFs, or the L' of MODAL_TRUNCATED. */
+    public int modesKept() {
+        return modes;
+    }
+
+    /** Node {@code i}'s position coordinate {@code axis} (0 x, 1 y, 2 z), m. */
+    public double position(int node, int axis) {
+        return x[3 * node + axis];
+    }
+
+    public double velocity(int node, int axis) {
+        return v[3 * node + axis];
+    }
+
+    /** Places the body: positions and velocities of every node (pinned nodes keep their rest position). */
+    public void setState(double[] positionM, double[] velocityMps) {
+        for (int node = 0; node < nodes; node++) {
+            if (spec.pinned()[node]) {
+                continue;
+            }
+            for (int k = 0; k < 3; k++) {
+                x[3 * node + k] = positionM[3 * node + k];
+                v[3 * node + k] = velocityMps[3 * node + k];
+            }
+        }
+        started = false;
+    }
+
+    /** Adds a force on a node for the next step, N (a rigid body's or the tool's contact, a grasp). */
+    public void applyForce(int node, double fxN, double fyN, double fzN) {
+        external[3 * node] += fxN;
+        external[3 * node + 1] += fyN;
+        external[3 * node + 2] += fzN;
+    }
+
+    /** Advances the body by {@code dtS} in {@code substeps} equal steps; the applied forces act over all of them. */
+    public void step(double dtS) {
+        double h = dtS / spec.substeps();
+        for (int k = 0; k < spec.substeps(); k++) {
+            switch (spec.integrator()) {
+                case NEWMARK -> newmark(h);
+                case MODAL, MODAL_TRUNCATED -> modal(h);
+                case SYMPLECTIC_EULER -> symplecticEuler(h);
+                default -> throw new IllegalStateException();
+            }
+        }
+        java.util.Arrays.fill(external, 0.0);
+    }
+
+    // ---- forces ----------------------------------------------------------------------------------------------
+
+    /**
+     * {@code force} = gravity + the springs' forces on the nodes (3.9) + the applied forces, at the current
+     * positions: the right-hand side {@code f_g − f} of (3.1), N.
+     */
+    private void forces() {
+        double[] g = spec.gravityMps2();
+        for (int node = 0; node < nodes; node++) {
+            double m = spec.massKg()[node];
+            force[3 * node] = m * g[0] + external[3 * node];
+            force[3 * node + 1] = m * g[1] + external[3 * node + 1];
+            force[3 * node + 2] = m * g[2] + external[3 * node + 2];
+        }
+        int[] ends = spec.springNodes();
+        for (int s = 0; s < spec.springCount(); s++) {
+            int i = 3 * ends[2 * s];
+            int j = 3 * ends[2 * s + 1];
+            double dx = x[j] - x[i];
+            double dy = x[j + 1] - x[i + 1];
+            double dz = x[j + 2] - x[i + 2];
+            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            if (d == 0.0) {
+                continue;
+            }
+            // (3.9): the force on i pulls toward j when the spring is stretched, k·(d − l)·(x_j − x_i)/d.
+            double t = spec.stiffnessNpm()[s] * (d - spec.restLengthM()[s]) / d;
+            force[i] += t * dx;
+            force[i + 1] += t * dy;
+            force[i + 2] += t * dz;
+            force[j] -= t * dx;
+            force[j + 1] -= t * dy;
+            force[j + 2] -= t * dz;
+        }
+    }
+
+    // ---- NEWMARK ---------------------------------------------------------------------------------------------
+
+    private void newmark(double dtS) {
+        if (dofs == 0) {
+            return;
+        }
+        prepare(dtS);
+        if (!started) {
+            // Ẍ_0 from (3.1) at the start: m·a = f_g − f − c·v.
+            forces();
+            for (int i = 0; i < dofs; i++) {
+                scratch[i] = force[basis.coordinate(i)] - dampingTimes(v, i);
+            }
+            for (int i = 0; i < dofs; i++) {
+                a[i] = scratch[i] / mass(i);
+            }
+            started = true;
+        }
+        for (int i = 0; i < dofs; i++) {
+            int c = basis.coordinate(i);
+            x[c] += v[c] * dtS + 0.5 * a[i] * dtS * dtS;
+            // The predictor of the velocity in the damping term, Ẋ_n + ½·Δt·Ẍ_n.
+            scratch2[i] = v[c] + 0.5 * dtS * a[i];
+        }
+        forces();
+        for (int i = 0; i < dofs; i++) {
+            double cv = 0.0;
+            if (damping != null) {
+                for (int j = 0; j < dofs; j++) {
+                    cv += damping[i * dofs + j] * scratch2[j];
+                }
+            }
+            scratch[i] = force[basis.coordinate(i)] - cv;
+        }
+        for (int i = 0; i < dofs; i++) {
+            double next = 0.0;
+            for (int j = 0; j < dofs; j++) {
+                next += newmarkInverse[i * dofs + j] * scratch[j];
+            }
+            int c = basis.coordinate(i);
+            v[c] += 0.5 * (a[i] + next) * dtS;
+            a[i] = next;
+        }
+    }
+
+    /** (c·v)_i over the free DOFs of a full-length velocity array. */
+    private double dampingTimes(double[] velocity, int i) {
+        if (damping == null) {
+            return 0.0;
+        }
+        double sum = 0.0;
+        for (int j = 0; j < dofs; j++) {
+            sum += damping[i * dofs + j] * velocity[basis.coordinate(j)];
+        }
+        return sum;
+    }
+
+    /** (m + ½·Δt·c)⁻¹ for this step length; computed again only when it changes. */
+    private void prepare(double dtS) {
+        if (dtS == preparedDtS) {
+            return;
+        }
+        DMatrixRMaj lhs = new DMatrixRMaj(dofs, dofs);
+        for (int i = 0; i < dofs; i++) {
+            for (int j = 0; j < dofs; j++) {
+                lhs.set(i, j, (i == j ? mass(i) : 0.0) + (damping == null ? 0.0 : 0.5 * dtS * damping[i * dofs + j]));
+            }
+        }
+        if (!CommonOps_DDRM.invert(lhs)) {
+            throw new IllegalStateException("m + ½·Δt·c is singular for Δt = " + dtS + " s");
+        }
+        newmarkInverse = lhs.getData().clone();
+        preparedDtS = dtS;
+    }
+
+    // ---- MODAL -----------------------------------------------------------------------------------------------
+
+    private void modal(double dtS) {
+        if (dofs == 0) {
+            return;
+        }
+        double[] phi = basis.phiArray();
+        if (!started) {
+            // (3.4): X_i = φ_iᵀ·m·(x − x_rest), Ẋ likewise (φ mass-normalised, so M_i = 1).
+            double[] rest = spec.restPositionM();
+            for (int m = 0; m < modes; m++) {
+                double sx = 0.0;
+                double sv = 0.0;
+                for (int i = 0; i < dofs; i++) {
+                    int c = basis.coordinate(i);
+                    double w = phi[m * dofs + i] * mass(i);
+                    sx += w * (x[c] - rest[c]);
+                    sv += w * v[c];
+                }
+                modalX[m] = sx;
+                modalV[m] = sv;
+            }
+            // Truncated, the body starts at what its kept modes can represent.
+            toPhysical();
+            forces();
+            for (int m = 0; m < modes; m++) {
+                modalA[m] = project(phi, m) - modalDamping[m] * modalV[m];
+            }
+            started = true;
+        }
+        for (int m = 0; m < modes; m++) {
+            modalX[m] += modalV[m] * dtS + 0.5 * modalA[m] * dtS * dtS;
+        }
+        toPhysical();
+        forces();
+        for (int m = 0; m < modes; m++) {
+            double cm = modalDamping[m];
+            double next = (project(phi, m) - cm * (modalV[m] + 0.5 * dtS * modalA[m])) / (1.0 + 0.5 * dtS * cm);
+            modalV[m] += 0.5 * (modalA[m] + next) * dtS;
+            modalA[m] = next;
+        }
+        // Velocities in physical coordinates, for the world (contacts, the snapshot): v = Σ φ_i·Ẋ_i.
+        for (int i = 0; i < dofs; i++) {
+            double sum = 0.0;
+            for (int m = 0; m < modes; m++) {
+                sum += phi[m * dofs + i] * modalV[m];
+            }
+            v[basis.coordinate(i)] = sum;
+        }
+    }
+
+    /** F_i = φ_iᵀ·(f_g − f): the right-hand side projected onto mode m. */
+    private double project(double[] phi, int m) {
+        double sum = 0.0;
+        for (int i = 0; i < dofs; i++) {
+            sum += phi[m * dofs + i] * force[basis.coordinate(i)];
+        }
+        return sum;
+    }
+
+    /** x = x_rest + Σ φ_i·X_i over the kept modes (3.3). */
+    private void toPhysical() {
+        double[] phi = basis.phiArray();
+        double[] rest = spec.restPositionM();
+        for (int i = 0; i < dofs; i++) {
+            double sum = 0.0;
+            for (int m = 0; m < modes; m++) {
+                sum += phi[m * dofs + i] * modalX[m];
+            }
+            int c = basis.coordinate(i);
+            x[c] = rest[c] + sum;
+        }
+    }
+
+    // ---- SYMPLECTIC_EULER ------------------------------------------------------------------------------------
+
+    private void symplecticEuler(double dtS) {
+        forces();
+        for (int i = 0; i < dofs; i++) {
+            scratch[i] = (force[basis.coordinate(i)] - dampingTimes(v, i)) / mass(i);
+        }
+        for (int i = 0; i < dofs; i++) {
+            int c = basis.coordinate(i);
+            v[c] += dtS * scratch[i];
+            x[c] += dtS * v[c];
+        }
+    }
+
+    // ---- energy ----------------------------------------------------------------------------------------------
+
+    /** Kinetic energy + the springs' elastic energy − the work gravity could do from the origin, J. */
+    public double energyJ() {
+        double e = 0.0;
+        double[] g = spec.gravityMps2();
+        for (int node = 0; node < nodes; node++) {
+            double m = spec.massKg()[node];
+            double vx = v[3 * node];
+            double vy = v[3 * node + 1];
+            double vz = v[3 * node + 2];
+            e += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+            e -= m * (g[0] * x[3 * node] + g[1] * x[3 * node + 1] + g[2] * x[3 * node + 2]);
+        }
+        int[] ends = spec.springNodes();
+        for (int s = 0; s < spec.springCount(); s++) {
+            int i = 3 * ends[2 * s];
+            int j = 3 * ends[2 * s + 1];
+            double dx = x[j] - x[i];
+            double dy = x[j + 1] - x[i + 1];
+            double dz = x[j + 2] - x[i + 2];
+            double stretch = Math.sqrt(dx * dx + dy * dy + dz * dz) - spec.restLengthM()[s];
+            e += 0.5 * spec.stiffnessNpm()[s] * stretch * stretch;
+        }
+        return e;
+    }
+}

@@ -1,0 +1,158 @@
+package org.hapticsd.physics.deformable;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+
+/**
+ * The normal modes of a mass–spring body about its rest configuration (source 004 (3.2)): the eigenproblem
+ * {@code ([k] − ω²[m])·φ = 0} over the free degrees of freedom, solved once at load. {@code [m]} is diagonal (the
+ * node masses), {@code [k]} the springs' tangent stiffness at rest; the problem is made symmetric standard,
+ * {@code M^(−½)·K·M^(−½)·ψ = ω²·ψ}, solved with EJML, and {@code φ = M^(−½)·ψ}, so the modes are mass-normalised:
+ * {@code φᵢᵀ·m·φⱼ = δᵢⱼ} and every modal mass {@code Mᵢ} is 1. Modes are sorted by ascending ω.
+ *
+ * <p>The tangent stiffness of a spring of stiffness k, rest length l and current length d along unit n is
+ * {@code k·(n·nᵀ + (1 − l/d)·(I − n·nᵀ))}: the axial term, and the geometric term a pre-stressed spring adds across
+ * its axis (zero when the body rests at its springs' rest lengths).
+ */
+public final class ModalBasis {
+    private final int dofs;
+    private final int[] coordinate;
+    private final double[] omegaRadps;
+    /** φ, column-major: mode i is {@code phi[i·dofs .. (i+1)·dofs)}. */
+    private final double[] phi;
+
+    private ModalBasis(int dofs, int[] coordinate, double[] omegaRadps, double[] phi) {
+        this.dofs = dofs;
+        this.coordinate = coordinate;
+        this.omegaRadps = omegaRadps;
+        this.phi = phi;
+    }
+
+    /** Solves the eigenproblem of {@code spec} about its rest positions. */
+    public static ModalBasis of(MassSpringSpec spec) {
+        int n = spec.nodeCount();
+        int[] dofOf = new int[3 * n];
+        int dofs = 0;
+        for (int node = 0; node < n; node++) {
+            for (int axis = 0; axis < 3; axis++) {
+                dofOf[3 * node + axis] = spec.pinned()[node] ? -1 : dofs++;
+            }
+        }
+        int[] coordinate = new int[dofs];
+        for (int c = 0; c < 3 * n; c++) {
+            if (dofOf[c] >= 0) {
+                coordinate[dofOf[c]] = c;
+            }
+        }
+        if (dofs == 0) {
+            return new ModalBasis(0, coordinate, new double[0], new double[0]);
+        }
+        DMatrixRMaj k = new DMatrixRMaj(dofs, dofs);
+        double[] x = spec.restPositionM();
+        double[] block = new double[9];
+        for (int s = 0; s < spec.springCount(); s++) {
+            int a = spec.springNodes()[2 * s];
+            int b = spec.springNodes()[2 * s + 1];
+            double dx = x[3 * b] - x[3 * a];
+            double dy = x[3 * b + 1] - x[3 * a + 1];
+            double dz = x[3 * b + 2] - x[3 * a + 2];
+            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            if (d == 0.0) {
+                continue; // a zero-length spring at rest has no direction and no tangent stiffness
+            }
+            double[] u = {dx / d, dy / d, dz / d};
+            double ks = spec.stiffnessNpm()[s];
+            double geometric = 1.0 - spec.restLengthM()[s] / d;
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < 3; c++) {
+                    double nn = u[r] * u[c];
+                    block[3 * r + c] = ks * (nn + geometric * ((r == c ? 1.0 : 0.0) - nn));
+                }
+            }
+            // K_aa += B, K_bb += B, K_ab −= B, K_ba −= B (the force on a depends on x_b − x_a).
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < 3; c++) {
+                    int ar = dofOf[3 * a + r];
+                    int ac = dofOf[3 * a + c];
+                    int br = dofOf[3 * b + r];
+                    int bc = dofOf[3 * b + c];
+                    double v = block[3 * r + c];
+                    add(k, ar, ac, v);
+                    add(k, br, bc, v);
+                    add(k, ar, bc, -v);
+                    add(k, br, ac, -v);
+                }
+            }
+        }
+        // A = M^(−½)·K·M^(−½), symmetric.
+        double[] rootMass = new double[dofs];
+        for (int i = 0; i < dofs; i++) {
+            rootMass[i] = Math.sqrt(spec.massKg()[coordinate[i] / 3]);
+        }
+        for (int r = 0; r < dofs; r++) {
+            for (int c = 0; c < dofs; c++) {
+                k.set(r, c, k.get(r, c) / (rootMass[r] * rootMass[c]));
+            }
+        }
+        EigenDecomposition_F64<DMatrixRMaj> eig = DecompositionFactory_DDRM.eig(dofs, true, true);
+        if (!eig.decompose(k)) {
+            throw new IllegalStateException("the eigenproblem of " + spec + " did not converge");
+        }
+        Integer[] order = new Integer[dofs];
+        double[] lambda = new double[dofs];
+        for (int i = 0; i < dofs; i++) {
+            order[i] = i;
+            lambda[i] = eig.getEigenvalue(i).getReal();
+        }
+        java.util.Arrays.sort(order, (p, q) -> Double.compare(lambda[p], lambda[q]));
+        double[] omega = new double[dofs];
+        double[] phi = new double[dofs * dofs];
+        for (int m = 0; m < dofs; m++) {
+            int src = order[m];
+            // Round-off leaves the zero modes (a free body, a flat membrane across) a few ulps negative.
+            omega[m] = Math.sqrt(Math.max(0.0, lambda[src]));
+            DMatrixRMaj psi = eig.getEigenVector(src);
+            double norm = 0.0;
+            for (int i = 0; i < dofs; i++) {
+                norm += psi.get(i, 0) * psi.get(i, 0);
+            }
+            norm = Math.sqrt(norm);
+            for (int i = 0; i < dofs; i++) {
+                phi[m * dofs + i] = psi.get(i, 0) / norm / rootMass[i];
+            }
+        }
+        return new ModalBasis(dofs, coordinate, omega, phi);
+    }
+
+    private static void add(DMatrixRMaj m, int r, int c, double v) {
+        if (r >= 0 && c >= 0) {
+            m.add(r, c, v);
+        }
+    }
+
+    /** Free degrees of freedom, L. */
+    public int dofs() {
+        return dofs;
+    }
+
+    /** The position coordinate (3·node + axis) of free degree of freedom {@code i}. */
+    public int coordinate(int i) {
+        return coordinate[i];
+    }
+
+    /** Natural angular frequency of mode {@code m}, rad/s, ascending in m. */
+    public double omegaRadps(int m) {
+        return omegaRadps[m];
+    }
+
+    /** Component {@code i} of mass-normalised mode {@code m}. */
+    public double phi(int m, int i) {
+        return phi[m * dofs + i];
+    }
+
+    /** The modes, column-major (mode m at {@code m·dofs()}), for loops that must not call per element. */
+    double[] phiArray() {
+        return phi;
+    }
+}
