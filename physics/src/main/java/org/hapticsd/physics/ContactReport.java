@@ -87,6 +87,12 @@ final class ContactReport {
         viewCount = points.count;
     }
 
+    /** Adds a force and torque on a body from outside the contact points (a deformable body's nodes), after collect. */
+    void addWrench(int body, Vector3d forceN, Vector3d torqueNm) {
+        forceOnBodyN[body].add(forceN);
+        torqueOnBodyNm[body].add(torqueNm);
+    }
+
     Vector3d forceOnBody(int body) {
         return forceOnBodyN[body];
     }

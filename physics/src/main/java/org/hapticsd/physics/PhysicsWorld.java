@@ -12,6 +12,7 @@ import org.hapticsd.physics.dynamics.contact.ContactModel;
 import org.hapticsd.physics.dynamics.contact.ContactOnsets;
 import org.hapticsd.physics.dynamics.contact.LcpContactModel;
 import org.hapticsd.physics.dynamics.contact.PointIndices;
+import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.geometry.Aabb;
 import org.joml.Matrix3d;
 import org.joml.Matrix3dc;
@@ -144,6 +145,9 @@ public final class PhysicsWorld {
     private final Vector3d velocityBMps = new Vector3d();
 
     private final Matrix3d inertia = new Matrix3d();
+
+    /** The deformable bodies, in the order added, each with its coupling to the rigid bodies. */
+    private DeformableCoupling[] deformables = new DeformableCoupling[0];
 
     /** An empty world with the default {@link ContactSettings} and this penalty spring. */
     public PhysicsWorld(PenaltyContactSettings penaltySettings) {
@@ -327,6 +331,58 @@ public final class PhysicsWorld {
     /** Number of bodies asleep. */
     public int sleepingBodyCount() {
         return sleep.asleepCount();
+    }
+
+    // ---- Deformable bodies -----------------------------------------------------------------------------------
+
+    /**
+     * Adds a deformable body, stepped in {@link StepStage#DEFORMABLE_INTEGRATE} of every step. Its nodes touch the
+     * rigid bodies and the tool through a frictionless penalty coupling of stiffness {@code couplingStiffnessNpm} and
+     * damping {@code couplingDampingNspm} ({@link StepStage#DEFORMABLE_CONTACTS}): the node is pushed out, the
+     * body receives the opposite force (a dynamic body in its motion, every body in {@link #contactForceOnBody}, so
+     * the tool renders it). The coupling is explicit: it is stable for a step Δt while
+     * {@code k·Δt² + 2·b·Δt < 4·m}, m the lighter of a node and the body it touches
+     * ({@link #maxStableCouplingStiffnessNpm}). Allocates; a scene operation.
+     *
+     * @return the deformable body's index
+     */
+    public int addDeformable(DeformableBody body, double couplingStiffnessNpm, double couplingDampingNspm) {
+        Objects.requireNonNull(body, "body");
+        if (!(couplingStiffnessNpm >= 0.0) || !Double.isFinite(couplingStiffnessNpm)) {
+            throw new IllegalArgumentException("deformable '" + body.name()
+                + "': coupling stiffness must be finite and >= 0 N/m, was " + couplingStiffnessNpm);
+        }
+        if (!(couplingDampingNspm >= 0.0) || !Double.isFinite(couplingDampingNspm)) {
+            throw new IllegalArgumentException("deformable '" + body.name()
+                + "': coupling damping must be finite and >= 0 N·s/m, was " + couplingDampingNspm);
+        }
+        if (!(body.nodeRadiusM() > 0.0) || !Double.isFinite(body.nodeRadiusM())) {
+            throw new IllegalArgumentException("deformable '" + body.name() + "': node radius must be finite and > 0 m, was "
+                + body.nodeRadiusM());
+        }
+        DeformableCoupling coupling = new DeformableCoupling(body, couplingStiffnessNpm, couplingDampingNspm);
+        coupling.reserve(bodies.count);
+        deformables = Arrays.copyOf(deformables, deformables.length + 1);
+        deformables[deformables.length - 1] = coupling;
+        return deformables.length - 1;
+    }
+
+    public int deformableCount() {
+        return deformables.length;
+    }
+
+    public DeformableBody deformable(int index) {
+        return deformables[Objects.checkIndex(index, deformables.length)].body;
+    }
+
+    /** Node–rigid contacts of deformable body {@code index} in the last step. */
+    public int deformableContactCount(int index) {
+        return deformables[Objects.checkIndex(index, deformables.length)].lastContacts;
+    }
+
+    /** The stiffest coupling an explicit step of {@code dtS} keeps stable on a mass of {@code massKg}. */
+    public static double maxStableCouplingStiffnessNpm(double massKg, double dampingNspm, double dtS) {
+        return DeformableCoupling.maxStableStiffnessNpm(massKg, dampingNspm, dtS);
     }
 
     /**
@@ -607,6 +663,10 @@ public final class PhysicsWorld {
         stageStartNs = endStage(StepStage.BROADPHASE, stageStartNs);
         findContacts();
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
+        for (DeformableCoupling d : deformables) {
+            d.collide(bodies, shapes, boundsM, narrowphase, manifold, sleep);
+        }
+        stageStartNs = endStage(StepStage.DEFORMABLE_CONTACTS, stageStartNs);
         prepareContacts();
         stageStartNs = endStage(StepStage.PREPARE_CONTACTS, stageStartNs);
         integrator.applyForces(context, bodies);
@@ -621,6 +681,10 @@ public final class PhysicsWorld {
         stageStartNs = endStage(StepStage.SOLVE, stageStartNs);
         integrator.integratePositions(context, bodies);
         stageStartNs = endStage(StepStage.INTEGRATE, stageStartNs);
+        for (DeformableCoupling d : deformables) {
+            d.body.step(dtS);
+        }
+        stageStartNs = endStage(StepStage.DEFORMABLE_INTEGRATE, stageStartNs);
         correctPositions();
         stageStartNs = endStage(StepStage.CORRECT_POSITIONS, stageStartNs);
         for (ContactModel model : models) {
@@ -952,6 +1016,9 @@ public final class PhysicsWorld {
             model.store(context, points);
         }
         report.collect(points, bodies.count, spheres);
+        for (DeformableCoupling d : deformables) {
+            d.report(report, bodies.count);
+        }
         matcher.record(points);
     }
 
@@ -1027,6 +1094,9 @@ public final class PhysicsWorld {
         movable[body] = type != BodyType.STATIC;
         sleep.bodyAdded(capacity);
         report.bodyAdded(capacity);
+        for (DeformableCoupling d : deformables) {
+            d.reserve(capacity);
+        }
         modes.bodyAdded(capacity);
         bodyBounds.bodyAdded(body, shape);
         narrowphase.prepare(shape);

@@ -22,6 +22,12 @@ public enum StepStage {
      */
     NARROWPHASE,
     /**
+     * The deformable bodies' nodes against the rigid bodies and the tool (a penalty coupling, {@code
+     * PhysicsWorld.addDeformable}): forces on the nodes, and the opposite forces into the bodies' accumulators,
+     * which the velocity integration then applies. Nothing to do without deformable bodies.
+     */
+    DEFORMABLE_CONTACTS,
+    /**
      * Each contact model builds what it needs from the start-of-step state: penalty contacts turn into forces, LCP
      * contacts into rows (Jacobian, effective mass {@code 1/A_ii}, the Springhead collision or static target, the
      * friction bound).
@@ -38,6 +44,8 @@ public enum StepStage {
     SOLVE,
     /** Semi-implicit Euler: positions from the new velocities, orientations {@code q += ½·(0, ω)·q·Δt}. */
     INTEGRATE,
+    /** Each deformable body's own step (its integrator: Newmark, modal, ...) under its forces and the coupling's. */
+    DEFORMABLE_INTEGRATE,
     /**
      * Springhead's static contact model {@code d' = d − γ·max(d − d_tol, 0)} as a separate position projection
      * (split impulse): Gauss–Seidel on pseudo-velocities that move the bodies but are then discarded, so pushing

@@ -15,9 +15,9 @@ class StepProfileTest {
 
     @Test
     void shouldListStagesInExecutionOrder() {
-        StepStage[] expected = {StepStage.BROADPHASE, StepStage.NARROWPHASE, StepStage.PREPARE_CONTACTS,
-                StepStage.INTEGRATE_VELOCITIES, StepStage.WARM_START, StepStage.SOLVE, StepStage.INTEGRATE,
-                StepStage.CORRECT_POSITIONS, StepStage.RESTITUTION, StepStage.STORE_IMPULSES};
+        StepStage[] expected = {StepStage.BROADPHASE, StepStage.NARROWPHASE, StepStage.DEFORMABLE_CONTACTS,
+                StepStage.PREPARE_CONTACTS, StepStage.INTEGRATE_VELOCITIES, StepStage.WARM_START, StepStage.SOLVE,
+                StepStage.INTEGRATE, StepStage.DEFORMABLE_INTEGRATE, StepStage.CORRECT_POSITIONS, StepStage.RESTITUTION, StepStage.STORE_IMPULSES};
         assertArrayEquals(expected, StepStage.values());
         assertEquals(expected.length, StepStage.count());
         for (int i = 0; i < expected.length; i++) {

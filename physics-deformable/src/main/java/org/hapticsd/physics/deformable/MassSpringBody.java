@@ -2,6 +2,7 @@ package org.hapticsd.physics.deformable;
 
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.joml.Vector3d;
 
 /**
  * A mass–spring body stepped by one of source 004's integrators ({@link MassSpringSpec.Integrator}):
@@ -28,7 +29,12 @@ import org.ejml.dense.row.CommonOps_DDRM;
  * next step. Loop thread; allocates only at construction and when the step length changes (the physical scheme's
  * {@code (m + ½·Δt·c)⁻¹}).
  */
-public final class MassSpringBody {
+public final class MassSpringBody implements DeformableBody {
+    /** Node radius of a body made without one: the collision sphere of each node. */
+    public static final double DEFAULT_NODE_RADIUS_M = 0.005;
+
+    private final String name;
+    private final double nodeRadiusM;
     private final MassSpringSpec spec;
     private final ModalBasis basis;
     private final int nodes;
@@ -41,6 +47,7 @@ public final class MassSpringBody {
     private final double[] a;
     private final double[] force;
     private final double[] external;
+    private boolean externalApplied;
     private final double[] scratch;
     private final double[] scratch2;
     /** Modal state: X, Ẋ, Ẍ of the kept modes, and each mode's damping 2·h·ω. */
@@ -48,6 +55,10 @@ public final class MassSpringBody {
     private final double[] modalV;
     private final double[] modalA;
     private final double[] modalDamping;
+    /** Accelerations of the applied forces this step: physical (NEWMARK) and modal. */
+    private final double[] appliedA;
+    private final double[] modalApplied;
+    private boolean appliedNonZero;
     /** [c] over the free DOFs, row-major, or null when undamped. */
     private final double[] damping;
     /** (m + ½·Δt·c)⁻¹ for {@link #preparedDtS}, row-major. */
@@ -55,12 +66,30 @@ public final class MassSpringBody {
     private double preparedDtS = Double.NaN;
     private boolean started;
 
+    /** A body named "mass-spring" with nodes of {@link #DEFAULT_NODE_RADIUS_M}. */
     public MassSpringBody(MassSpringSpec spec) {
-        this(spec, ModalBasis.of(spec));
+        this("mass-spring", spec, DEFAULT_NODE_RADIUS_M, ModalBasis.of(spec));
     }
 
     /** With a basis already solved for the same spec (several bodies of one spec share it). */
     public MassSpringBody(MassSpringSpec spec, ModalBasis basis) {
+        this("mass-spring", spec, DEFAULT_NODE_RADIUS_M, basis);
+    }
+
+    /**
+     * @param name        the scene's name for it
+     * @param nodeRadiusM each node's collision sphere, m
+     */
+    public MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM) {
+        this(name, spec, nodeRadiusM, ModalBasis.of(spec));
+    }
+
+    public MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM, ModalBasis basis) {
+        this.name = java.util.Objects.requireNonNull(name, "name");
+        if (!(nodeRadiusM > 0.0) || !Double.isFinite(nodeRadiusM)) {
+            throw new IllegalArgumentException(name + ": nodeRadiusM must be finite and > 0, was " + nodeRadiusM);
+        }
+        this.nodeRadiusM = nodeRadiusM;
         this.spec = spec;
         this.basis = basis;
         this.nodes = spec.nodeCount();
@@ -86,6 +115,8 @@ public final class MassSpringBody {
         modalV = new double[modes];
         modalA = new double[modes];
         modalDamping = new double[modes];
+        appliedA = new double[dofs];
+        modalApplied = new double[modes];
         for (int m = 0; m < modes; m++) {
             modalDamping[m] = 2.0 * spec.dampingRatio() * basis.omegaRadps(m);
         }
@@ -122,8 +153,44 @@ public final class MassSpringBody {
         return basis;
     }
 
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
     public int nodeCount() {
         return nodes;
+    }
+
+    @Override
+    public double nodeRadiusM() {
+        return nodeRadiusM;
+    }
+
+    @Override
+    public double nodeMassKg(int node) {
+        return spec.massKg()[node];
+    }
+
+    @Override
+    public boolean nodePinned(int node) {
+        return spec.pinned()[node];
+    }
+
+    @Override
+    public Vector3d nodePosition(int node, Vector3d destM) {
+        return destM.set(x[3 * node], x[3 * node + 1], x[3 * node + 2]);
+    }
+
+    @Override
+    public Vector3d nodeVelocity(int node, Vector3d destMps) {
+        return destMps.set(v[3 * node], v[3 * node + 1], v[3 * node + 2]);
+    }
+
+    @Override
+    public void applyNodeForce(int node, double fxN, double fyN, double fzN) {
+        applyForce(node, fxN, fyN, fzN);
     }
 
     /** Modes integrated: all free DOFs, or the L' of MODAL_TRUNCATED. */
@@ -159,9 +226,11 @@ public final class MassSpringBody {
         external[3 * node] += fxN;
         external[3 * node + 1] += fyN;
         external[3 * node + 2] += fzN;
+        externalApplied = true;
     }
 
     /** Advances the body by {@code dtS} in {@code substeps} equal steps; the applied forces act over all of them. */
+    @Override
     public void step(double dtS) {
         double h = dtS / spec.substeps();
         for (int k = 0; k < spec.substeps(); k++) {
@@ -172,22 +241,26 @@ public final class MassSpringBody {
                 default -> throw new IllegalStateException();
             }
         }
-        java.util.Arrays.fill(external, 0.0);
+        if (externalApplied) {
+            java.util.Arrays.fill(external, 0.0);
+            externalApplied = false;
+        }
     }
 
     // ---- forces ----------------------------------------------------------------------------------------------
 
     /**
-     * {@code force} = gravity + the springs' forces on the nodes (3.9) + the applied forces, at the current
-     * positions: the right-hand side {@code f_g − f} of (3.1), N.
+     * {@code force} = gravity + the springs' forces on the nodes (3.9) at the current positions: the right-hand side
+     * {@code f_g − f} of (3.1), N; with {@code withExternal}, plus the applied forces.
      */
-    private void forces() {
+    private void forces(boolean withExternal) {
         double[] g = spec.gravityMps2();
+        double e = withExternal ? 1.0 : 0.0;
         for (int node = 0; node < nodes; node++) {
             double m = spec.massKg()[node];
-            force[3 * node] = m * g[0] + external[3 * node];
-            force[3 * node + 1] = m * g[1] + external[3 * node + 1];
-            force[3 * node + 2] = m * g[2] + external[3 * node + 2];
+            force[3 * node] = m * g[0] + e * external[3 * node];
+            force[3 * node + 1] = m * g[1] + e * external[3 * node + 1];
+            force[3 * node + 2] = m * g[2] + e * external[3 * node + 2];
         }
         int[] ends = spec.springNodes();
         for (int s = 0; s < spec.springCount(); s++) {
@@ -220,7 +293,7 @@ public final class MassSpringBody {
         prepare(dtS);
         if (!started) {
             // Ẍ_0 from (3.1) at the start: m·a = f_g − f − c·v.
-            forces();
+            forces(false);
             for (int i = 0; i < dofs; i++) {
                 scratch[i] = force[basis.coordinate(i)] - dampingTimes(v, i);
             }
@@ -229,13 +302,18 @@ public final class MassSpringBody {
             }
             started = true;
         }
+        // The applied forces were sampled at this step's starting positions (a contact spring). They act over the
+        // whole step as in symplectic Euler, v += Δt·a_F and x += Δt²·a_F besides the Newmark terms: a spring
+        // sampled at x_n then neither lags (taken into Ẍ_{n+1}, it would act a step late and pump energy into every
+        // bounce) nor gains (taken into the position as ½·Δt²·a_F only, the step's determinant is 1 + ½·(ωΔt)²).
+        externalAcceleration(dtS);
         for (int i = 0; i < dofs; i++) {
             int c = basis.coordinate(i);
-            x[c] += v[c] * dtS + 0.5 * a[i] * dtS * dtS;
+            x[c] += v[c] * dtS + (0.5 * a[i] + appliedA[i]) * dtS * dtS;
             // The predictor of the velocity in the damping term, Ẋ_n + ½·Δt·Ẍ_n.
             scratch2[i] = v[c] + 0.5 * dtS * a[i];
         }
-        forces();
+        forces(false);
         for (int i = 0; i < dofs; i++) {
             double cv = 0.0;
             if (damping != null) {
@@ -251,9 +329,28 @@ public final class MassSpringBody {
                 next += newmarkInverse[i * dofs + j] * scratch[j];
             }
             int c = basis.coordinate(i);
-            v[c] += 0.5 * (a[i] + next) * dtS;
+            v[c] += (0.5 * (a[i] + next) + appliedA[i]) * dtS;
             a[i] = next;
         }
+    }
+
+    /** {@code appliedA} = (m + ½·Δt·c)⁻¹·F_applied over the free DOFs; zero when no force is applied. */
+    private void externalAcceleration(double dtS) {
+        if (!externalApplied) {
+            if (appliedNonZero) {
+                java.util.Arrays.fill(appliedA, 0.0);
+                appliedNonZero = false;
+            }
+            return;
+        }
+        for (int i = 0; i < dofs; i++) {
+            double sum = 0.0;
+            for (int j = 0; j < dofs; j++) {
+                sum += newmarkInverse[i * dofs + j] * external[basis.coordinate(j)];
+            }
+            appliedA[i] = sum;
+        }
+        appliedNonZero = true;
     }
 
     /** (c·v)_i over the free DOFs of a full-length velocity array. */
@@ -310,21 +407,29 @@ public final class MassSpringBody {
             }
             // Truncated, the body starts at what its kept modes can represent.
             toPhysical();
-            forces();
+            forces(false);
             for (int m = 0; m < modes; m++) {
                 modalA[m] = project(phi, m) - modalDamping[m] * modalV[m];
             }
             started = true;
         }
+        // As in newmark, the applied forces act over the whole step; projected, F_i = φ_iᵀ·F.
         for (int m = 0; m < modes; m++) {
-            modalX[m] += modalV[m] * dtS + 0.5 * modalA[m] * dtS * dtS;
+            double sum = 0.0;
+            if (externalApplied) {
+                for (int i = 0; i < dofs; i++) {
+                    sum += phi[m * dofs + i] * external[basis.coordinate(i)];
+                }
+            }
+            modalApplied[m] = sum / (1.0 + 0.5 * dtS * modalDamping[m]);
+            modalX[m] += modalV[m] * dtS + (0.5 * modalA[m] + modalApplied[m]) * dtS * dtS;
         }
         toPhysical();
-        forces();
+        forces(false);
         for (int m = 0; m < modes; m++) {
             double cm = modalDamping[m];
             double next = (project(phi, m) - cm * (modalV[m] + 0.5 * dtS * modalA[m])) / (1.0 + 0.5 * dtS * cm);
-            modalV[m] += 0.5 * (modalA[m] + next) * dtS;
+            modalV[m] += (0.5 * (modalA[m] + next) + modalApplied[m]) * dtS;
             modalA[m] = next;
         }
         // Velocities in physical coordinates, for the world (contacts, the snapshot): v = Σ φ_i·Ẋ_i.
@@ -363,7 +468,7 @@ public final class MassSpringBody {
     // ---- SYMPLECTIC_EULER ------------------------------------------------------------------------------------
 
     private void symplecticEuler(double dtS) {
-        forces();
+        forces(true);
         for (int i = 0; i < dofs; i++) {
             scratch[i] = (force[basis.coordinate(i)] - dampingTimes(v, i)) / mass(i);
         }

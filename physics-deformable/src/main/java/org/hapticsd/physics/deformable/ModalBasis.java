@@ -16,6 +16,9 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  * its axis (zero when the body rests at its springs' rest lengths).
  */
 public final class ModalBasis {
+    /** Eigenvalues below this fraction of the largest are zero modes (round-off of the solver). */
+    static final double ZERO_EIGENVALUE = 1e-12;
+
     private final int dofs;
     private final int[] coordinate;
     private final double[] omegaRadps;
@@ -108,10 +111,14 @@ public final class ModalBasis {
         java.util.Arrays.sort(order, (p, q) -> Double.compare(lambda[p], lambda[q]));
         double[] omega = new double[dofs];
         double[] phi = new double[dofs * dofs];
+        double largest = Math.max(0.0, lambda[order[dofs - 1]]);
         for (int m = 0; m < dofs; m++) {
             int src = order[m];
-            // Round-off leaves the zero modes (a free body, a flat membrane across) a few ulps negative.
-            omega[m] = Math.sqrt(Math.max(0.0, lambda[src]));
+            // The zero modes (a free body's rigid motions, a flat membrane across) come out of the solver as
+            // round-off, ±1e-16 of the largest eigenvalue: they are zero, so that their modal damping 2·h·ω is zero
+            // and a free body's momentum is damped by nothing.
+            double l = lambda[src] <= ZERO_EIGENVALUE * largest ? 0.0 : lambda[src];
+            omega[m] = Math.sqrt(l);
             DMatrixRMaj psi = eig.getEigenVector(src);
             double norm = 0.0;
             for (int i = 0; i < dofs; i++) {

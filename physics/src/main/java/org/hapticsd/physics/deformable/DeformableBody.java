@@ -1,0 +1,41 @@
+package org.hapticsd.physics.deformable;
+
+import org.joml.Vector3d;
+
+/**
+ * A body whose shape is its nodes' positions (a mass–spring body, a string): the second kind of body of a
+ * {@link org.hapticsd.physics.PhysicsWorld}, stepped inside the same step as the rigid bodies (seams.md §B, as
+ * Bullet's soft-body solver). The world finds where its nodes, each a sphere of {@link #nodeRadiusM}, touch rigid
+ * bodies and the tool, pushes the nodes with {@link #applyNodeForce} and the bodies with the opposite force, then
+ * calls {@link #step}. Implementations live outside the rigid core (module {@code physics-deformable}), which
+ * knows them only through this interface.
+ *
+ * <p>Loop thread only; no method allocates once the body is built.
+ */
+public interface DeformableBody {
+    /** The name in the scene file, for the CSV and the stream. */
+    String name();
+
+    int nodeCount();
+
+    /** Radius of each node's collision sphere, m (> 0). */
+    double nodeRadiusM();
+
+    /** Mass of a node, kg: what bounds the coupling stiffness for a stable explicit step. */
+    double nodeMassKg(int node);
+
+    /** Whether the node is held in place (a pinned corner): the world does not push it. */
+    boolean nodePinned(int node);
+
+    /** Node position now, world frame, m, into {@code destM}. */
+    Vector3d nodePosition(int node, Vector3d destM);
+
+    /** Node velocity now, world frame, m/s, into {@code destMps}. */
+    Vector3d nodeVelocity(int node, Vector3d destMps);
+
+    /** Adds a force on a node, N, acting over the next {@link #step}. */
+    void applyNodeForce(int node, double fxN, double fyN, double fzN);
+
+    /** Advances the body by {@code dtS} under its own forces and those applied since the last step. */
+    void step(double dtS);
+}
