@@ -33,7 +33,8 @@ public final class LoopAssembly {
         this.device = device;
         this.rateHz = rateHz;
         long periodNs = TickSchedule.periodNsFor(rateHz);
-        this.snapshots = new SnapshotExchange(scene.haptic().world().bodyCount());
+        this.snapshots = new SnapshotExchange(scene.haptic().world().bodyCount(),
+                scene.haptic().world().deformableNodeCount());
         this.safety = new SafetyLayer(scene.safety(), device.info().maxForceN());
         this.loop = new HapticLoop(scene.haptic(), device, safety, stats, commands, snapshots, stageTimer, periodNs);
     }

@@ -250,7 +250,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                     + " MB)";
             }
             long next = revision.incrementAndGet();
-            SnapshotExchange exchange = new SnapshotExchange(scene.haptic().world().bodyCount());
+            SnapshotExchange exchange = new SnapshotExchange(scene.haptic().world().bodyCount(),
+                scene.haptic().world().deformableNodeCount());
             LoopSnapshot snapshot = exchange.newSnapshot();
             StreamEpoch epoch = new StreamEpoch(exchange, new ProtocolStreamFrames(scene, rateHz, stats, next));
             HandTarget hand = simulated ? scene.handTargets().get() : null;

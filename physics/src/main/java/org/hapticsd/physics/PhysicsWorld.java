@@ -371,6 +371,15 @@ public final class PhysicsWorld {
         return deformables.length;
     }
 
+    /** Nodes of every deformable body together (what a snapshot of them holds). */
+    public int deformableNodeCount() {
+        int n = 0;
+        for (DeformableCoupling d : deformables) {
+            n += d.body.nodeCount();
+        }
+        return n;
+    }
+
     public DeformableBody deformable(int index) {
         return deformables[Objects.checkIndex(index, deformables.length)].body;
     }

@@ -3,6 +3,8 @@ package org.hapticsd.server.cli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.server.loop.LoopEvents;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.scene.BuiltScene;
@@ -12,7 +14,8 @@ import org.hapticsd.server.scene.BuiltScene;
  * body {@code NAME.px NAME.py NAME.pz NAME.qw NAME.qx NAME.qy NAME.qz NAME.vx NAME.vy NAME.vz}, then
  * {@code delivered.x..z, events, events.names}, then {@code transient.x..z} (the impact transient in the force, device
  * frame) and, on a tick where an impulse collision begins, its {@code pulse.impulseNs, pulse.heightN,
- * pulse.durationS} (the tool's transient first; empty otherwise). Numbers are written with
+ * pulse.durationS} (the tool's transient first; empty otherwise), then for each deformable body and node i
+ * {@code NAME.n{i}.px NAME.n{i}.py NAME.n{i}.pz}. Numbers are written with
  * {@link Double#toString(double)}, which round-trips exactly, so a reader can check physics identities to the last
  * bit.
  *
@@ -21,6 +24,7 @@ import org.hapticsd.server.scene.BuiltScene;
  */
 final class CsvTickWriter {
     private static final String[] BODY_COLUMNS = {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz"};
+    private static final String[] NODE_COLUMNS = {"px", "py", "pz"};
 
     private final Writer out;
     private final BuiltScene scene;
@@ -41,6 +45,15 @@ final class CsvTickWriter {
         }
         line.append(",delivered.x,delivered.y,delivered.z,events,events.names");
         line.append(",transient.x,transient.y,transient.z,pulse.impulseNs,pulse.heightN,pulse.durationS");
+        PhysicsWorld world = scene.haptic().world();
+        for (int d = 0; d < world.deformableCount(); d++) {
+            DeformableBody body = world.deformable(d);
+            for (int node = 0; node < body.nodeCount(); node++) {
+                for (String axis : NODE_COLUMNS) {
+                    line.append(',').append(body.name()).append(".n").append(node).append('.').append(axis);
+                }
+            }
+        }
         flushLine();
     }
 
@@ -71,6 +84,9 @@ final class CsvTickWriter {
                 .append(s.impulseDurationS[0]);
         } else {
             line.append(",,,");
+        }
+        for (double coordinate : s.nodePositionM) {
+            line.append(',').append(coordinate);
         }
         flushLine();
     }

@@ -11,6 +11,7 @@ import org.hapticsd.device.HapticDevice;
 import org.hapticsd.physics.Contact;
 import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
@@ -116,9 +117,10 @@ public final class HapticLoop implements LoopControl {
         this.dtS = periodNs * 1e-9;
         this.physicsBudget = PhysicsBudget.perSecond(periodNs);
         this.snapshot = exchange.newSnapshot();
-        if (snapshot.bodyCount != world.bodyCount()) {
+        if (snapshot.bodyCount != world.bodyCount() || snapshot.nodeCount != world.deformableNodeCount()) {
             throw new IllegalArgumentException("snapshot exchange sized for " + snapshot.bodyCount
-                + " bodies, world has " + world.bodyCount());
+                + " bodies and " + snapshot.nodeCount + " nodes, world has " + world.bodyCount() + " and "
+                + world.deformableNodeCount());
         }
         this.previousSafety = safety.state();
         this.previousSafetyFault = safety.fault();
@@ -313,6 +315,15 @@ public final class HapticLoop implements LoopControl {
             s.bodyVelocity[v + 1] = bodyVelocityMps.y;
             s.bodyVelocity[v + 2] = bodyVelocityMps.z;
         }
+        for (int d = 0, i = 0; d < world.deformableCount(); d++) {
+            DeformableBody body = world.deformable(d);
+            for (int node = 0; node < body.nodeCount(); node++, i += 3) {
+                body.nodePosition(node, bodyPositionM);
+                s.nodePositionM[i] = bodyPositionM.x;
+                s.nodePositionM[i + 1] = bodyPositionM.y;
+                s.nodePositionM[i + 2] = bodyPositionM.z;
+            }
+        }
         s.overruns = stats.overruns();
         s.paused = paused;
         s.physicsOverBudget = physicsBudget.overBudget();
@@ -471,9 +482,11 @@ public final class HapticLoop implements LoopControl {
 
     @Override
     public void replaceScene(HapticScene scene, SnapshotExchange newExchange, LoopSnapshot newSnapshot) {
-        if (newSnapshot.bodyCount != scene.world().bodyCount()) {
-            throw new IllegalArgumentException("snapshot sized for " + newSnapshot.bodyCount
-                + " bodies, the new world has " + scene.world().bodyCount());
+        if (newSnapshot.bodyCount != scene.world().bodyCount()
+            || newSnapshot.nodeCount != scene.world().deformableNodeCount()) {
+            throw new IllegalArgumentException("snapshot sized for " + newSnapshot.bodyCount + " bodies and "
+                + newSnapshot.nodeCount + " nodes, the new world has " + scene.world().bodyCount() + " and "
+                + scene.world().deformableNodeCount());
         }
         world = scene.world();
         toolBody = scene.toolBody();

@@ -72,6 +72,10 @@ public final class LoopSnapshot {
     public final int bodyCount;
     public final double[] bodyPose;
     public final double[] bodyVelocity;
+    /** Deformable nodes in all (every deformable body's, in the world's order). */
+    public final int nodeCount;
+    /** Their positions, scene frame, m: x, y, z per node, body after body. */
+    public final double[] nodePositionM;
     public long overruns;
     /** The simulation is paused: bodies frozen, rendered force zero. */
     public boolean paused;
@@ -114,17 +118,25 @@ public final class LoopSnapshot {
     public final long[] stageNs = new long[LoopStage.ALL.length];
 
     public LoopSnapshot(int bodyCount) {
+        this(bodyCount, 0);
+    }
+
+    /** Sized for a scene of {@code bodyCount} rigid bodies and {@code nodeCount} deformable nodes in all. */
+    public LoopSnapshot(int bodyCount, int nodeCount) {
         this.bodyCount = bodyCount;
+        this.nodeCount = nodeCount;
         this.bodyPose = new double[bodyCount * POSE_STRIDE];
         this.bodyVelocity = new double[bodyCount * VELOCITY_STRIDE];
+        this.nodePositionM = new double[3 * nodeCount];
     }
 
     /** Copies every field; both snapshots must be sized for the same scene. */
     public void copyFrom(LoopSnapshot other) {
-        if (other.bodyCount != bodyCount) {
-            throw new IllegalArgumentException(
-                "snapshot sized for " + bodyCount + " bodies, source has " + other.bodyCount);
+        if (other.bodyCount != bodyCount || other.nodeCount != nodeCount) {
+            throw new IllegalArgumentException("snapshot sized for " + bodyCount + " bodies and " + nodeCount
+                + " nodes, source has " + other.bodyCount + " and " + other.nodeCount);
         }
+        System.arraycopy(other.nodePositionM, 0, nodePositionM, 0, nodePositionM.length);
         tick = other.tick;
         timeNs = other.timeNs;
         System.arraycopy(other.devicePositionM, 0, devicePositionM, 0, 3);

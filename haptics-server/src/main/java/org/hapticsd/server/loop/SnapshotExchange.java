@@ -29,12 +29,16 @@ public final class SnapshotExchange {
     private long version;
 
     public SnapshotExchange(int bodyCount) {
-        this.shared = new LoopSnapshot(bodyCount);
+        this(bodyCount, 0);
+    }
+
+    public SnapshotExchange(int bodyCount, int nodeCount) {
+        this.shared = new LoopSnapshot(bodyCount, nodeCount);
     }
 
     /** A snapshot sized for this exchange, for a reader to copy into. */
     public LoopSnapshot newSnapshot() {
-        return new LoopSnapshot(shared.bodyCount);
+        return new LoopSnapshot(shared.bodyCount, shared.nodeCount);
     }
 
     /** Loop thread only. Never blocks, never allocates. */

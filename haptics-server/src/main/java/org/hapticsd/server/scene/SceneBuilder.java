@@ -23,6 +23,7 @@ import org.hapticsd.physics.ContactNeed;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.deformable.MassSpringBody;
 import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.Shape;
 import org.hapticsd.physics.SphereShape;
@@ -99,6 +100,7 @@ public final class SceneBuilder {
                 world.setGroupContactMode(groupIds.get(mode.group()), mode.mode());
             }
         }
+        addDeformables(spec, world);
         applyContactBudget(spec, world);
 
         MappingSpec m = spec.mapping();
@@ -121,6 +123,37 @@ public final class SceneBuilder {
         ImpactTransients transients = transients(spec, world, indices, impulse);
         return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping, transients), List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
+    }
+
+    /**
+     * The deformable bodies, after the rigid ones and the tool. The coupling is explicit, so its stiffness must keep
+     * {@code k·Δt² + 2·b·Δt < 4·m} at the scene's rate for the lightest node; a scene that breaks it is refused
+     * (the body's own integrator may diverge: showing that is what source 004's comparison is for).
+     */
+    private static void addDeformables(SceneSpec spec, PhysicsWorld world) throws SceneException {
+        double dtS = 1.0 / spec.rateHz();
+        for (int i = 0; i < spec.deformables().size(); i++) {
+            DeformableSpec d = spec.deformables().get(i);
+            String at = spec.source() + ":" + d.line() + ":" + d.column() + ": deformables[" + i + "] (" + d.name()
+                + "): ";
+            MassSpringBody body;
+            try {
+                body = new MassSpringBody(d.name(), d.toSpec(spec.gravityMps2()), d.nodeRadiusM());
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new SceneException(at + e.getMessage(), e);
+            }
+            double lightestKg = Double.POSITIVE_INFINITY;
+            for (int node = 0; node < body.nodeCount(); node++) {
+                lightestKg = Math.min(lightestKg, body.nodeMassKg(node));
+            }
+            double limitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(lightestKg, d.couplingDampingNspm(), dtS);
+            if (!(d.couplingStiffnessNpm() < limitNpm)) {
+                throw new SceneException(at + "couplingStiffnessNpm " + d.couplingStiffnessNpm() + " N/m is not below "
+                    + String.format(java.util.Locale.ROOT, "%.4g", limitNpm) + " N/m, the most a " + lightestKg
+                    + " kg node keeps stable at " + spec.rateHz() + " Hz (k·Δt² + 2·b·Δt < 4·m)");
+            }
+            world.addDeformable(body, d.couplingStiffnessNpm(), d.couplingDampingNspm());
+        }
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */

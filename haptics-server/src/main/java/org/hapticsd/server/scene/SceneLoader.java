@@ -171,6 +171,23 @@ public final class SceneLoader {
                 throw error(source, body.shape(), at + ".shape." + missing, "missing");
             }
         }
+        List<DeformableSpec> deformables = spec.deformables();
+        for (int i = 0; i < deformables.size(); i++) {
+            DeformableSpec d = deformables.get(i);
+            String at = "deformables[" + i + "]";
+            if (d == null) {
+                throw new SceneException(source + ": " + at + ": empty entry");
+            }
+            if (d.name() == null) {
+                throw error(source, d, at + ".name", "missing (every deformable body needs a unique name)");
+            }
+            if (!names.add(d.name())) {
+                throw error(source, d, at + ".name", "'" + d.name() + "' is already used by the tool or another body");
+            }
+            if (d.type() == null) {
+                throw error(source, d, at + ".type", "missing (" + DeformableSpec.TYPES + ")");
+            }
+        }
         Set<String> groups = new HashSet<>();
         for (int i = 0; i < bodies.size(); i++) {
             BodySpec body = bodies.get(i);

@@ -16,6 +16,7 @@ public final class SceneSpec {
     private String source = "<scene>";
     private java.nio.file.Path baseDirectory = java.nio.file.Path.of("");
     private List<ContactModeSpec> contactModes = List.of();
+    private List<DeformableSpec> deformables = List.of();
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -57,6 +58,14 @@ public final class SceneSpec {
 
     public void setGravity(double[] value) {
         this.gravityMps2 = Check.vector3("gravity", value);
+    }
+
+    public void setDeformables(List<DeformableSpec> value) {
+        this.deformables = value == null ? List.of() : List.copyOf(value);
+    }
+
+    public List<DeformableSpec> deformables() {
+        return deformables;
     }
 
     public void setContactModes(List<ContactModeSpec> value) {

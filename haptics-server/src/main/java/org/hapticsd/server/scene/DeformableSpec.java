@@ -1,0 +1,410 @@
+package org.hapticsd.server.scene;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hapticsd.physics.deformable.MassSpringSpec;
+
+/**
+ * {@code deformables[]}: a deformable body (issue 13). Today one type, {@code mass-spring} (source 004): point masses
+ * and springs, given one by one ({@code nodes}, {@code springs}) or as a {@code grid} (a cloth), stepped by the
+ * integrator named in {@code integrator}. Its nodes touch the rigid bodies and the tool through a penalty coupling
+ * ({@code couplingStiffnessNpm}, {@code couplingDampingNspm}). See docs/scenes.md, "deformables".
+ */
+public final class DeformableSpec extends Located {
+    public static final String TYPES = "mass-spring";
+
+    private String name;
+    private String type;
+    private List<NodeSpec> nodes = List.of();
+    private List<SpringSpec> springs = List.of();
+    private GridSpec grid;
+    private double massKg = 0.01;
+    private double stiffnessNpm = 1000.0;
+    private double dampingRatio = 0.0;
+    private MassSpringSpec.Integrator integrator = MassSpringSpec.Integrator.NEWMARK;
+    private int modes;
+    private int substeps = 1;
+    private double nodeRadiusM = 0.005;
+    private double couplingStiffnessNpm = 1000.0;
+    private double couplingDampingNspm = 1.0;
+
+    public void setName(String value) {
+        if (value == null || !value.matches("[A-Za-z][A-Za-z0-9_-]*")) {
+            throw new IllegalArgumentException("name must start with a letter and contain only letters, digits, "
+                + "'_' and '-' (it names CSV columns), got '" + value + "'");
+        }
+        this.name = value;
+    }
+
+    public void setType(String value) {
+        if (!"mass-spring".equals(value)) {
+            throw new IllegalArgumentException("type must be " + TYPES + ", got '" + value + "'");
+        }
+        this.type = value;
+    }
+
+    public void setNodes(List<NodeSpec> value) {
+        this.nodes = value == null ? List.of() : List.copyOf(value);
+    }
+
+    public void setSprings(List<SpringSpec> value) {
+        this.springs = value == null ? List.of() : List.copyOf(value);
+    }
+
+    public void setGrid(GridSpec value) {
+        this.grid = value;
+    }
+
+    /** Mass of every node that does not give its own, kg. */
+    public void setMassKg(double value) {
+        this.massKg = Check.positive("massKg", value);
+    }
+
+    /** Stiffness of every spring that does not give its own, N/m. */
+    public void setStiffnessNpm(double value) {
+        this.stiffnessNpm = Check.positive("stiffnessNpm", value);
+    }
+
+    /** h of source 004 (3.10), every mode: C_i = 2·h·ω_i·M_i. */
+    public void setDampingRatio(double value) {
+        this.dampingRatio = Check.nonNegative("dampingRatio", value);
+    }
+
+    public void setIntegrator(String value) {
+        String key = value == null ? "" : value.toUpperCase(Locale.ROOT).replace('-', '_');
+        try {
+            this.integrator = MassSpringSpec.Integrator.valueOf(key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("integrator must be newmark, modal, modal-truncated or "
+                + "symplectic-euler, got '" + value + "'");
+        }
+    }
+
+    public void setModes(int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException("modes must be >= 1, got " + value);
+        }
+        this.modes = value;
+    }
+
+    public void setSubsteps(int value) {
+        if (value < 1 || value > 1000) {
+            throw new IllegalArgumentException("substeps must be 1..1000, got " + value);
+        }
+        this.substeps = value;
+    }
+
+    public void setNodeRadiusM(double value) {
+        this.nodeRadiusM = Check.positive("nodeRadiusM", value);
+    }
+
+    public void setCouplingStiffnessNpm(double value) {
+        this.couplingStiffnessNpm = Check.nonNegative("couplingStiffnessNpm", value);
+    }
+
+    public void setCouplingDampingNspm(double value) {
+        this.couplingDampingNspm = Check.nonNegative("couplingDampingNspm", value);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String type() {
+        return type;
+    }
+
+    public List<NodeSpec> nodes() {
+        return nodes;
+    }
+
+    public List<SpringSpec> springs() {
+        return springs;
+    }
+
+    public GridSpec grid() {
+        return grid;
+    }
+
+    public MassSpringSpec.Integrator integrator() {
+        return integrator;
+    }
+
+    public int modes() {
+        return modes;
+    }
+
+    public int substeps() {
+        return substeps;
+    }
+
+    public double nodeRadiusM() {
+        return nodeRadiusM;
+    }
+
+    public double couplingStiffnessNpm() {
+        return couplingStiffnessNpm;
+    }
+
+    public double couplingDampingNspm() {
+        return couplingDampingNspm;
+    }
+
+    /**
+     * The engine's description with the scene's gravity: the grid's nodes and springs first (row by row), then the
+     * listed ones, whose indices count after the grid's.
+     *
+     * @throws IllegalArgumentException naming the first entry that is wrong
+     */
+    public MassSpringSpec toSpec(double[] gravityMps2) {
+        List<double[]> positions = new ArrayList<>();
+        List<Double> masses = new ArrayList<>();
+        List<Boolean> pinned = new ArrayList<>();
+        List<int[]> ends = new ArrayList<>();
+        List<Double> stiffness = new ArrayList<>();
+        List<Double> restLengths = new ArrayList<>();
+        if (grid != null) {
+            grid.build(massKg, stiffnessNpm, positions, masses, pinned, ends, stiffness, restLengths);
+        }
+        for (NodeSpec node : nodes) {
+            positions.add(node.positionM());
+            masses.add(Double.isNaN(node.massKg()) ? massKg : node.massKg());
+            pinned.add(node.pinned());
+        }
+        int n = positions.size();
+        for (int k = 0; k < springs.size(); k++) {
+            SpringSpec s = springs.get(k);
+            int a = s.nodes()[0];
+            int b = s.nodes()[1];
+            if (a < 0 || a >= n || b < 0 || b >= n || a == b) {
+                throw new IllegalArgumentException("springs[" + k + "].nodes: two different nodes of 0.." + (n - 1)
+                    + " needed, got [" + a + ", " + b + "]");
+            }
+            ends.add(new int[] {a, b});
+            stiffness.add(Double.isNaN(s.stiffnessNpm()) ? stiffnessNpm : s.stiffnessNpm());
+            restLengths.add(s.restLengthM());
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("no nodes: give nodes or a grid");
+        }
+        double[] rest = new double[3 * n];
+        double[] mass = new double[n];
+        boolean[] pins = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(positions.get(i), 0, rest, 3 * i, 3);
+            mass[i] = masses.get(i);
+            pins[i] = pinned.get(i);
+        }
+        int[] springNodes = new int[2 * ends.size()];
+        double[] k = new double[ends.size()];
+        double[] l = new double[ends.size()];
+        double[] distance = MassSpringSpec.restDistances(rest, flatten(ends));
+        for (int s = 0; s < ends.size(); s++) {
+            springNodes[2 * s] = ends.get(s)[0];
+            springNodes[2 * s + 1] = ends.get(s)[1];
+            k[s] = stiffness.get(s);
+            l[s] = Double.isNaN(restLengths.get(s)) ? distance[s] : restLengths.get(s);
+        }
+        if (integrator == MassSpringSpec.Integrator.MODAL_TRUNCATED && modes == 0) {
+            throw new IllegalArgumentException("modes: missing (modal-truncated keeps that many of the lowest modes)");
+        }
+        return new MassSpringSpec(mass, rest, springNodes, k, l, pins, gravityMps2.clone(), dampingRatio, integrator,
+            modes, substeps);
+    }
+
+    private static int[] flatten(List<int[]> ends) {
+        int[] out = new int[2 * ends.size()];
+        for (int s = 0; s < ends.size(); s++) {
+            out[2 * s] = ends.get(s)[0];
+            out[2 * s + 1] = ends.get(s)[1];
+        }
+        return out;
+    }
+
+    /** One node of {@code nodes[]}. */
+    public static final class NodeSpec extends Located {
+        private double[] positionM = {0.0, 0.0, 0.0};
+        private double massKg = Double.NaN;
+        private boolean pinned;
+
+        public void setPosition(double[] value) {
+            this.positionM = Check.vector3("position", value);
+        }
+
+        public void setMassKg(double value) {
+            this.massKg = Check.positive("massKg", value);
+        }
+
+        public void setPinned(boolean value) {
+            this.pinned = value;
+        }
+
+        double[] positionM() {
+            return positionM.clone();
+        }
+
+        double massKg() {
+            return massKg;
+        }
+
+        boolean pinned() {
+            return pinned;
+        }
+    }
+
+    /** One spring of {@code springs[]}: two node indices; stiffness and rest length default to the body's and the distance. */
+    public static final class SpringSpec extends Located {
+        private int[] nodes = {-1, -1};
+        private double stiffnessNpm = Double.NaN;
+        private double restLengthM = Double.NaN;
+
+        public void setNodes(int[] value) {
+            if (value == null || value.length != 2) {
+                throw new IllegalArgumentException("nodes must be two node indices [i, j]");
+            }
+            this.nodes = value.clone();
+        }
+
+        public void setStiffnessNpm(double value) {
+            this.stiffnessNpm = Check.positive("stiffnessNpm", value);
+        }
+
+        public void setRestLengthM(double value) {
+            this.restLengthM = Check.nonNegative("restLengthM", value);
+        }
+
+        int[] nodes() {
+            return nodes;
+        }
+
+        double stiffnessNpm() {
+            return stiffnessNpm;
+        }
+
+        double restLengthM() {
+            return restLengthM;
+        }
+    }
+
+    /**
+     * {@code grid}: a cloth of {@code rows × columns} nodes {@code spacingM} apart from {@code origin}, row r and
+     * column c at {@code origin + r·spacing·rowDirection + c·spacing·columnDirection}; springs along rows and columns
+     * (structural), across each cell's diagonals ({@code shear}), and two nodes apart ({@code bend}); the nodes at
+     * {@code pinned} [row, column] pairs held.
+     */
+    public static final class GridSpec extends Located {
+        private int rows = 2;
+        private int columns = 2;
+        private double spacingM = 0.02;
+        private double[] originM = {0.0, 0.0, 0.0};
+        private double[] rowDirection = {0.0, -1.0, 0.0};
+        private double[] columnDirection = {1.0, 0.0, 0.0};
+        private boolean shear = true;
+        private boolean bend;
+        private List<int[]> pinned = List.of();
+
+        public void setRows(int value) {
+            if (value < 1 || value > 200) {
+                throw new IllegalArgumentException("rows must be 1..200, got " + value);
+            }
+            this.rows = value;
+        }
+
+        public void setColumns(int value) {
+            if (value < 1 || value > 200) {
+                throw new IllegalArgumentException("columns must be 1..200, got " + value);
+            }
+            this.columns = value;
+        }
+
+        public void setSpacingM(double value) {
+            this.spacingM = Check.positive("spacingM", value);
+        }
+
+        public void setOrigin(double[] value) {
+            this.originM = Check.vector3("origin", value);
+        }
+
+        public void setRowDirection(double[] value) {
+            this.rowDirection = unit("rowDirection", value);
+        }
+
+        public void setColumnDirection(double[] value) {
+            this.columnDirection = unit("columnDirection", value);
+        }
+
+        public void setShear(boolean value) {
+            this.shear = value;
+        }
+
+        public void setBend(boolean value) {
+            this.bend = value;
+        }
+
+        public void setPinned(List<int[]> value) {
+            List<int[]> out = new ArrayList<>();
+            for (int[] p : value == null ? List.<int[]>of() : value) {
+                if (p == null || p.length != 2) {
+                    throw new IllegalArgumentException("pinned must list [row, column] pairs");
+                }
+                out.add(p.clone());
+            }
+            this.pinned = List.copyOf(out);
+        }
+
+        private static double[] unit(String field, double[] value) {
+            double[] v = Check.vector3(field, value);
+            double length = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (!(length > 0.0)) {
+                throw new IllegalArgumentException(field + " must not be zero");
+            }
+            return new double[] {v[0] / length, v[1] / length, v[2] / length};
+        }
+
+        void build(double massKg, double stiffnessNpm, List<double[]> positions, List<Double> masses,
+                   List<Boolean> pins, List<int[]> ends, List<Double> stiffness, List<Double> restLengths) {
+            int first = positions.size();
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < columns; c++) {
+                    double[] p = new double[3];
+                    for (int k = 0; k < 3; k++) {
+                        p[k] = originM[k] + spacingM * (r * rowDirection[k] + c * columnDirection[k]);
+                    }
+                    positions.add(p);
+                    masses.add(massKg);
+                    pins.add(false);
+                }
+            }
+            for (int[] p : pinned) {
+                if (p[0] < 0 || p[0] >= rows || p[1] < 0 || p[1] >= columns) {
+                    throw new IllegalArgumentException("grid.pinned: [" + p[0] + ", " + p[1] + "] is outside the "
+                        + rows + " × " + columns + " grid");
+                }
+                pins.set(first + p[0] * columns + p[1], true);
+            }
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < columns; c++) {
+                    int i = first + r * columns + c;
+                    link(ends, stiffness, restLengths, stiffnessNpm, c + 1 < columns, i, i + 1);
+                    link(ends, stiffness, restLengths, stiffnessNpm, r + 1 < rows, i, i + columns);
+                    link(ends, stiffness, restLengths, stiffnessNpm, shear && r + 1 < rows && c + 1 < columns, i,
+                        i + columns + 1);
+                    link(ends, stiffness, restLengths, stiffnessNpm, shear && r + 1 < rows && c > 0, i,
+                        i + columns - 1);
+                    link(ends, stiffness, restLengths, stiffnessNpm, bend && c + 2 < columns, i, i + 2);
+                    link(ends, stiffness, restLengths, stiffnessNpm, bend && r + 2 < rows, i, i + 2 * columns);
+                }
+            }
+        }
+
+        private static void link(List<int[]> ends, List<Double> stiffness, List<Double> restLengths, double k,
+                                 boolean present, int a, int b) {
+            if (present) {
+                ends.add(new int[] {a, b});
+                stiffness.add(k);
+                restLengths.add(Double.NaN);
+            }
+        }
+    }
+}

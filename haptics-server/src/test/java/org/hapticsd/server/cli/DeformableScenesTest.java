@@ -1,0 +1,83 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.hapticsd.physics.deformable.MassSpringBody;
+import org.hapticsd.physics.deformable.MassSpringSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Deformable bodies from scene files through {@code simulate}: source 004's Table 1 model as
+ * {@code scenes/modal-2dof.yaml}, its node columns in the CSV, and the load errors of a bad deformable body.
+ */
+class DeformableScenesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRunSource004sModelFromItsSceneFile() throws Exception {
+        Path csv = dir.resolve("m2.csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            "../scenes/modal-2dof.yaml", "--duration", "0.1", "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.get(0).split(",", -1));
+        int n0 = header.indexOf("chain.n0.pz");
+        int n1 = header.indexOf("chain.n1.pz");
+        int n2 = header.indexOf("chain.n2.pz");
+        assertTrue(n0 > 0 && n1 == n0 + 3 && n2 == n1 + 3, "node columns: " + header);
+        assertEquals(header.size() - 1, n2, "the node columns come last");
+
+        // The same model stepped directly, in physical coordinates: 10 substeps of 1e-4 s a tick.
+        double[] rest = {0, 0, 0, 0, 0, -1, 0, 0, -2};
+        MassSpringSpec spec = new MassSpringSpec(new double[] {1, 10, 10}, rest, new int[] {0, 1, 1, 2},
+            new double[] {3000, 2000}, new double[] {1, 1}, new boolean[] {true, false, false},
+            new double[] {0, 0, -9.8}, 0.005, MassSpringSpec.Integrator.NEWMARK, 0, 1);
+        MassSpringBody physical = new MassSpringBody(spec);
+        for (int tick = 1; tick <= 100; tick++) {
+            for (int k = 0; k < 10; k++) {
+                physical.step(1e-4);
+            }
+            String[] row = lines.get(tick).split(",", -1);
+            assertEquals(0.0, Double.parseDouble(row[n0]), 0.0, "the support stays");
+            // Source 004's comparison: the modal run (the scene) and the physical one agree to round-off.
+            assertEquals(physical.position(1, 2), Double.parseDouble(row[n1]), 1e-13, "m1 at tick " + tick);
+            assertEquals(physical.position(2, 2), Double.parseDouble(row[n2]), 1e-13, "m2 at tick " + tick);
+        }
+        // After 100 and 1000 of its steps (ticks 10 and 100), to the digits docs/deformable.md quotes.
+        assertEquals(-1.000488520, Double.parseDouble(lines.get(10).split(",")[n1]), 1e-9);
+        assertEquals(-2.048143089, Double.parseDouble(lines.get(100).split(",")[n2]), 1e-9);
+    }
+
+    private void assertRefused(String yaml, String expected) throws Exception {
+        Path scene = dir.resolve("bad.yaml");
+        Files.writeString(scene, yaml);
+        CliCall.run("simulate", "--scene", scene.toString(), "--duration", "0.1", "--out",
+            dir.resolve("x.csv").toString()).assertMisuse(expected);
+    }
+
+    @Test
+    void shouldRefuseABadDeformableBodyNamingWhereAndWhat() throws Exception {
+        String head = "name: bad\ndeformables:\n  - name: chain\n    type: mass-spring\n";
+        assertRefused(head + "    nodes:\n      - {position: [0, 0, 0], pinned: true}\n      - {position: [0, 0, -1]}\n"
+            + "    springs:\n      - {nodes: [0, 2]}\n",
+            "bad.yaml:3:5: deformables[0] (chain): springs[0].nodes: two different nodes of 0..1 needed, got [0, 2]");
+        assertRefused(head + "    integrator: leapfrog\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "bad.yaml:5:17: deformables[0].integrator: must be newmark, modal, modal-truncated or symplectic-euler, got 'leapfrog'");
+        assertRefused(head + "    massKg: 0.0001\n    couplingStiffnessNpm: 1000\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "couplingStiffnessNpm 1000.0 N/m is not below");
+        assertRefused("name: bad\ndeformables:\n  - type: mass-spring\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "deformables[0].name: missing");
+        assertRefused(head + "    integrator: modal-truncated\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "modes: missing");
+    }
+}
