@@ -64,6 +64,7 @@ def vectors():
     state += f32(999.5) + struct.pack('<III', 12000, 85000, 3) + struct.pack('<HH', 1, 1)
     state += struct.pack('<H', 1) + f32(0, -0.05, -0.04) + f32(*IDENT)
     state += struct.pack('<HH', 1, TOOL) + f32(0.0625, 0, -0.03) + f32(0, 0, 1) + f32(0, 0, 1.5) + f32(0.0015)
+    state += struct.pack('<H', 0)  # version 2: no deformable bodies
     v['STATE'] = state
     ev = struct.pack('<H', 6)
     ev += struct.pack('<QBHH', 100, 1, 1, TOOL)
@@ -75,7 +76,18 @@ def vectors():
     v['EVENTS'] = header(0x04) + ev
     over = header(0x03) + struct.pack('<QQIBBBB', 5000, 5000000000, 1, 2, 0, 0b101, 142)
     over += f32(0, 0, 0) * 4 + f32(953) + struct.pack('<III', 250000, 1420000, 47) + struct.pack('<HH', 0, 0)
+    over += struct.pack('<H', 0)
     v['STATE_OVER_BUDGET'] = over
+    # Version 2: a deformable body (shape 7): three nodes, two edges, one triangle; its SCENE pose the identity.
+    cloth_nodes = [(0, 0, 0.5), (0.25, 0, 0.5), (0, 0.25, 0.5)]
+    deformable = struct.pack('<HII', 3, 2, 1) + b''.join(f32(*p) for p in cloth_nodes) \
+        + struct.pack('<4H', 0, 1, 1, 2) + struct.pack('<3H', 0, 1, 2)
+    v['SCENE_DEFORMABLE'] = scene(9, 'cloth', 0.005, [
+        body(4, DYNAMIC, 7, 0, (0, 0, 0), IDENT, 'sheet', '', deformable)])
+    st = header(0x03) + struct.pack('<QQIBBBB', 2000, 2000000000, 9, 2, 0, 0b01, 3)
+    st += f32(0, 0, 0) * 4 + f32(1000) + struct.pack('<III', 9000, 60000, 0) + struct.pack('<HH', 0, 0)
+    st += struct.pack('<H', 1) + struct.pack('<HH', 4, 3) + f32(0, 0, 0.5, 0.25, 0, 0.5, 0, 0.25, 0.375)
+    v['STATE_DEFORMABLE'] = st
     ph = struct.pack('<H', 3)
     ph += struct.pack('<QBII', 4000, 7, 1420000, 800000)
     ph += struct.pack('<QBII', 4100, 9, 12, 40)

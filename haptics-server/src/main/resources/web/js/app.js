@@ -81,6 +81,8 @@ const session = await firstSession();
 const view = new SceneView($('view'));
 Object.defineProperty(hook, 'framesRendered', { get: () => view.framesRendered });
 Object.defineProperty(hook, 'triangles', { get: () => view.triangles });
+Object.defineProperty(hook, 'deformableUpdates', { get: () => view.deformableUpdates ?? 0 });
+hook.deformableNode = (name, i) => view.deformableNode(name, i);
 hook.screenOf = (point) => view.screenOf(point);
 hook.toolScreen = () => view.screenOf(view.tool.position.toArray());
 

@@ -96,6 +96,28 @@ function shapeObject(shape, material) {
       geometry.computeVertexNormals();
       return new THREE.Mesh(geometry, material);
     }
+    case 'DEFORMABLE': {
+      // One position buffer shared by the springs (lines) and the surface (a shaded, two-sided mesh); each STATE
+      // rewrites it (applyState).
+      const positions = new THREE.Float32BufferAttribute(shape.nodesM.flat().map(num), 3);
+      positions.setUsage(THREE.DynamicDrawUsage);
+      const group = new THREE.Group();
+      if (shape.triangles.length > 0) {
+        const surface = new THREE.BufferGeometry();
+        surface.setAttribute('position', positions);
+        surface.setIndex(shape.triangles.flat());
+        surface.computeVertexNormals();
+        const cloth = material.clone();
+        cloth.side = THREE.DoubleSide;
+        group.add(new THREE.Mesh(surface, cloth));
+      }
+      const lines = new THREE.BufferGeometry();
+      lines.setAttribute('position', positions);
+      lines.setIndex(shape.edges.flat());
+      group.add(new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color: 0xdde6ee })));
+      group.userData.deformable = { positions, nodes: shape.nodesM.length };
+      return group;
+    }
     default:
       return new THREE.Group();
   }
@@ -197,7 +219,8 @@ export class SceneView {
       holder.add(object);
       holder.position.copy(vec(body.positionM));
       holder.quaternion.copy(quat(body.orientation));
-      holder.userData = { id: body.id, name: body.name, plane: body.shape.type === 'PLANE' };
+      holder.userData = { id: body.id, name: body.name, plane: body.shape.type === 'PLANE',
+        deformable: object.userData.deformable ?? null };
       this.bodyLayer.add(holder);
       this.bodies.set(body.id, holder);
     }
@@ -211,11 +234,45 @@ export class SceneView {
     }
   }
 
+  /** Node i's position of the deformable body named {@code name} as drawn, [x, y, z], or null. */
+  deformableNode(name, i) {
+    for (const holder of this.bodies.values()) {
+      const d = holder.userData.deformable;
+      if (holder.userData.name === name && d && i < d.nodes) {
+        const a = d.positions.array;
+        return [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
+      }
+    }
+    return null;
+  }
+
   get bodiesDrawn() {
     return this.bodies.size;
   }
 
   applyState(state) {
+    for (const nodes of state.deformables ?? []) {
+      const holder = this.bodies.get(nodes.bodyId);
+      const d = holder?.userData.deformable;
+      if (d && nodes.nodePositionsM.length === d.nodes) {
+        const array = d.positions.array;
+        nodes.nodePositionsM.forEach((p, i) => {
+          array[3 * i] = num(p[0]);
+          array[3 * i + 1] = num(p[1]);
+          array[3 * i + 2] = num(p[2]);
+        });
+        d.positions.needsUpdate = true;
+        holder.traverse((o) => {
+          if (o.isMesh) {
+            o.geometry.computeVertexNormals();
+            o.geometry.computeBoundingSphere();
+          } else if (o.geometry) {
+            o.geometry.computeBoundingSphere();
+          }
+        });
+        this.deformableUpdates = (this.deformableUpdates ?? 0) + 1;
+      }
+    }
     for (const pose of state.poses) {
       const holder = this.bodies.get(pose.bodyId);
       if (holder) {

@@ -6,6 +6,7 @@ import org.hapticsd.physics.BodyType;
 import org.hapticsd.physics.BoxShape;
 import org.hapticsd.physics.CapsuleShape;
 import org.hapticsd.physics.ContactMode;
+import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.PlaneShape;
@@ -22,6 +23,7 @@ import org.hapticsd.protocol.stream.ContactPoint;
 import org.hapticsd.protocol.stream.FaultCode;
 import org.hapticsd.protocol.stream.LoopStats;
 import org.hapticsd.protocol.stream.ContactModeCode;
+import org.hapticsd.protocol.stream.DeformableNodes;
 import org.hapticsd.protocol.stream.HelloMessage;
 import org.hapticsd.protocol.stream.Motion;
 import org.hapticsd.protocol.stream.Quat;
@@ -58,6 +60,10 @@ public final class ProtocolStreamFrames implements StreamFrames {
     private final int[] movingWorldIndices;
     private final HelloMessage hello;
     private final SceneMessage scene;
+    /** The stream id of the first deformable body, and each one's node count. */
+    private final int firstDeformableId;
+    private final int[] deformableNodeCounts;
+    private static final int DEFORMABLE_COLOUR = 0x7FB3D5FF;
     private final byte[] helloBinary;
     private final String helloJson;
     private final byte[] sceneBinary;
@@ -100,6 +106,23 @@ public final class ProtocolStreamFrames implements StreamFrames {
                 materialName(world, index), colour(motion), vec(position), quat(orientation)));
         }
         movingWorldIndices = moving.stream().mapToInt(Integer::intValue).toArray();
+        // Deformable bodies follow the rigid ones, ids counting on: shape DEFORMABLE, pose the identity.
+        firstDeformableId = bodies.size();
+        deformableNodeCounts = new int[world.deformableCount()];
+        for (int d = 0; d < world.deformableCount(); d++) {
+            DeformableBody body = world.deformable(d);
+            float[] nodes = new float[3 * body.nodeCount()];
+            for (int n = 0; n < body.nodeCount(); n++) {
+                body.nodePosition(n, position);
+                nodes[3 * n] = (float) position.x;
+                nodes[3 * n + 1] = (float) position.y;
+                nodes[3 * n + 2] = (float) position.z;
+            }
+            deformableNodeCounts[d] = body.nodeCount();
+            bodies.add(new Body(firstDeformableId + d, body.name(), Motion.DYNAMIC,
+                new org.hapticsd.protocol.stream.Shape.Deformable(nodes, body.edges(), body.triangles()), "",
+                DEFORMABLE_COLOUR, new Vec3(0f, 0f, 0f), new Quat(1f, 0f, 0f, 0f)));
+        }
         double toolRadiusM = world.shape(toolBody) instanceof SphereShape s ? s.radiusM() : 0.0;
         hello = new HelloMessage(StreamProtocol.VERSION, rateHz, SERVER_VERSION);
         scene = new SceneMessage(revision, built.name(), (float) toolRadiusM, bodies);
@@ -198,11 +221,20 @@ public final class ProtocolStreamFrames implements StreamFrames {
                 vec3(s.contactForceN, i), (float) s.contactDepthM[i]));
         }
         Vector3d scratch = new Vector3d();
+        List<DeformableNodes> deformables = new ArrayList<>(deformableNodeCounts.length);
+        for (int d = 0, offset = 0; d < deformableNodeCounts.length; d++) {
+            float[] positions = new float[3 * deformableNodeCounts[d]];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = (float) s.nodePositionM[offset + i];
+            }
+            offset += positions.length;
+            deformables.add(new DeformableNodes(firstDeformableId + d, positions));
+        }
         return new StateMessage(s.tick, s.timeNs, scene.revision(), SafetyCode.valueOf(s.safety.name()),
             FaultCode.valueOf(s.fault.name()), s.deviceConnected, s.paused,
             vec3(s.toolPositionM, 0), vec3(s.toolPositionM, 0),
             sceneForce(s.renderedForceN, scratch), sceneForce(s.commandedForceN, scratch), loopStats(s),
-            poses, contacts);
+            poses, contacts, deformables);
     }
 
     /** The board's timing of the last second, with the physics budget of this very tick's snapshot. */

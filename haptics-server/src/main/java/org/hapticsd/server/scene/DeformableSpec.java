@@ -222,6 +222,14 @@ public final class DeformableSpec extends Located {
         return out;
     }
 
+    /** The grid's cells as two triangles each (its surface, for drawing), node indices as {@link #toSpec} numbers them. */
+    public int[] surfaceTriangles() {
+        if (grid == null) {
+            return new int[0];
+        }
+        return grid.triangles();
+    }
+
     /** One node of {@code nodes[]}. */
     public static final class NodeSpec extends Located {
         private double[] positionM = {0.0, 0.0, 0.0};
@@ -351,6 +359,26 @@ public final class DeformableSpec extends Located {
                 out.add(p.clone());
             }
             this.pinned = List.copyOf(out);
+        }
+
+        int[] triangles() {
+            int cells = Math.max(0, rows - 1) * Math.max(0, columns - 1);
+            int[] out = new int[6 * cells];
+            int k = 0;
+            for (int r = 0; r + 1 < rows; r++) {
+                for (int c = 0; c + 1 < columns; c++) {
+                    int i = r * columns + c;
+                    // Each cell split on its diagonal i → i + columns + 1, counter-clockwise seen from the side
+                    // columnDirection × (−rowDirection) points to (+z with the defaults).
+                    out[k++] = i;
+                    out[k++] = i + columns;
+                    out[k++] = i + columns + 1;
+                    out[k++] = i;
+                    out[k++] = i + columns + 1;
+                    out[k++] = i + 1;
+                }
+            }
+            return out;
         }
 
         private static double[] unit(String field, double[] value) {

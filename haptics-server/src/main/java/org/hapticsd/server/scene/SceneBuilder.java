@@ -138,7 +138,8 @@ public final class SceneBuilder {
                 + "): ";
             MassSpringBody body;
             try {
-                body = new MassSpringBody(d.name(), d.toSpec(spec.gravityMps2()), d.nodeRadiusM());
+                body = new MassSpringBody(d.name(), d.toSpec(spec.gravityMps2()), d.nodeRadiusM(),
+                    d.surfaceTriangles());
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new SceneException(at + e.getMessage(), e);
             }

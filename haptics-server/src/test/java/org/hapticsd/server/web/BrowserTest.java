@@ -199,6 +199,33 @@ class BrowserTest {
     }
 
     @Test
+    void shouldDrawADeformableClothAsItFallsOnABall() throws Exception {
+        // A 6 × 6 cloth pinned at two corners drapes over a ball (test scene browser-cloth.yaml).
+        stopServer();
+        scenePath = Path.of(BrowserTest.class.getResource("/scenes/browser-cloth.yaml").toURI());
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(scenePath));
+        SimulatedDevice device = scene.newSimulatedDevice();
+        device.open();
+        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
+        startService(StreamServerConfig.defaults().withPorts(0, -1));
+        assembly.loop().setTickSink(service.events());
+        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.bodiesDrawn === 2 && hook.deformableUpdates >= 20 && hook.framesRendered >= 20",
+            Duration.ofSeconds(30), "the ball and the cloth drawn, its nodes updated");
+        // The free corner (row 5, column 5: node 35) starts at z = 0 and hangs below its pins once the cloth has
+        // fallen; the page draws it where the STATEs put it.
+        await("hook.deformableNode('cloth', 35) !== null && hook.deformableNode('cloth', 35)[2] < -0.03",
+            Duration.ofSeconds(10), "the free corner fallen");
+        JsonNode pinned = browser.execute("return window.hapticsd.deformableNode('cloth', 0);");
+        assertEquals(0.0, pinned.get(2).asDouble(), 1e-6, "a pinned corner stays");
+        assertTrue(number("hook.triangles") >= 50, "the cloth's 50 triangles are drawn: " + number("hook.triangles"));
+        assertEquals(0, (int) number("hook.errors.length"), state());
+        saveScreenshot("cloth.png");
+    }
+
+    @Test
     void shouldPlotTheLastImpulseWaveformBesideTheForce() throws Exception {
         // scenes/tap.yaml: the stylus taps a block whose material has transients, every 4.5 s from t = 1.5 s.
         stopServer();

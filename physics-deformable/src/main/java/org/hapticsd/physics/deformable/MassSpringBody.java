@@ -35,6 +35,7 @@ public final class MassSpringBody implements DeformableBody {
 
     private final String name;
     private final double nodeRadiusM;
+    private final int[] surfaceTriangles;
     private final MassSpringSpec spec;
     private final ModalBasis basis;
     private final int nodes;
@@ -85,7 +86,28 @@ public final class MassSpringBody implements DeformableBody {
     }
 
     public MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM, ModalBasis basis) {
+        this(name, spec, nodeRadiusM, basis, new int[0]);
+    }
+
+    /**
+     * @param surfaceTriangles node triples to draw as its surface (a cloth's cells), counter-clockwise from the front
+     */
+    public MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM, int[] surfaceTriangles) {
+        this(name, spec, nodeRadiusM, ModalBasis.of(spec), surfaceTriangles);
+    }
+
+    private MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM, ModalBasis basis,
+                           int[] surfaceTriangles) {
         this.name = java.util.Objects.requireNonNull(name, "name");
+        if (surfaceTriangles.length % 3 != 0) {
+            throw new IllegalArgumentException(name + ": surface triangles need 3 node indices each");
+        }
+        for (int index : surfaceTriangles) {
+            if (index < 0 || index >= spec.nodeCount()) {
+                throw new IllegalArgumentException(name + ": surface triangle node " + index + " is not a node");
+            }
+        }
+        this.surfaceTriangles = surfaceTriangles.clone();
         if (!(nodeRadiusM > 0.0) || !Double.isFinite(nodeRadiusM)) {
             throw new IllegalArgumentException(name + ": nodeRadiusM must be finite and > 0, was " + nodeRadiusM);
         }
@@ -186,6 +208,16 @@ public final class MassSpringBody implements DeformableBody {
     @Override
     public Vector3d nodeVelocity(int node, Vector3d destMps) {
         return destMps.set(v[3 * node], v[3 * node + 1], v[3 * node + 2]);
+    }
+
+    @Override
+    public int[] edges() {
+        return spec.springNodes();
+    }
+
+    @Override
+    public int[] triangles() {
+        return surfaceTriangles.clone();
     }
 
     @Override

@@ -36,6 +36,12 @@ public interface DeformableBody {
     /** Adds a force on a node, N, acting over the next {@link #step}. */
     void applyNodeForce(int node, double fxN, double fyN, double fzN);
 
+    /** Pairs of node indices to draw as lines (springs, a string's segments); a new array, for a viewer at load. */
+    int[] edges();
+
+    /** Triples of node indices to draw as a surface (a cloth), counter-clockwise seen from its front; may be empty. */
+    int[] triangles();
+
     /** Advances the body by {@code dtS} under its own forces and those applied since the last step. */
     void step(double dtS);
 }

@@ -175,4 +175,100 @@ public sealed interface Shape {
             return "TriangleMesh[" + vertexCount() + " vertices, " + triangleCount() + " triangles]";
         }
     }
+
+    /**
+     * Shape code 7 (version 2): a deformable body, drawn from its nodes (1..{@value
+     * StreamProtocol#MAX_DEFORMABLE_NODES}, xyz interleaved, their positions when the SCENE was sent), its edges (two
+     * node indices each: springs, a string's segments) and its triangles (three node indices each, a cloth's
+     * surface). Its SCENE pose is the identity, so the nodes are in the scene frame; each STATE carries their new
+     * positions ({@link DeformableNodes}).
+     */
+    record Deformable(float[] nodesM, int[] edges, int[] triangles) implements Shape {
+        public Deformable {
+            nodesM = Checks.notNull("nodesM", nodesM).clone();
+            edges = Checks.notNull("edges", edges).clone();
+            triangles = Checks.notNull("triangles", triangles).clone();
+            int n = nodesM.length / 3;
+            if (nodesM.length % 3 != 0 || n < 1 || n > StreamProtocol.MAX_DEFORMABLE_NODES) {
+                throw new StreamFormatException("deformable nodesM must hold 1.." + StreamProtocol.MAX_DEFORMABLE_NODES
+                    + " xyz triples, had " + nodesM.length + " floats");
+            }
+            if (edges.length % 2 != 0 || edges.length / 2 > StreamProtocol.MAX_DEFORMABLE_ELEMENTS) {
+                throw new StreamFormatException("deformable edges must hold 0.." + StreamProtocol.MAX_DEFORMABLE_ELEMENTS
+                    + " pairs, had " + edges.length + " indices");
+            }
+            if (triangles.length % 3 != 0 || triangles.length / 3 > StreamProtocol.MAX_DEFORMABLE_ELEMENTS) {
+                throw new StreamFormatException("deformable triangles must hold 0.."
+                    + StreamProtocol.MAX_DEFORMABLE_ELEMENTS + " triples, had " + triangles.length + " indices");
+            }
+            for (int[] list : new int[][] {edges, triangles}) {
+                for (int i = 0; i < list.length; i++) {
+                    if (list[i] < 0 || list[i] >= n) {
+                        throw new StreamFormatException("deformable node index " + list[i] + " outside 0.." + (n - 1));
+                    }
+                }
+            }
+        }
+
+        public int nodeCount() {
+            return nodesM.length / 3;
+        }
+
+        public int edgeCount() {
+            return edges.length / 2;
+        }
+
+        public int triangleCount() {
+            return triangles.length / 3;
+        }
+
+        @Override
+        public float[] nodesM() {
+            return nodesM.clone();
+        }
+
+        @Override
+        public int[] edges() {
+            return edges.clone();
+        }
+
+        @Override
+        public int[] triangles() {
+            return triangles.clone();
+        }
+
+        float nodeComponent(int i) {
+            return nodesM[i];
+        }
+
+        int edgeIndex(int i) {
+            return edges[i];
+        }
+
+        int triangleIndex(int i) {
+            return triangles[i];
+        }
+
+        @Override
+        public int code() {
+            return 7;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Deformable d && Arrays.equals(nodesM, d.nodesM) && Arrays.equals(edges, d.edges)
+                && Arrays.equals(triangles, d.triangles);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(nodesM) * 961 + Arrays.hashCode(edges) * 31 + Arrays.hashCode(triangles);
+        }
+
+        @Override
+        public String toString() {
+            return "Deformable[" + nodeCount() + " nodes, " + edgeCount() + " edges, " + triangleCount()
+                + " triangles]";
+        }
+    }
 }

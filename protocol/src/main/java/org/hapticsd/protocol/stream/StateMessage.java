@@ -21,11 +21,24 @@ import java.util.List;
  * @param poses           0..{@value StreamProtocol#MAX_POSES}: every kinematic and dynamic body (static bodies
  *                        keep their SCENE pose and need not be sent)
  * @param contacts        0..{@value StreamProtocol#MAX_CONTACTS} active contact points
+ * @param deformables     version 2: each deformable body's node positions (0..{@value StreamProtocol#MAX_DEFORMABLES}
+ *                        bodies, {@value StreamProtocol#MAX_DEFORMABLE_NODES} nodes in all)
  */
 public record StateMessage(long tick, long simTimeNs, long sceneRevision, SafetyCode safetyState,
                            FaultCode safetyFault, boolean deviceConnected, boolean paused, Vec3 devicePositionM,
                            Vec3 toolPositionM, Vec3 renderedForceN, Vec3 commandedForceN, LoopStats loop,
-                           List<BodyPose> poses, List<ContactPoint> contacts) implements StreamMessage {
+                           List<BodyPose> poses, List<ContactPoint> contacts, List<DeformableNodes> deformables)
+    implements StreamMessage {
+
+    /** A STATE without deformable bodies. */
+    public StateMessage(long tick, long simTimeNs, long sceneRevision, SafetyCode safetyState, FaultCode safetyFault,
+                        boolean deviceConnected, boolean paused, Vec3 devicePositionM, Vec3 toolPositionM,
+                        Vec3 renderedForceN, Vec3 commandedForceN, LoopStats loop, List<BodyPose> poses,
+                        List<ContactPoint> contacts) {
+        this(tick, simTimeNs, sceneRevision, safetyState, safetyFault, deviceConnected, paused, devicePositionM,
+            toolPositionM, renderedForceN, commandedForceN, loop, poses, contacts, List.of());
+    }
+
     public StateMessage {
         Checks.u63("tick", tick);
         Checks.u63("simTimeNs", simTimeNs);
@@ -39,6 +52,15 @@ public record StateMessage(long tick, long simTimeNs, long sceneRevision, Safety
         Checks.notNull("loop", loop);
         poses = Checks.list("poses", poses, StreamProtocol.MAX_POSES);
         contacts = Checks.list("contacts", contacts, StreamProtocol.MAX_CONTACTS);
+        deformables = Checks.list("deformables", deformables, StreamProtocol.MAX_DEFORMABLES);
+        long nodes = 0;
+        for (DeformableNodes d : deformables) {
+            nodes += d.nodeCount();
+        }
+        if (nodes > StreamProtocol.MAX_DEFORMABLE_NODES) {
+            throw new StreamFormatException("a STATE holds at most " + StreamProtocol.MAX_DEFORMABLE_NODES
+                + " deformable nodes, had " + nodes);
+        }
     }
 
     @Override

@@ -189,6 +189,19 @@ public final class StreamCodec {
             for (int i = 0; i < 3 * s.vertexCount(); i++) {
                 w.f32(s.vertexComponent(i));
             }
+        } else if (shape instanceof Shape.Deformable s) {
+            w.u16(s.nodeCount());
+            w.u32(s.edgeCount());
+            w.u32(s.triangleCount());
+            for (int i = 0; i < 3 * s.nodeCount(); i++) {
+                w.f32(s.nodeComponent(i));
+            }
+            for (int i = 0; i < 2 * s.edgeCount(); i++) {
+                w.u16(s.edgeIndex(i));
+            }
+            for (int i = 0; i < 3 * s.triangleCount(); i++) {
+                w.u16(s.triangleIndex(i));
+            }
         } else if (shape instanceof Shape.TriangleMesh s) {
             w.u16(s.vertexCount());
             w.u32(s.triangleCount());
@@ -234,6 +247,14 @@ public final class StreamCodec {
             w.vec(c.normal());
             w.vec(c.forceN());
             w.f32(c.depthM());
+        }
+        w.u16(m.deformables().size());
+        for (DeformableNodes d : m.deformables()) {
+            w.u16(d.bodyId());
+            w.u16(d.nodeCount());
+            for (int i = 0; i < 3 * d.nodeCount(); i++) {
+                w.f32(d.component(i));
+            }
         }
     }
 
@@ -406,9 +427,45 @@ public final class StreamCodec {
                 }
                 return new Shape.TriangleMesh(vertices, indices);
             }
+            case 7: {
+                int at = r.offset();
+                int n = r.count(field + " nodeCount", at, r.u16(field + " nodeCount"),
+                    StreamProtocol.MAX_DEFORMABLE_NODES, 12);
+                if (n == 0) {
+                    throw new StreamFormatException(field + " nodeCount at offset " + at + " is 0");
+                }
+                int eAt = r.offset();
+                int ne = r.count(field + " edgeCount", eAt, r.u32(field + " edgeCount"),
+                    StreamProtocol.MAX_DEFORMABLE_ELEMENTS, 0);
+                int tAt = r.offset();
+                int nt = r.count(field + " triangleCount", tAt, r.u32(field + " triangleCount"),
+                    StreamProtocol.MAX_DEFORMABLE_ELEMENTS, 0);
+                if ((long) n * 12 + (long) ne * 4 + (long) nt * 6 > r.remaining()) {
+                    throw new StreamFormatException("truncated: " + field + " deformable of " + n + " nodes, " + ne
+                        + " edges and " + nt + " triangles at offset " + at + " needs "
+                        + ((long) n * 12 + (long) ne * 4 + (long) nt * 6) + " bytes, " + r.remaining() + " left");
+                }
+                float[] nodesM = readFloats(r, field + " nodesM", 3 * n);
+                int[] edges = readIndices(r, field + " edge", 2 * ne, n);
+                int[] triangles = readIndices(r, field + " triangle", 3 * nt, n);
+                return new Shape.Deformable(nodesM, edges, triangles);
+            }
             default:
                 throw new StreamFormatException(field + " shape at offset " + codeAt + " is unknown code " + code);
         }
+    }
+
+    private static int[] readIndices(WireReader r, String field, int count, int nodes) {
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            int at = r.offset();
+            out[i] = r.u16(field + " index");
+            if (out[i] >= nodes) {
+                throw new StreamFormatException(field + " index " + i + " at offset " + at + " is " + out[i]
+                    + ", not below nodeCount " + nodes);
+            }
+        }
+        return out;
     }
 
     private static float[] readFloats(WireReader r, String field, int n) {
@@ -442,9 +499,10 @@ public final class StreamCodec {
         int contactCount = r.u16("contactCount");
         r.count("poseCount", posesAt, poseCount, StreamProtocol.MAX_POSES, POSE_BYTES);
         r.count("contactCount", posesAt + 2, contactCount, StreamProtocol.MAX_CONTACTS, 0);
-        if ((long) poseCount * POSE_BYTES + (long) contactCount * CONTACT_BYTES != r.remaining()) {
+        // Version 2: the poses and contacts are followed by the deformable block, at least its u16 count.
+        if ((long) poseCount * POSE_BYTES + (long) contactCount * CONTACT_BYTES + 2 > r.remaining()) {
             throw new StreamFormatException("STATE with " + poseCount + " poses and " + contactCount
-                + " contacts needs " + (poseCount * POSE_BYTES + contactCount * CONTACT_BYTES)
+                + " contacts needs " + (poseCount * POSE_BYTES + contactCount * CONTACT_BYTES + 2)
                 + " bytes after offset " + r.offset() + ", has " + r.remaining());
         }
         List<BodyPose> poses = new ArrayList<>(poseCount);
@@ -461,9 +519,30 @@ public final class StreamCodec {
             contacts.add(new ContactPoint(r.u16("contact bodyA"), r.u16("contact bodyB"), r.vec("contact pointM"),
                 r.vec("contact normal"), r.vec("contact forceN"), r.f32("contact depthM")));
         }
+        int dAt = r.offset();
+        int deformableCount = r.count("deformableCount", dAt, r.u16("deformableCount"),
+            StreamProtocol.MAX_DEFORMABLES, 4);
+        List<DeformableNodes> deformables = new ArrayList<>(deformableCount);
+        long nodes = 0;
+        for (int i = 0; i < deformableCount; i++) {
+            int at = r.offset();
+            int id = r.u16("deformable " + i + " bodyId");
+            if (id == StreamProtocol.TOOL_ID) {
+                throw new StreamFormatException("deformable " + i + " bodyId at offset " + at + " is the tool's id");
+            }
+            int nAt = r.offset();
+            int n = r.count("deformable " + i + " nodeCount", nAt, r.u16("deformable " + i + " nodeCount"),
+                StreamProtocol.MAX_DEFORMABLE_NODES, 12);
+            nodes += n;
+            if (n == 0 || nodes > StreamProtocol.MAX_DEFORMABLE_NODES) {
+                throw new StreamFormatException("deformable " + i + " nodeCount at offset " + nAt + " is " + n
+                    + ": 1.., " + StreamProtocol.MAX_DEFORMABLE_NODES + " in all");
+            }
+            deformables.add(new DeformableNodes(id, readFloats(r, "deformable " + i + " positionsM", 3 * n)));
+        }
         return new StateMessage(tick, simTimeNs, revision, safety, fault,
             (flags & StateFlags.DEVICE_CONNECTED) != 0, (flags & StateFlags.PAUSED) != 0,
-            device, tool, rendered, commanded, loop, poses, contacts);
+            device, tool, rendered, commanded, loop, poses, contacts, deformables);
     }
 
     private static SafetyCode safetyCode(WireReader r, String field) {

@@ -176,6 +176,23 @@ public final class StreamJson {
         } else if (shape instanceof Shape.ConvexHull s) {
             j.put("type", "CONVEX_HULL");
             writeVertices(j, s.verticesM());
+        } else if (shape instanceof Shape.Deformable s) {
+            j.put("type", "DEFORMABLE");
+            float[] nodes = s.nodesM();
+            ArrayNode nodesM = j.putArray("nodesM");
+            for (int i = 0; i < nodes.length; i += 3) {
+                nodesM.addArray().add(nodes[i]).add(nodes[i + 1]).add(nodes[i + 2]);
+            }
+            ArrayNode edges = j.putArray("edges");
+            int[] e = s.edges();
+            for (int i = 0; i < e.length; i += 2) {
+                edges.addArray().add(e[i]).add(e[i + 1]);
+            }
+            ArrayNode triangles = j.putArray("triangles");
+            int[] t = s.triangles();
+            for (int i = 0; i < t.length; i += 3) {
+                triangles.addArray().add(t[i]).add(t[i + 1]).add(t[i + 2]);
+            }
         } else if (shape instanceof Shape.TriangleMesh s) {
             j.put("type", "TRIANGLE_MESH");
             writeVertices(j, s.verticesM());
@@ -231,6 +248,16 @@ public final class StreamJson {
             vec(j, "normal", c.normal());
             vec(j, "forceN", c.forceN());
             j.put("depthM", c.depthM());
+        }
+        ArrayNode deformables = o.putArray("deformables");
+        for (DeformableNodes d : m.deformables()) {
+            ObjectNode j = deformables.addObject();
+            j.put("bodyId", d.bodyId());
+            float[] p = d.positionsM();
+            ArrayNode positions = j.putArray("nodePositionsM");
+            for (int i = 0; i < p.length; i += 3) {
+                positions.addArray().add(p[i]).add(p[i + 1]).add(p[i + 2]);
+            }
         }
     }
 
@@ -361,9 +388,29 @@ public final class StreamJson {
                 }
                 return new Shape.TriangleMesh(vertices, indices);
             }
+            case "DEFORMABLE": {
+                float[] nodes = readTriples(j, "nodesM", 1, StreamProtocol.MAX_DEFORMABLE_NODES);
+                int n = nodes.length / 3;
+                return new Shape.Deformable(nodes, readIndexTuples(j, "edges", 2, n),
+                    readIndexTuples(j, "triangles", 3, n));
+            }
             default:
                 throw new StreamFormatException(j.path() + ".type \"" + type + "\" is not a shape type");
         }
+    }
+
+    /** An array of index tuples of {@code width} entries, each below {@code nodes}. */
+    private static int[] readIndexTuples(JsonObject j, String field, int width, int nodes) {
+        JsonNode a = j.array(field, 0, StreamProtocol.MAX_DEFORMABLE_ELEMENTS);
+        int[] out = new int[width * a.size()];
+        for (int i = 0; i < a.size(); i++) {
+            String label = j.path() + "." + field + "[" + i + "]";
+            JsonNode t = JsonObject.array(a.get(i), label, width, width);
+            for (int k = 0; k < width; k++) {
+                out[width * i + k] = (int) JsonObject.integer(t.get(k), label + "[" + k + "]", nodes - 1);
+            }
+        }
+        return out;
     }
 
     private static float[] readTriples(JsonObject j, String field, int min, int max) {
@@ -397,11 +444,17 @@ public final class StreamJson {
                 j.vec("normal"), j.vec("forceN"), j.f32("depthM")));
             j.finish();
         }
+        List<DeformableNodes> deformables = new ArrayList<>();
+        for (JsonObject j : objects(o, "deformables", StreamProtocol.MAX_DEFORMABLES)) {
+            deformables.add(new DeformableNodes((int) j.integer("bodyId", StreamProtocol.TOOL_ID - 1),
+                readTriples(j, "nodePositionsM", 1, StreamProtocol.MAX_DEFORMABLE_NODES)));
+            j.finish();
+        }
         return new StateMessage(o.integer("tick", Long.MAX_VALUE), o.integer("simTimeNs", Long.MAX_VALUE),
             o.integer("sceneRevision", 0xFFFF_FFFFL), name(o, "safetyState", SafetyCode.class),
             name(o, "safetyFault", FaultCode.class), o.bool("deviceConnected"), o.bool("paused"),
             o.vec("devicePositionM"), o.vec("toolPositionM"), o.vec("renderedForceN"), o.vec("commandedForceN"),
-            loop, poses, contacts);
+            loop, poses, contacts, deformables);
     }
 
     private static EventsMessage readEvents(JsonObject o) {

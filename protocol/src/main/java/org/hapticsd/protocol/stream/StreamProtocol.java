@@ -27,6 +27,12 @@ public final class StreamProtocol {
     public static final int MAX_HULL_VERTICES = 4096;
     public static final int MAX_MESH_VERTICES = 65535;
     public static final int MAX_MESH_TRIANGLES = 131072;
+    /** Nodes of a deformable body (SCENE shape 7), and of all deformable bodies in one STATE together. */
+    public static final int MAX_DEFORMABLE_NODES = 32768;
+    /** Edges and triangles of a deformable body's SCENE shape, each. */
+    public static final int MAX_DEFORMABLE_ELEMENTS = 131072;
+    /** Deformable bodies in a STATE. */
+    public static final int MAX_DEFORMABLES = 4096;
     /** Body id that stands for the haptic tool in contacts and events; no SCENE body may use it. */
     public static final int TOOL_ID = 0xFFFF;
 

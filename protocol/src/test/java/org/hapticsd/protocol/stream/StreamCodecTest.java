@@ -56,20 +56,21 @@ class StreamCodecTest {
         ByteBuffer small = ByteBuffer.allocate(10);
         StreamFormatException e = assertThrows(StreamFormatException.class,
             () -> StreamCodec.encode(StreamSamples.state(), small));
-        assertTrue(e.getMessage().contains("170"), e.getMessage());
+        assertTrue(e.getMessage().contains("172"), e.getMessage());
         assertEquals(0, small.position());
     }
 
     @Test
-    void shouldCostNinetySixBytesPlusThirtyPerPoseAndFortyFourPerContact() {
-        assertEquals(96, StreamCodec.encodedSize(StreamSamples.emptyState()));
-        assertEquals(96 + 30 + 44, StreamCodec.encodedSize(StreamSamples.state()));
+    void shouldCostNinetyEightBytesPlusThirtyPerPoseFortyFourPerContactAndTwelvePerNode() {
+        assertEquals(98, StreamCodec.encodedSize(StreamSamples.emptyState()));
+        assertEquals(98 + 30 + 44, StreamCodec.encodedSize(StreamSamples.state()));
+        assertEquals(98 + 4 + 3 * 12, StreamCodec.encodedSize(StreamSamples.stateDeformable()));
         StateMessage s = StreamSamples.state();
         StateMessage many = new StateMessage(s.tick(), s.simTimeNs(), s.sceneRevision(), s.safetyState(),
             s.safetyFault(), s.deviceConnected(), s.paused(), s.devicePositionM(), s.toolPositionM(),
             s.renderedForceN(), s.commandedForceN(), s.loop(), Collections.nCopies(10, s.poses().get(0)),
             Collections.nCopies(7, s.contacts().get(0)));
-        assertEquals(96 + 10 * 30 + 7 * 44, StreamCodec.encode(many).length);
+        assertEquals(98 + 10 * 30 + 7 * 44, StreamCodec.encode(many).length);
     }
 
     @Test
@@ -111,6 +112,12 @@ class StreamCodecTest {
         byte[] state = StreamCodec.encode(StreamSamples.state());
         assertRefused(withByte(state, 0, 1), "unsupported protocol version 1 at offset 0");
         assertRefused(withByte(state, 0, 3), "unsupported protocol version 3 at offset 0");
+        byte[] deformable = StreamCodec.encode(StreamSamples.sceneDeformable());
+        // The first edge index: header 4, revision 4, tool radius 4, "cloth" 7, count 2, body fields 36, "sheet" 7,
+        // "" 2, node/edge/triangle counts 10, nodes 36.
+        assertRefused(withByte(deformable, 112, 3), "edge index 0 at offset 112 is 3, not below nodeCount 3");
+        byte[] nodes = StreamCodec.encode(StreamSamples.stateDeformable());
+        assertRefused(java.util.Arrays.copyOf(nodes, nodes.length - 12), "truncated");
         byte[] impulses = StreamCodec.encode(StreamSamples.impulseEvents());
         assertRefused(withByte(impulses, 4 + 2 + 8 + 1 + 4, 4), "event 0 mode at offset 19 is unknown code 4");
         assertRefused(withByte(impulses, 4 + 2 + 8, 11), "event 0 kind at offset 14 is unknown code 11");

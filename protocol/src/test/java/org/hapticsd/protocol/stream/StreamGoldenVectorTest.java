@@ -37,6 +37,8 @@ class StreamGoldenVectorTest {
         VECTORS.put("SCENE_MESHES", StreamSamples::sceneMeshes);
         VECTORS.put("STATE", StreamSamples::state);
         VECTORS.put("STATE_OVER_BUDGET", StreamSamples::stateOverBudget);
+        VECTORS.put("SCENE_DEFORMABLE", StreamSamples::sceneDeformable);
+        VECTORS.put("STATE_DEFORMABLE", StreamSamples::stateDeformable);
         VECTORS.put("EVENTS", StreamSamples::events);
         VECTORS.put("EVENTS_PHYSICS", StreamSamples::physicsEvents);
         VECTORS.put("EVENTS_IMPULSE", StreamSamples::impulseEvents);

@@ -73,6 +73,20 @@ final class StreamSamples {
             new StreamEvent.PhysicsWithinBudget(9000L, 610_000L, 800_000L)));
     }
 
+    /** A deformable body (shape 7): three nodes, two edges, one triangle. */
+    static SceneMessage sceneDeformable() {
+        return new SceneMessage(9, "cloth", 0.005f, List.of(new Body(4, "sheet", Motion.DYNAMIC,
+            new Shape.Deformable(new float[] {0, 0, 0.5f, 0.25f, 0, 0.5f, 0, 0.25f, 0.5f}, new int[] {0, 1, 1, 2},
+                new int[] {0, 1, 2}), "", 0, Vec3.ZERO, Quat.IDENTITY)));
+    }
+
+    /** A STATE with the deformable body's nodes, its third node 12.5 cm lower. */
+    static StateMessage stateDeformable() {
+        return new StateMessage(2000L, 2_000_000_000L, 9, SafetyCode.ACTIVE, FaultCode.NONE, true, false, Vec3.ZERO,
+            Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(1000f, 9000, 60000, 0, false, 3), List.of(), List.of(),
+            List.of(new DeformableNodes(4, new float[] {0, 0, 0.5f, 0.25f, 0, 0.5f, 0, 0.25f, 0.375f})));
+    }
+
     /** Two impulse collisions: bodies 3 and 4 in IMPULSE mode; the tool's impact transient on body 2. */
     static EventsMessage impulseEvents() {
         return new EventsMessage(List.of(
@@ -122,7 +136,8 @@ final class StreamSamples {
 
     /** Every message above, and one COMMAND of each kind: the round-trip set. */
     static List<StreamMessage> all() {
-        return List.of(hello(), scenePrimitives(), sceneMeshes(), state(), emptyState(), events(), impulseEvents(),
+        return List.of(hello(), scenePrimitives(), sceneMeshes(), sceneDeformable(), state(), stateDeformable(),
+            emptyState(), events(), impulseEvents(),
             physicsEvents(), ackAccepted(),
             ackRefused(), subscribe(), pause(), loadScene(), setParameter(), moveHand(),
             new CommandMessage(4L, "", new Command.Resume()),
