@@ -28,6 +28,8 @@ public final class DeformableSpec extends Located {
     private double nodeRadiusM = 0.005;
     private double couplingStiffnessNpm = 1000.0;
     private double couplingDampingNspm = 1.0;
+    private boolean modesAboutEquilibrium;
+    private boolean startAtEquilibrium;
 
     public void setName(String value) {
         if (value == null || !value.matches("[A-Za-z][A-Za-z0-9_-]*")) {
@@ -105,6 +107,34 @@ public final class DeformableSpec extends Located {
 
     public void setCouplingDampingNspm(double value) {
         this.couplingDampingNspm = Check.nonNegative("couplingDampingNspm", value);
+    }
+
+    /** The configuration the modes are taken about: {@code rest} (the positions given) or {@code equilibrium}. */
+    public void setModesAbout(String value) {
+        this.modesAboutEquilibrium = configuration("modesAbout", value);
+    }
+
+    /** Where the body starts: {@code rest} (the positions given, at rest) or its static {@code equilibrium}. */
+    public void setStart(String value) {
+        this.startAtEquilibrium = configuration("start", value);
+    }
+
+    private static boolean configuration(String field, String value) {
+        if ("rest".equals(value)) {
+            return false;
+        }
+        if ("equilibrium".equals(value)) {
+            return true;
+        }
+        throw new IllegalArgumentException(field + " must be rest or equilibrium, got '" + value + "'");
+    }
+
+    public boolean modesAboutEquilibrium() {
+        return modesAboutEquilibrium;
+    }
+
+    public boolean startAtEquilibrium() {
+        return startAtEquilibrium;
     }
 
     public String name() {

@@ -24,6 +24,9 @@ import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.deformable.MassSpringBody;
+import org.hapticsd.physics.deformable.MassSpringSpec;
+import org.hapticsd.physics.deformable.MassSpringStatics;
+import org.hapticsd.physics.deformable.ModalBasis;
 import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.Shape;
 import org.hapticsd.physics.SphereShape;
@@ -138,8 +141,15 @@ public final class SceneBuilder {
                 + "): ";
             MassSpringBody body;
             try {
-                body = new MassSpringBody(d.name(), d.toSpec(spec.gravityMps2()), d.nodeRadiusM(),
-                    d.surfaceTriangles());
+                MassSpringSpec massSpring = d.toSpec(spec.gravityMps2());
+                double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
+                    ? MassSpringStatics.equilibrium(massSpring) : null;
+                ModalBasis basis = ModalBasis.of(massSpring,
+                    d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM());
+                body = new MassSpringBody(d.name(), massSpring, d.nodeRadiusM(), basis, d.surfaceTriangles());
+                if (d.startAtEquilibrium()) {
+                    body.setState(equilibrium, new double[equilibrium.length]);
+                }
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new SceneException(at + e.getMessage(), e);
             }

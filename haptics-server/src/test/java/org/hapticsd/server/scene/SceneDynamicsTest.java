@@ -44,7 +44,8 @@ class SceneDynamicsTest {
         assertTrue(scenes.size() >= 3, "scenes/ holds wall, pen and stack: " + scenes);
         for (Path scene : scenes) {
             BuiltScene built = SceneBuilder.build(new SceneLoader().load(scene));
-            assertTrue(built.haptic().world().bodyCount() >= 2, scene + " has bodies and a tool");
+            var world = built.haptic().world();
+            assertTrue(world.bodyCount() + world.deformableCount() >= 2, scene + " has bodies and a tool");
         }
     }
 

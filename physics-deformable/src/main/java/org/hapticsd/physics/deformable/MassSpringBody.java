@@ -96,8 +96,9 @@ public final class MassSpringBody implements DeformableBody {
         this(name, spec, nodeRadiusM, ModalBasis.of(spec), surfaceTriangles);
     }
 
-    private MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM, ModalBasis basis,
-                           int[] surfaceTriangles) {
+    /** With a basis solved already (about the rest positions or another configuration: {@link ModalBasis#of}). */
+    public MassSpringBody(String name, MassSpringSpec spec, double nodeRadiusM, ModalBasis basis,
+                          int[] surfaceTriangles) {
         this.name = java.util.Objects.requireNonNull(name, "name");
         if (surfaceTriangles.length % 3 != 0) {
             throw new IllegalArgumentException(name + ": surface triangles need 3 node indices each");
@@ -142,7 +143,10 @@ public final class MassSpringBody implements DeformableBody {
         for (int m = 0; m < modes; m++) {
             modalDamping[m] = 2.0 * spec.dampingRatio() * basis.omegaRadps(m);
         }
-        damping = spec.dampingRatio() > 0.0 ? physicalDamping() : null;
+        // [c] is n × n and costs O(n³) to build: only the physical-coordinate integrators use it.
+        boolean physical = spec.integrator() == MassSpringSpec.Integrator.NEWMARK
+            || spec.integrator() == MassSpringSpec.Integrator.SYMPLECTIC_EULER;
+        damping = physical && spec.dampingRatio() > 0.0 ? physicalDamping() : null;
     }
 
     /** {@code [c] = m·φ·C·φᵀ·m} over the free DOFs, from every mode (3.10). */
@@ -356,10 +360,7 @@ public final class MassSpringBody implements DeformableBody {
             scratch[i] = force[basis.coordinate(i)] - cv;
         }
         for (int i = 0; i < dofs; i++) {
-            double next = 0.0;
-            for (int j = 0; j < dofs; j++) {
-                next += newmarkInverse[i * dofs + j] * scratch[j];
-            }
+            double next = solveNewmark(i, scratch, false);
             int c = basis.coordinate(i);
             v[c] += (0.5 * (a[i] + next) + appliedA[i]) * dtS;
             a[i] = next;
@@ -376,11 +377,7 @@ public final class MassSpringBody implements DeformableBody {
             return;
         }
         for (int i = 0; i < dofs; i++) {
-            double sum = 0.0;
-            for (int j = 0; j < dofs; j++) {
-                sum += newmarkInverse[i * dofs + j] * external[basis.coordinate(j)];
-            }
-            appliedA[i] = sum;
+            appliedA[i] = solveNewmark(i, external, true);
         }
         appliedNonZero = true;
     }
@@ -402,6 +399,12 @@ public final class MassSpringBody implements DeformableBody {
         if (dtS == preparedDtS) {
             return;
         }
+        preparedDtS = dtS;
+        if (damping == null) {
+            // m is diagonal: (m)⁻¹ needs no matrix, and the step stays O(n) (see solveNewmark).
+            newmarkInverse = null;
+            return;
+        }
         DMatrixRMaj lhs = new DMatrixRMaj(dofs, dofs);
         for (int i = 0; i < dofs; i++) {
             for (int j = 0; j < dofs; j++) {
@@ -412,7 +415,18 @@ public final class MassSpringBody implements DeformableBody {
             throw new IllegalStateException("m + ½·Δt·c is singular for Δt = " + dtS + " s");
         }
         newmarkInverse = lhs.getData().clone();
-        preparedDtS = dtS;
+    }
+
+    /** (m + ½·Δt·c)⁻¹ times {@code rhs} (a free-DOF vector, or a full coordinate vector when {@code full}), row i. */
+    private double solveNewmark(int i, double[] rhs, boolean full) {
+        if (newmarkInverse == null) {
+            return (full ? rhs[basis.coordinate(i)] : rhs[i]) / mass(i);
+        }
+        double sum = 0.0;
+        for (int j = 0; j < dofs; j++) {
+            sum += newmarkInverse[i * dofs + j] * (full ? rhs[basis.coordinate(j)] : rhs[j]);
+        }
+        return sum;
     }
 
     // ---- MODAL -----------------------------------------------------------------------------------------------
@@ -424,14 +438,13 @@ public final class MassSpringBody implements DeformableBody {
         double[] phi = basis.phiArray();
         if (!started) {
             // (3.4): X_i = φ_iᵀ·m·(x − x_rest), Ẋ likewise (φ mass-normalised, so M_i = 1).
-            double[] rest = spec.restPositionM();
             for (int m = 0; m < modes; m++) {
                 double sx = 0.0;
                 double sv = 0.0;
                 for (int i = 0; i < dofs; i++) {
                     int c = basis.coordinate(i);
                     double w = phi[m * dofs + i] * mass(i);
-                    sx += w * (x[c] - rest[c]);
+                    sx += w * (x[c] - basis.referenceComponent(c));
                     sv += w * v[c];
                 }
                 modalX[m] = sx;
@@ -486,14 +499,13 @@ public final class MassSpringBody implements DeformableBody {
     /** x = x_rest + Σ φ_i·X_i over the kept modes (3.3). */
     private void toPhysical() {
         double[] phi = basis.phiArray();
-        double[] rest = spec.restPositionM();
         for (int i = 0; i < dofs; i++) {
             double sum = 0.0;
             for (int m = 0; m < modes; m++) {
                 sum += phi[m * dofs + i] * modalX[m];
             }
             int c = basis.coordinate(i);
-            x[c] = rest[c] + sum;
+            x[c] = basis.referenceComponent(c) + sum;
         }
     }
 

@@ -21,11 +21,13 @@ public final class ModalBasis {
 
     private final int dofs;
     private final int[] coordinate;
+    private final double[] referencePositionM;
     private final double[] omegaRadps;
     /** φ, column-major: mode i is {@code phi[i·dofs .. (i+1)·dofs)}. */
     private final double[] phi;
 
-    private ModalBasis(int dofs, int[] coordinate, double[] omegaRadps, double[] phi) {
+    private ModalBasis(int dofs, int[] coordinate, double[] omegaRadps, double[] phi, double[] referencePositionM) {
+        this.referencePositionM = referencePositionM;
         this.dofs = dofs;
         this.coordinate = coordinate;
         this.omegaRadps = omegaRadps;
@@ -34,6 +36,20 @@ public final class ModalBasis {
 
     /** Solves the eigenproblem of {@code spec} about its rest positions. */
     public static ModalBasis of(MassSpringSpec spec) {
+        return of(spec, spec.restPositionM());
+    }
+
+    /**
+     * Solves the eigenproblem about the configuration {@code referencePositionM} (3 per node): the modal coordinates
+     * then measure displacements from it, {@code x = x_ref + Σ φᵢ·Xᵢ}. About a stretched configuration (a cloth
+     * hanging in equilibrium, {@link MassSpringStatics#equilibrium}) the springs' tension gives the motions across
+     * them their stiffness, which a flat, unstressed rest state has not.
+     */
+    public static ModalBasis of(MassSpringSpec spec, double[] referencePositionM) {
+        if (referencePositionM.length != 3 * spec.nodeCount()) {
+            throw new IllegalArgumentException("reference positions need 3 per node");
+        }
+        double[] reference = referencePositionM.clone();
         int n = spec.nodeCount();
         int[] dofOf = new int[3 * n];
         int dofs = 0;
@@ -49,45 +65,9 @@ public final class ModalBasis {
             }
         }
         if (dofs == 0) {
-            return new ModalBasis(0, coordinate, new double[0], new double[0]);
+            return new ModalBasis(0, coordinate, new double[0], new double[0], reference);
         }
-        DMatrixRMaj k = new DMatrixRMaj(dofs, dofs);
-        double[] x = spec.restPositionM();
-        double[] block = new double[9];
-        for (int s = 0; s < spec.springCount(); s++) {
-            int a = spec.springNodes()[2 * s];
-            int b = spec.springNodes()[2 * s + 1];
-            double dx = x[3 * b] - x[3 * a];
-            double dy = x[3 * b + 1] - x[3 * a + 1];
-            double dz = x[3 * b + 2] - x[3 * a + 2];
-            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            if (d == 0.0) {
-                continue; // a zero-length spring at rest has no direction and no tangent stiffness
-            }
-            double[] u = {dx / d, dy / d, dz / d};
-            double ks = spec.stiffnessNpm()[s];
-            double geometric = 1.0 - spec.restLengthM()[s] / d;
-            for (int r = 0; r < 3; r++) {
-                for (int c = 0; c < 3; c++) {
-                    double nn = u[r] * u[c];
-                    block[3 * r + c] = ks * (nn + geometric * ((r == c ? 1.0 : 0.0) - nn));
-                }
-            }
-            // K_aa += B, K_bb += B, K_ab −= B, K_ba −= B (the force on a depends on x_b − x_a).
-            for (int r = 0; r < 3; r++) {
-                for (int c = 0; c < 3; c++) {
-                    int ar = dofOf[3 * a + r];
-                    int ac = dofOf[3 * a + c];
-                    int br = dofOf[3 * b + r];
-                    int bc = dofOf[3 * b + c];
-                    double v = block[3 * r + c];
-                    add(k, ar, ac, v);
-                    add(k, br, bc, v);
-                    add(k, ar, bc, -v);
-                    add(k, br, ac, -v);
-                }
-            }
-        }
+        DMatrixRMaj k = tangentStiffness(spec, reference, dofOf, dofs);
         // A = M^(−½)·K·M^(−½), symmetric.
         double[] rootMass = new double[dofs];
         for (int i = 0; i < dofs; i++) {
@@ -129,13 +109,79 @@ public final class ModalBasis {
                 phi[m * dofs + i] = psi.get(i, 0) / norm / rootMass[i];
             }
         }
-        return new ModalBasis(dofs, coordinate, omega, phi);
+        return new ModalBasis(dofs, coordinate, omega, phi, reference);
+    }
+
+    /**
+     * The springs' tangent stiffness at positions {@code x} over the free DOFs ({@code dofOf} maps a coordinate to its
+     * DOF or −1): {@code ∂(−f)/∂x}, the axial term plus the geometric term of a stretched or compressed spring.
+     */
+    static DMatrixRMaj tangentStiffness(MassSpringSpec spec, double[] x, int[] dofOf, int dofs) {
+        DMatrixRMaj k = new DMatrixRMaj(dofs, dofs);
+        double[] block = new double[9];
+        for (int s = 0; s < spec.springCount(); s++) {
+            int a = spec.springNodes()[2 * s];
+            int b = spec.springNodes()[2 * s + 1];
+            double dx = x[3 * b] - x[3 * a];
+            double dy = x[3 * b + 1] - x[3 * a + 1];
+            double dz = x[3 * b + 2] - x[3 * a + 2];
+            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            if (d == 0.0) {
+                continue; // a zero-length spring at rest has no direction and no tangent stiffness
+            }
+            double[] u = {dx / d, dy / d, dz / d};
+            double ks = spec.stiffnessNpm()[s];
+            double geometric = 1.0 - spec.restLengthM()[s] / d;
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < 3; c++) {
+                    double nn = u[r] * u[c];
+                    block[3 * r + c] = ks * (nn + geometric * ((r == c ? 1.0 : 0.0) - nn));
+                }
+            }
+            // K_aa += B, K_bb += B, K_ab −= B, K_ba −= B (the force on a depends on x_b − x_a).
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < 3; c++) {
+                    int ar = dofOf[3 * a + r];
+                    int ac = dofOf[3 * a + c];
+                    int br = dofOf[3 * b + r];
+                    int bc = dofOf[3 * b + c];
+                    double v = block[3 * r + c];
+                    add(k, ar, ac, v);
+                    add(k, br, bc, v);
+                    add(k, ar, bc, -v);
+                    add(k, br, ac, -v);
+                }
+            }
+        }
+        return k;
+    }
+
+    /** Coordinate → free DOF index, −1 for a pinned node's; and the count, in {@code count[0]}. */
+    static int[] dofIndex(MassSpringSpec spec, int[] count) {
+        int[] dofOf = new int[3 * spec.nodeCount()];
+        int dofs = 0;
+        for (int node = 0; node < spec.nodeCount(); node++) {
+            for (int axis = 0; axis < 3; axis++) {
+                dofOf[3 * node + axis] = spec.pinned()[node] ? -1 : dofs++;
+            }
+        }
+        count[0] = dofs;
+        return dofOf;
     }
 
     private static void add(DMatrixRMaj m, int r, int c, double v) {
         if (r >= 0 && c >= 0) {
             m.add(r, c, v);
         }
+    }
+
+    /** The configuration the modes were taken about, 3 per node (a copy). */
+    public double[] referencePositionM() {
+        return referencePositionM.clone();
+    }
+
+    double referenceComponent(int c) {
+        return referencePositionM[c];
     }
 
     /** Free degrees of freedom, L. */

@@ -1,0 +1,160 @@
+package org.hapticsd.physics.deformable;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
+import org.ejml.interfaces.linsol.LinearSolverDense;
+
+/**
+ * The static equilibrium of a mass–spring body under gravity with its pinned nodes held: where a cloth hangs. Found
+ * at load, for {@link ModalBasis#of(MassSpringSpec, double[])}: modes about it see the tension that holds the cloth
+ * up, where a flat, unstressed rest state offers no stiffness across the springs at all.
+ *
+ * <p>Two stages. Dynamic relaxation with kinetic damping (Cundall; the form-finding method of cable nets and
+ * membranes): explicit steps below the stability limit on the nodes' own masses, the velocities zeroed whenever the
+ * kinetic energy stops growing, until the largest unbalanced force is small; a flat membrane, singular for Newton's
+ * method, sags that way into a stretched shape. Then Newton's method on the tangent stiffness
+ * ({@link ModalBasis#tangentStiffness}), now regular, to round-off.
+ */
+public final class MassSpringStatics {
+    private static final int MAX_RELAXATION_STEPS = 200_000;
+    private static final int MAX_NEWTON_STEPS = 30;
+
+    private MassSpringStatics() {
+    }
+
+    /**
+     * Positions (3 per node, pinned nodes at their rest positions) where every free node's forces balance, to
+     * {@code 1e-9} of the body's weight per node.
+     *
+     * @throws IllegalStateException if no equilibrium is found (a body free to fall, a mechanism under load)
+     */
+    public static double[] equilibrium(MassSpringSpec spec) {
+        int n = spec.nodeCount();
+        double[] x = spec.restPositionM().clone();
+        double[] v = new double[3 * n];
+        double[] f = new double[3 * n];
+        double weight = 0.0;
+        double[] g = spec.gravityMps2();
+        double gNorm = Math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        // Stability of the explicit steps: ω² ≤ max over nodes of 4·Σk/m (Gershgorin on m⁻¹·K, with the geometric
+        // terms no larger than the axial ones); Δt = 1/ω_max is half the limit 2/ω_max.
+        double[] stiffnessAt = new double[n];
+        for (int s = 0; s < spec.springCount(); s++) {
+            stiffnessAt[spec.springNodes()[2 * s]] += spec.stiffnessNpm()[s];
+            stiffnessAt[spec.springNodes()[2 * s + 1]] += spec.stiffnessNpm()[s];
+        }
+        double omegaMax = 0.0;
+        for (int i = 0; i < n; i++) {
+            omegaMax = Math.max(omegaMax, Math.sqrt(4.0 * stiffnessAt[i] / spec.massKg()[i]));
+            weight = Math.max(weight, spec.massKg()[i] * gNorm);
+        }
+        if (weight == 0.0) {
+            return x; // no load: the rest positions balance
+        }
+        double dt = 1.0 / Math.max(omegaMax, 1e-9);
+        double tolerance = 1e-9 * weight;
+        double previousKinetic = 0.0;
+        for (int step = 0; step < MAX_RELAXATION_STEPS; step++) {
+            double largest = forces(spec, x, f);
+            if (largest < 1e-4 * weight) {
+                break;
+            }
+            double kinetic = 0.0;
+            for (int i = 0; i < n; i++) {
+                if (spec.pinned()[i]) {
+                    continue;
+                }
+                for (int k = 0; k < 3; k++) {
+                    int c = 3 * i + k;
+                    v[c] += dt * f[c] / spec.massKg()[i];
+                    kinetic += 0.5 * spec.massKg()[i] * v[c] * v[c];
+                }
+            }
+            if (kinetic < previousKinetic) {
+                // Past a peak of the kinetic energy: the body is as close to equilibrium as this swing gets.
+                java.util.Arrays.fill(v, 0.0);
+                kinetic = 0.0;
+            }
+            previousKinetic = kinetic;
+            for (int c = 0; c < 3 * n; c++) {
+                x[c] += dt * v[c];
+            }
+        }
+        // Newton on f(x) = 0 with K_t = −∂f/∂x: K_t·Δx = f.
+        int[] count = new int[1];
+        int[] dofOf = ModalBasis.dofIndex(spec, count);
+        int dofs = count[0];
+        LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.lu(dofs);
+        DMatrixRMaj rhs = new DMatrixRMaj(dofs, 1);
+        DMatrixRMaj dx = new DMatrixRMaj(dofs, 1);
+        for (int iteration = 0; iteration < MAX_NEWTON_STEPS; iteration++) {
+            double largest = forces(spec, x, f);
+            if (largest <= tolerance) {
+                return x;
+            }
+            DMatrixRMaj k = ModalBasis.tangentStiffness(spec, x, dofOf, dofs);
+            if (!solver.setA(k)) {
+                break;
+            }
+            for (int c = 0; c < 3 * n; c++) {
+                if (dofOf[c] >= 0) {
+                    rhs.set(dofOf[c], 0, f[c]);
+                }
+            }
+            solver.solve(rhs, dx);
+            for (int c = 0; c < 3 * n; c++) {
+                if (dofOf[c] >= 0) {
+                    x[c] += dx.get(dofOf[c], 0);
+                }
+            }
+        }
+        double largest = forces(spec, x, f);
+        if (!(largest <= tolerance)) {
+            throw new IllegalStateException("no static equilibrium found: a force of " + largest
+                + " N stays unbalanced (is every part of the body held?)");
+        }
+        return x;
+    }
+
+    /** Gravity plus the springs' forces on each free node into {@code f} (zero on pinned ones); the largest, N. */
+    static double forces(MassSpringSpec spec, double[] x, double[] f) {
+        int n = spec.nodeCount();
+        double[] g = spec.gravityMps2();
+        for (int i = 0; i < n; i++) {
+            double m = spec.massKg()[i];
+            f[3 * i] = m * g[0];
+            f[3 * i + 1] = m * g[1];
+            f[3 * i + 2] = m * g[2];
+        }
+        for (int s = 0; s < spec.springCount(); s++) {
+            int i = 3 * spec.springNodes()[2 * s];
+            int j = 3 * spec.springNodes()[2 * s + 1];
+            double dx = x[j] - x[i];
+            double dy = x[j + 1] - x[i + 1];
+            double dz = x[j + 2] - x[i + 2];
+            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            if (d == 0.0) {
+                continue;
+            }
+            double t = spec.stiffnessNpm()[s] * (d - spec.restLengthM()[s]) / d;
+            f[i] += t * dx;
+            f[i + 1] += t * dy;
+            f[i + 2] += t * dz;
+            f[j] -= t * dx;
+            f[j + 1] -= t * dy;
+            f[j + 2] -= t * dz;
+        }
+        double largest = 0.0;
+        for (int i = 0; i < n; i++) {
+            if (spec.pinned()[i]) {
+                f[3 * i] = 0.0;
+                f[3 * i + 1] = 0.0;
+                f[3 * i + 2] = 0.0;
+                continue;
+            }
+            largest = Math.max(largest, Math.sqrt(f[3 * i] * f[3 * i] + f[3 * i + 1] * f[3 * i + 1]
+                + f[3 * i + 2] * f[3 * i + 2]));
+        }
+        return largest;
+    }
+}
