@@ -82,6 +82,30 @@ class DeformableScenesTest {
         }
     }
 
+    /**
+     * The tool feels a deformable body through the loop (test scene tool-trampoline.yaml): the hand (100 N/m) holds
+     * the stylus pressed into a sheet pinned at its corners, and at rest the force the device is commanded balances
+     * the hand's spring: Newton's third law from the nodes' coupling through rendering and the safety layer.
+     */
+    @Test
+    void shouldLetTheToolFeelTheSheetItPresses() throws Exception {
+        Path csv = dir.resolve("tt.csv");
+        Path scene = Path.of(DeformableScenesTest.class.getResource("/scenes/tool-trampoline.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", "4", "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.get(0).split(",", -1));
+        String[] last = lines.get(lines.size() - 1).split(",", -1);
+        double forceZ = Double.parseDouble(last[header.indexOf("force.z")]);
+        double deviceZ = Double.parseDouble(last[header.indexOf("device.z")]);
+        double handTargetZ = -0.01;
+        assertTrue(forceZ > 0.3, "the sheet pushes the tool up: " + forceZ + " N");
+        assertEquals(100.0 * (deviceZ - handTargetZ), forceZ, 0.02 * forceZ, "the hand's spring balances it");
+        assertTrue(Double.parseDouble(last[header.indexOf("sheet.n12.pz")]) < -0.005, "and the sheet gives");
+    }
+
     private void assertRefused(String yaml, String expected) throws Exception {
         Path scene = dir.resolve("bad.yaml");
         Files.writeString(scene, yaml);

@@ -59,6 +59,23 @@ class LoopAllocationTest {
         assertTrue(f.snapshot().contactCount > 0, "bodies in contact");
     }
 
+    /** A 6 × 6 cloth (test scene browser-cloth.yaml) draped over a ball: the deformable stages and node snapshots. */
+    @Test
+    void shouldAllocateZeroBytesPerTickWithADeformableBody() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(
+            java.nio.file.Path.of(LoopAllocationTest.class.getResource("/scenes/browser-cloth.yaml").toURI()));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the cloth scene");
+        assertTrue(f.scene.haptic().world().deformableContactCount(0) > 0, "the cloth lies on the ball");
+        assertTrue(f.snapshot().nodeCount == 36 && f.snapshot().nodePositionM[3 * 35 + 2] < -0.03,
+            "the snapshot carries the cloth's nodes, its free corner fallen");
+    }
+
     /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {

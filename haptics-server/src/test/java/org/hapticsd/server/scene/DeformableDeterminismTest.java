@@ -1,0 +1,67 @@
+package org.hapticsd.server.scene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.deformable.DeformableBody;
+import org.joml.Vector3d;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The deformable scenes are deterministic: built twice from their files and stepped alike, they give bit-identical
+ * states, and a golden hash per scene pins them (the equilibrium solve, the eigenproblem, the integrators and the
+ * coupling in one number each). Changing a golden hash is a decision: any change to that arithmetic moves it.
+ */
+class DeformableDeterminismTest {
+    /** FNV-1a over the raw bits of every node's and rigid body's position, every 10 ticks of the first second. */
+    private static final long GOLDEN_MODAL_2DOF = 4714830186042847729L;
+    private static final long GOLDEN_CLOTH = 4333907063489012676L;
+
+    private static long run(String scene, int ticks) throws Exception {
+        PhysicsWorld world = SceneBuilder.build(new SceneLoader().load(Path.of("..", "scenes", scene))).haptic().world();
+        long hash = 0xcbf29ce484222325L;
+        Vector3d p = new Vector3d();
+        for (int tick = 1; tick <= ticks; tick++) {
+            world.step(0.001);
+            if (tick % 10 != 0) {
+                continue;
+            }
+            for (int d = 0; d < world.deformableCount(); d++) {
+                DeformableBody body = world.deformable(d);
+                for (int n = 0; n < body.nodeCount(); n++) {
+                    hash = mix(hash, body.nodePosition(n, p));
+                }
+            }
+            for (int b = 0; b < world.bodyCount(); b++) {
+                hash = mix(hash, world.bodyPosition(b, p));
+            }
+        }
+        return hash;
+    }
+
+    private static long mix(long hash, Vector3d v) {
+        for (double x : new double[] {v.x, v.y, v.z}) {
+            long bits = Double.doubleToRawLongBits(x);
+            for (int i = 0; i < 8; i++) {
+                hash ^= (bits >>> (8 * i)) & 0xff;
+                hash *= 0x100000001b3L;
+            }
+        }
+        return hash;
+    }
+
+    @Test
+    void shouldStepSource004sChainBitIdenticallyAndToItsGoldenHash() throws Exception {
+        long first = run("modal-2dof.yaml", 1000);
+        assertEquals(first, run("modal-2dof.yaml", 1000), "two builds, two runs");
+        assertEquals(GOLDEN_MODAL_2DOF, first, "scenes/modal-2dof.yaml; see GOLDEN_MODAL_2DOF before updating it");
+    }
+
+    @Test
+    void shouldStepTheClothBitIdenticallyAndToItsGoldenHash() throws Exception {
+        long first = run("cloth.yaml", 1000);
+        assertEquals(first, run("cloth.yaml", 1000), "two builds, two runs");
+        assertEquals(GOLDEN_CLOTH, first, "scenes/cloth.yaml; see GOLDEN_CLOTH before updating it");
+    }
+}
