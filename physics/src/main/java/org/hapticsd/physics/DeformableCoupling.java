@@ -14,7 +14,8 @@ import org.joml.Vector3d;
  * radius, tested against every rigid body whose bounds it overlaps with the world's narrowphase, and a penetration
  * {@code d} at normal speed {@code ḋ} gives the penalty force {@code F = max(0, k·d + b·ḋ)} along the contact
  * normal on the node and {@code −F} on the rigid body at the contact point (seams.md §B: coupling through an
- * apply-force call). Frictionless. Explicit in the step: the force is computed from the start-of-step state, so
+ * apply-force call). Frictionless; a body whose own contact mode is NONE passes through. A node can also be held by a
+ * body ({@link #hold}: the tool's grasp). Explicit in the step: the force is computed from the start-of-step state, so
  * {@code k·Δt² + 2·b·Δt < 4·m} must hold with {@code m} the lighter of the node and the body
  * ({@link #maxStableStiffnessNpm}). Allocates only when built.
  */
@@ -37,6 +38,12 @@ final class DeformableCoupling {
     private Vector3d[] reactionTorqueNm = new Vector3d[0];
     private boolean[] touched = new boolean[0];
     int lastContacts;
+    /** A node held by a rigid body (the tool) through a spring and damper; −1 when none. */
+    private int heldNode = -1;
+    private int holder = -1;
+    private double holdStiffnessNpm;
+    private double holdDampingNspm;
+    private final Vector3d holderPointM = new Vector3d();
 
     DeformableCoupling(DeformableBody body, double stiffnessNpm, double dampingNspm) {
         this.body = body;
@@ -71,7 +78,7 @@ final class DeformableCoupling {
      * velocity integration that follows), and on every body into {@link #reactionN} for the contact report.
      */
     void collide(RigidBodies bodies, Shape[] shapes, double[] boundsM, ShapePairTest narrowphase,
-                 ContactManifold manifold, BodySleep sleep) {
+                 ContactManifold manifold, BodySleep sleep, ContactModeTable modes) {
         int rigid = bodies.count;
         for (int b = 0; b < rigid; b++) {
             if (touched[b]) {
@@ -90,6 +97,11 @@ final class DeformableCoupling {
             Aabb.ofSphere(nodeM, r, nodeBoundsM, 0);
             nodePose.set(nodeM, identity);
             for (int b = 0; b < rigid; b++) {
+                // A body set to touch nothing (contact mode NONE) passes through the nodes too, and a held node
+                // hangs on its holder's grasp without also colliding with it.
+                if (modes.bodyMode(b) == ContactMode.NONE || (node == heldNode && b == holder)) {
+                    continue;
+                }
                 if (!overlap(nodeBoundsM, boundsM, b)
                         || !narrowphase.collide(nodeShape, nodePose, shapes[b], bodies.pose[b], manifold)) {
                     continue;
@@ -128,6 +140,43 @@ final class DeformableCoupling {
             }
         }
         lastContacts = contacts;
+        pull(bodies, sleep);
+    }
+
+    /**
+     * Holds {@code node} to rigid body {@code body}'s centre (the tool's) with a spring {@code k} and damper {@code b}:
+     * a grasp, Colgate's virtual coupling. {@code node} −1 lets go.
+     */
+    void hold(int node, int body, double stiffnessNpm, double dampingNspm) {
+        heldNode = node;
+        holder = body;
+        holdStiffnessNpm = stiffnessNpm;
+        holdDampingNspm = dampingNspm;
+    }
+
+    int heldNode() {
+        return heldNode;
+    }
+
+    /** The grasp's force, F = k·(x_body − x_node) + b·(v_body − v_node) on the node and −F on the body. */
+    void pull(RigidBodies bodies, BodySleep sleep) {
+        if (heldNode < 0) {
+            return;
+        }
+        body.nodePosition(heldNode, nodeM);
+        body.nodeVelocity(heldNode, nodeVelocityMps);
+        holderPointM.set(bodies.positionM[holder]);
+        forceN.set(holderPointM).sub(nodeM).mul(holdStiffnessNpm);
+        bodyVelocityMps.set(bodies.linearVelocityMps[holder]).sub(nodeVelocityMps).mul(holdDampingNspm);
+        forceN.add(bodyVelocityMps);
+        body.applyNodeForce(heldNode, forceN.x, forceN.y, forceN.z);
+        forceN.negate();
+        reactionN[holder].add(forceN);
+        touched[holder] = true;
+        if (bodies.dynamic[holder]) {
+            sleep.wake(holder);
+            bodies.forceN[holder].add(forceN);
+        }
     }
 
     /** Adds this step's reactions to the contact report, after it has summed the rigid contacts. */

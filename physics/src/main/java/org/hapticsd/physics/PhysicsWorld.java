@@ -384,6 +384,32 @@ public final class PhysicsWorld {
         return deformables[Objects.checkIndex(index, deformables.length)].body;
     }
 
+    /**
+     * Holds node {@code node} of deformable body {@code index} to rigid body {@code body} (the tool: a grasp) through a
+     * spring of {@code stiffnessNpm} and a damper of {@code dampingNspm} between the node and the body's centre,
+     * from the next step: the node is pulled toward the body and the body (the tool, which renders it) feels the
+     * opposite. Explicit like the contacts: stable while {@code k·Δt² + 2·b·Δt < 4·m_node}. {@code node} −1 lets
+     * go. No allocation.
+     */
+    public void holdDeformableNode(int index, int node, int body, double stiffnessNpm, double dampingNspm) {
+        DeformableCoupling d = deformables[Objects.checkIndex(index, deformables.length)];
+        if (node >= 0) {
+            Objects.checkIndex(node, d.body.nodeCount());
+            Objects.checkIndex(body, bodyCount());
+            if (!(stiffnessNpm >= 0.0) || !Double.isFinite(stiffnessNpm) || !(dampingNspm >= 0.0)
+                    || !Double.isFinite(dampingNspm)) {
+                throw new IllegalArgumentException("a grasp needs a finite stiffness and damping >= 0, got "
+                    + stiffnessNpm + " N/m and " + dampingNspm + " N·s/m");
+            }
+        }
+        d.hold(node, body, stiffnessNpm, dampingNspm);
+    }
+
+    /** The node of deformable body {@code index} held by a rigid body, or −1. */
+    public int heldDeformableNode(int index) {
+        return deformables[Objects.checkIndex(index, deformables.length)].heldNode();
+    }
+
     /** Node–rigid contacts of deformable body {@code index} in the last step. */
     public int deformableContactCount(int index) {
         return deformables[Objects.checkIndex(index, deformables.length)].lastContacts;
@@ -673,7 +699,7 @@ public final class PhysicsWorld {
         findContacts();
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
         for (DeformableCoupling d : deformables) {
-            d.collide(bodies, shapes, boundsM, narrowphase, manifold, sleep);
+            d.collide(bodies, shapes, boundsM, narrowphase, manifold, sleep, modes);
         }
         stageStartNs = endStage(StepStage.DEFORMABLE_CONTACTS, stageStartNs);
         prepareContacts();

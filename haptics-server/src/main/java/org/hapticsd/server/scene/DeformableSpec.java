@@ -28,6 +28,7 @@ public final class DeformableSpec extends Located {
     private double nodeRadiusM = 0.005;
     private double couplingStiffnessNpm = 1000.0;
     private double couplingDampingNspm = 1.0;
+    private HoldSpec heldByTool;
     private boolean modesAboutEquilibrium;
     private boolean startAtEquilibrium;
 
@@ -107,6 +108,15 @@ public final class DeformableSpec extends Located {
 
     public void setCouplingDampingNspm(double value) {
         this.couplingDampingNspm = Check.nonNegative("couplingDampingNspm", value);
+    }
+
+    /** {@code heldByTool}: the tool holds one node from the start (a grasp). */
+    public void setHeldByTool(HoldSpec value) {
+        this.heldByTool = value;
+    }
+
+    public HoldSpec heldByTool() {
+        return heldByTool;
     }
 
     /** The configuration the modes are taken about: {@code rest} (the positions given) or {@code equilibrium}. */
@@ -258,6 +268,40 @@ public final class DeformableSpec extends Located {
             return new int[0];
         }
         return grid.triangles();
+    }
+
+    /** {@code heldByTool}: which node, and the grasp's spring and damper between it and the tool's centre. */
+    public static final class HoldSpec extends Located {
+        private int node = -1;
+        private double stiffnessNpm = 200.0;
+        private double dampingNspm = 0.5;
+
+        public void setNode(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("node must be >= 0, got " + value);
+            }
+            this.node = value;
+        }
+
+        public void setStiffnessNpm(double value) {
+            this.stiffnessNpm = Check.positive("stiffnessNpm", value);
+        }
+
+        public void setDampingNspm(double value) {
+            this.dampingNspm = Check.nonNegative("dampingNspm", value);
+        }
+
+        public int node() {
+            return node;
+        }
+
+        public double stiffnessNpm() {
+            return stiffnessNpm;
+        }
+
+        public double dampingNspm() {
+            return dampingNspm;
+        }
     }
 
     /** One node of {@code nodes[]}. */

@@ -103,7 +103,7 @@ public final class SceneBuilder {
                 world.setGroupContactMode(groupIds.get(mode.group()), mode.mode());
             }
         }
-        addDeformables(spec, world);
+        addDeformables(spec, world, tool);
         applyContactBudget(spec, world);
 
         MappingSpec m = spec.mapping();
@@ -133,7 +133,7 @@ public final class SceneBuilder {
      * {@code k·Δt² + 2·b·Δt < 4·m} at the scene's rate for the lightest node; a scene that breaks it is refused
      * (the body's own integrator may diverge: showing that is what source 004's comparison is for).
      */
-    private static void addDeformables(SceneSpec spec, PhysicsWorld world) throws SceneException {
+    private static void addDeformables(SceneSpec spec, PhysicsWorld world, int toolBody) throws SceneException {
         double dtS = 1.0 / spec.rateHz();
         for (int i = 0; i < spec.deformables().size(); i++) {
             DeformableSpec d = spec.deformables().get(i);
@@ -163,7 +163,22 @@ public final class SceneBuilder {
                     + String.format(java.util.Locale.ROOT, "%.4g", limitNpm) + " N/m, the most a " + lightestKg
                     + " kg node keeps stable at " + spec.rateHz() + " Hz (k·Δt² + 2·b·Δt < 4·m)");
             }
-            world.addDeformable(body, d.couplingStiffnessNpm(), d.couplingDampingNspm());
+            int index = world.addDeformable(body, d.couplingStiffnessNpm(), d.couplingDampingNspm());
+            DeformableSpec.HoldSpec hold = d.heldByTool();
+            if (hold != null) {
+                if (hold.node() < 0 || hold.node() >= body.nodeCount()) {
+                    throw new SceneException(at + "heldByTool.node: " + hold.node() + " is not a node of 0.."
+                        + (body.nodeCount() - 1));
+                }
+                double holdLimitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(body.nodeMassKg(hold.node()),
+                    hold.dampingNspm(), dtS);
+                if (!(hold.stiffnessNpm() < holdLimitNpm)) {
+                    throw new SceneException(at + "heldByTool.stiffnessNpm " + hold.stiffnessNpm()
+                        + " N/m is not below " + String.format(java.util.Locale.ROOT, "%.4g", holdLimitNpm)
+                        + " N/m, the most the held node keeps stable at " + spec.rateHz() + " Hz");
+                }
+                world.holdDeformableNode(index, hold.node(), toolBody, hold.stiffnessNpm(), hold.dampingNspm());
+            }
         }
     }
 

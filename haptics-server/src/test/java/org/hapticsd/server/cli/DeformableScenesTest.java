@@ -106,6 +106,29 @@ class DeformableScenesTest {
         assertTrue(Double.parseDouble(last[header.indexOf("sheet.n12.pz")]) < -0.005, "and the sheet gives");
     }
 
+    /**
+     * The tool holds a node and lifts it (test scene tool-grab.yaml: heldByTool, the sheet's centre, a 200 N/m grasp;
+     * the hand rises 2 cm). At rest the sheet pulls the stylus back down with the force its hand's spring balances.
+     */
+    @Test
+    void shouldLetTheToolHoldANodeAndFeelItsPull() throws Exception {
+        Path csv = dir.resolve("tg.csv");
+        Path scene = Path.of(DeformableScenesTest.class.getResource("/scenes/tool-grab.yaml").toURI());
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", "4", "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.get(0).split(",", -1));
+        String[] last = lines.get(lines.size() - 1).split(",", -1);
+        double forceZ = Double.parseDouble(last[header.indexOf("force.z")]);
+        double deviceZ = Double.parseDouble(last[header.indexOf("device.z")]);
+        assertTrue(forceZ < -0.3, "the sheet pulls the tool down: " + forceZ + " N");
+        assertEquals(100.0 * (deviceZ - 0.02), forceZ, 0.02 * Math.abs(forceZ), "the hand's spring balances it");
+        double centreZ = Double.parseDouble(last[header.indexOf("sheet.n12.pz")]);
+        assertTrue(centreZ > 0.005 && centreZ < deviceZ, "the centre follows the tool up: " + centreZ);
+    }
+
     private void assertRefused(String yaml, String expected) throws Exception {
         Path scene = dir.resolve("bad.yaml");
         Files.writeString(scene, yaml);
@@ -127,5 +150,7 @@ class DeformableScenesTest {
             "deformables[0].name: missing");
         assertRefused(head + "    integrator: modal-truncated\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "modes: missing");
+        assertRefused(head + "    heldByTool: {node: 5}\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "heldByTool.node: 5 is not a node of 0..0");
     }
 }
