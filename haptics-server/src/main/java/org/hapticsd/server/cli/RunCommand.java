@@ -119,7 +119,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         }, "hapticsd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
 
-        LOG.info("scene '{}' ({} bodies), device '{}', {} Hz, wait {}", scene.name(), scene.bodyNames().size(),
+        LOG.info("scene '{}' ({} bodies{}), device '{}', {} Hz, wait {}", scene.name(), scene.bodyNames().size(),
+            scene.haptic().world().deformableCount() == 0 ? ""
+                : ", " + scene.haptic().world().deformableCount() + " deformable with "
+                    + scene.haptic().world().deformableNodeCount() + " nodes",
             assembly.device().info().name(), rateHz, wait.name());
         long startNs = System.nanoTime();
         runner.start();
