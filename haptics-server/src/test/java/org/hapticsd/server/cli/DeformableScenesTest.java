@@ -22,6 +22,38 @@ class DeformableScenesTest {
     @TempDir
     Path dir;
 
+    /** A simulate run's CSV: its columns and rows. */
+    private record Csv(List<String> header, List<String[]> rows) {
+        double at(int row, String column) {
+            int i = header.indexOf(column);
+            assertTrue(i >= 0, "no column " + column);
+            return Double.parseDouble(rows.get(row)[i]);
+        }
+
+        double last(String column) {
+            return at(rows.size() - 1, column);
+        }
+    }
+
+    /** Runs {@code simulate} on {@code scene} for {@code seconds} and reads the CSV it wrote. */
+    private Csv simulate(Path scene, String seconds) throws Exception {
+        Path csv = dir.resolve(scene.getFileName() + ".csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", seconds, "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        List<String[]> rows = new java.util.ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            rows.add(line.split(",", -1));
+        }
+        return new Csv(List.of(lines.get(0).split(",", -1)), rows);
+    }
+
+    private static Path testScene(String name) throws Exception {
+        return Path.of(DeformableScenesTest.class.getResource("/scenes/" + name).toURI());
+    }
+
     @Test
     void shouldRunSource004sModelFromItsSceneFile() throws Exception {
         Path csv = dir.resolve("m2.csv");
@@ -64,20 +96,13 @@ class DeformableScenesTest {
      */
     @Test
     void shouldRunTheClothScene() throws Exception {
-        Path csv = dir.resolve("cloth.csv");
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            "../scenes/cloth.yaml", "--duration", "1.5", "--out", csv.toString());
-        assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        String[] last = lines.get(lines.size() - 1).split(",", -1);
+        Csv csv = simulate(Path.of("../scenes/cloth.yaml"), "1.5");
         // Node 250 (row 12, column 10) hangs in front of the post (y = 0.04, radius 0.05): pushed toward −y.
-        double y = Double.parseDouble(last[header.indexOf("cloth.n250.py")]);
+        double y = csv.last("cloth.n250.py");
         assertTrue(y < -0.005 && y > -0.05, "the cloth drapes over the post: y = " + y);
-        assertTrue(Double.parseDouble(last[header.indexOf("ball.vy")]) < -0.1, "the ball was thrown back");
+        assertTrue(csv.last("ball.vy") < -0.1, "the ball was thrown back");
         for (int i = 0; i < 400; i++) {
-            double z = Double.parseDouble(last[header.indexOf("cloth.n" + i + ".pz")]);
+            double z = csv.last("cloth.n" + i + ".pz");
             assertTrue(Double.isFinite(z) && z <= 1e-9 && z > -0.45, "node " + i + " at z = " + z);
         }
     }
@@ -89,21 +114,13 @@ class DeformableScenesTest {
      */
     @Test
     void shouldLetTheToolFeelTheSheetItPresses() throws Exception {
-        Path csv = dir.resolve("tt.csv");
-        Path scene = Path.of(DeformableScenesTest.class.getResource("/scenes/tool-trampoline.yaml").toURI());
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            scene.toString(), "--duration", "4", "--out", csv.toString());
-        assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        String[] last = lines.get(lines.size() - 1).split(",", -1);
-        double forceZ = Double.parseDouble(last[header.indexOf("force.z")]);
-        double deviceZ = Double.parseDouble(last[header.indexOf("device.z")]);
+        Csv csv = simulate(testScene("tool-trampoline.yaml"), "4");
+        double forceZ = csv.last("force.z");
+        double deviceZ = csv.last("device.z");
         double handTargetZ = -0.01;
         assertTrue(forceZ > 0.3, "the sheet pushes the tool up: " + forceZ + " N");
         assertEquals(100.0 * (deviceZ - handTargetZ), forceZ, 0.02 * forceZ, "the hand's spring balances it");
-        assertTrue(Double.parseDouble(last[header.indexOf("sheet.n12.pz")]) < -0.005, "and the sheet gives");
+        assertTrue(csv.last("sheet.n12.pz") < -0.005, "and the sheet gives");
     }
 
     /**
@@ -112,20 +129,12 @@ class DeformableScenesTest {
      */
     @Test
     void shouldLetTheToolHoldANodeAndFeelItsPull() throws Exception {
-        Path csv = dir.resolve("tg.csv");
-        Path scene = Path.of(DeformableScenesTest.class.getResource("/scenes/tool-grab.yaml").toURI());
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            scene.toString(), "--duration", "4", "--out", csv.toString());
-        assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        String[] last = lines.get(lines.size() - 1).split(",", -1);
-        double forceZ = Double.parseDouble(last[header.indexOf("force.z")]);
-        double deviceZ = Double.parseDouble(last[header.indexOf("device.z")]);
+        Csv csv = simulate(testScene("tool-grab.yaml"), "4");
+        double forceZ = csv.last("force.z");
+        double deviceZ = csv.last("device.z");
         assertTrue(forceZ < -0.3, "the sheet pulls the tool down: " + forceZ + " N");
         assertEquals(100.0 * (deviceZ - 0.02), forceZ, 0.02 * Math.abs(forceZ), "the hand's spring balances it");
-        double centreZ = Double.parseDouble(last[header.indexOf("sheet.n12.pz")]);
+        double centreZ = csv.last("sheet.n12.pz");
         assertTrue(centreZ > 0.005 && centreZ < deviceZ, "the centre follows the tool up: " + centreZ);
     }
 

@@ -103,6 +103,20 @@ class BrowserTest {
         runner.start();
     }
 
+    /** Stops the test's server and loop and starts them again on another scene. */
+    private void restartWith(Path scene) throws Exception {
+        stopServer();
+        scenePath = scene;
+        BuiltScene built = SceneBuilder.build(new SceneLoader().load(scenePath));
+        SimulatedDevice device = built.newSimulatedDevice();
+        device.open();
+        assembly = new LoopAssembly(built, device, 1000, SystemNanoClock.INSTANCE);
+        startService(StreamServerConfig.defaults().withPorts(0, -1));
+        assembly.loop().setTickSink(service.events());
+        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+    }
+
     /** The stream side of the test's loop, as {@code run} starts it; started again when a test restarts it. */
     private void startService(StreamServerConfig serverConfig) throws IOException {
         service = StreamService.start(assembly, serverConfig, new LoopStatsBoard(),
@@ -201,16 +215,7 @@ class BrowserTest {
     @Test
     void shouldDrawADeformableClothAsItFallsOnABall() throws Exception {
         // A 6 × 6 cloth pinned at two corners drapes over a ball (test scene browser-cloth.yaml).
-        stopServer();
-        scenePath = Path.of(BrowserTest.class.getResource("/scenes/browser-cloth.yaml").toURI());
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(scenePath));
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        startService(StreamServerConfig.defaults().withPorts(0, -1));
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        restartWith(Path.of(BrowserTest.class.getResource("/scenes/browser-cloth.yaml").toURI()));
         browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
         await("hook.bodiesDrawn === 2 && hook.deformableUpdates >= 20 && hook.framesRendered >= 20",
             Duration.ofSeconds(30), "the ball and the cloth drawn, its nodes updated");
@@ -228,16 +233,7 @@ class BrowserTest {
     @Test
     void shouldPlotTheLastImpulseWaveformBesideTheForce() throws Exception {
         // scenes/tap.yaml: the stylus taps a block whose material has transients, every 4.5 s from t = 1.5 s.
-        stopServer();
-        scenePath = Path.of("..", "scenes", "tap.yaml");
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(scenePath));
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        startService(StreamServerConfig.defaults().withPorts(0, -1));
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        restartWith(Path.of("..", "scenes", "tap.yaml"));
         browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
         await("hook.lastPulse !== null && hook.framesRendered >= 5", Duration.ofSeconds(30), "a tap's pulse");
         JsonNode pulse = browser.execute("return window.hapticsd.lastPulse;");

@@ -298,6 +298,14 @@ public final class MassSpringBody implements DeformableBody {
             force[3 * node + 1] = m * g[1] + e * external[3 * node + 1];
             force[3 * node + 2] = m * g[2] + e * external[3 * node + 2];
         }
+        addSpringForces(spec, x, force);
+    }
+
+    /**
+     * Adds each spring's force on its two nodes (source 004 (3.9)) to {@code f}: on i, {@code k·(d − l)·(x_j − x_i)/d},
+     * pulling toward j when stretched; on j the opposite. No allocation.
+     */
+    static void addSpringForces(MassSpringSpec spec, double[] x, double[] f) {
         int[] ends = spec.springNodes();
         for (int s = 0; s < spec.springCount(); s++) {
             int i = 3 * ends[2 * s];
@@ -309,14 +317,13 @@ public final class MassSpringBody implements DeformableBody {
             if (d == 0.0) {
                 continue;
             }
-            // (3.9): the force on i pulls toward j when the spring is stretched, k·(d − l)·(x_j − x_i)/d.
             double t = spec.stiffnessNpm()[s] * (d - spec.restLengthM()[s]) / d;
-            force[i] += t * dx;
-            force[i + 1] += t * dy;
-            force[i + 2] += t * dz;
-            force[j] -= t * dx;
-            force[j + 1] -= t * dy;
-            force[j + 2] -= t * dz;
+            f[i] += t * dx;
+            f[i + 1] += t * dy;
+            f[i + 2] += t * dz;
+            f[j] -= t * dx;
+            f[j + 1] -= t * dy;
+            f[j + 2] -= t * dz;
         }
     }
 

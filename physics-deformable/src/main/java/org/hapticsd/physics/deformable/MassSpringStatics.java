@@ -126,24 +126,7 @@ public final class MassSpringStatics {
             f[3 * i + 1] = m * g[1];
             f[3 * i + 2] = m * g[2];
         }
-        for (int s = 0; s < spec.springCount(); s++) {
-            int i = 3 * spec.springNodes()[2 * s];
-            int j = 3 * spec.springNodes()[2 * s + 1];
-            double dx = x[j] - x[i];
-            double dy = x[j + 1] - x[i + 1];
-            double dz = x[j + 2] - x[i + 2];
-            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            if (d == 0.0) {
-                continue;
-            }
-            double t = spec.stiffnessNpm()[s] * (d - spec.restLengthM()[s]) / d;
-            f[i] += t * dx;
-            f[i + 1] += t * dy;
-            f[i + 2] += t * dz;
-            f[j] -= t * dx;
-            f[j + 1] -= t * dy;
-            f[j + 2] -= t * dz;
-        }
+        MassSpringBody.addSpringForces(spec, x, f);
         double largest = 0.0;
         for (int i = 0; i < n; i++) {
             if (spec.pinned()[i]) {
