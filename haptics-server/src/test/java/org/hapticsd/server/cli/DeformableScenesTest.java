@@ -161,5 +161,9 @@ class DeformableScenesTest {
             "modes: missing");
         assertRefused(head + "    heldByTool: {node: 5}\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "heldByTool.node: 5 is not a node of 0..0");
+        // Nothing holds it up: under gravity a free body has no equilibrium to take its modes about.
+        assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
+            + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",
+            "deformables[0] (chain): no static equilibrium found");
     }
 }
