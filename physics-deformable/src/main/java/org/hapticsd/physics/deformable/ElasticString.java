@@ -1,0 +1,469 @@
+package org.hapticsd.physics.deformable;
+
+/**
+ * Source 001's dynamic string: a planar, inextensible elastica with inertia in the x–z plane. Its shape is the tangent
+ * angle {@code θ(s, t) = Σ aᵢ(t)·φᵢ(s)} over the arc length s ∈ [0, L] (9); the left end is held at the origin, so
+ * {@code x(s) = ∫₀ˢ cos θ}, {@code z(s) = ∫₀ˢ sin θ} (1)(2); the right end is free and pushed along −x by a force f.
+ * Line density ρ, bending stiffness R.
+ *
+ * <h2>The step</h2>
+ * The equation of motion (7), {@code h = sin θ·∫ₛᴸ ρẍ − cos θ·∫ₛᴸ ρz̈ + R·θ'' + f·sin θ = 0}, is evaluated at step k
+ * with the source's differences (12)(13): θ from {@code aᵏ}, θ̇ from {@code (aᵏ⁺¹ − aᵏ)/T}, θ̈ from
+ * {@code (aᵏ⁺² − 2aᵏ⁺¹ + aᵏ)/T²}. With {@code ẍ(s) = −∫₀ˢ (cos θ·θ̇² + sin θ·θ̈)} and
+ * {@code z̈(s) = ∫₀ˢ (cos θ·θ̈ − sin θ·θ̇²)}, h is linear in θ̈, so {@code h(s) = Σᵢ Aᵢ(s)·äᵢ + b(s)}, and the source's
+ * objective {@code E(aᵏ⁺²) = ∫₀ᴸ h² ds} (15), which it minimises by a multiplier method and a simplex search, has its
+ * minimum where the normal equations {@code (∫AᵢAⱼ)·ä = −∫Aᵢb} hold: one small linear solve a step. Integrals are
+ * trapezoidal on {@code samples} intervals.
+ *
+ * <p>Not yet: the source's example with its right end on the x axis, a position-driven or tool-held end, the world's
+ * step (contacts), scenes. Loop thread; allocates only at construction.
+ */
+public final class ElasticString {
+    /** The bases of θ. */
+    public enum Projection {
+        /** Source 001's: the θ̈ that minimises E = ∫h² ds (least squares of the equation of motion). */
+        LEAST_SQUARES,
+        /**
+         * Galerkin: ∫ h·φᵢ ds = 0 for every basis function. (7) is the Euler–Lagrange equation of Hamilton's principle
+         * (3) in θ(s), so with a basis that meets the boundary conditions (θ(0) = 0, θ'(L) = 0:
+         * {@link Basis#CLAMPED_FREE}) these are Lagrange's equations in the coefficients.
+         */
+        GALERKIN
+    }
+
+    /** Where (7) is evaluated in the step from aᵏ, aᵏ⁺¹ to aᵏ⁺². */
+    public enum Scheme {
+        /**
+         * Source 001's (12)(13): θ at step k, θ̇ = (aᵏ⁺¹ − aᵏ)/T, θ̈ = (aᵏ⁺² − 2aᵏ⁺¹ + aᵏ)/T². The second difference is
+         * centred on k + 1 but equated to the forces at k, a lag that makes the step unstable at any T: on a mode
+         * of frequency ω, λ² − 2λ + 1 + (ωT)² = 0 gives |λ| = √(1 + (ωT)²) > 1, growth e^{ω²Tt/2}.
+         */
+        SOURCE,
+        /** Størmer–Verlet: θ at step k + 1, where the second difference is centred; stable while ω_max·T < 2. */
+        CENTRED
+    }
+
+    public enum Basis {
+        /** Source 001's: 1, s, sin 2πs/L, cos 2πs/L, sin 4πs/L, cos 4πs/L. */
+        SOURCE,
+        /**
+         * sin((2i − 1)·π·s/(2L)), i = 1…n: each is zero at s = 0 and has zero slope at s = L, so θ(0) = 0 (the left
+         * end clamped) and θ'(L) = 0 (no moment at the free end) hold exactly: the clamped–free column's modes.
+         */
+        CLAMPED_FREE
+    }
+
+    private final double lengthM;
+    private final double densityKgpm;
+    private final double stiffnessNm2;
+    private double forceN;
+    private final int n;
+    private final int samples;
+    private final double ds;
+    /** φᵢ, φᵢ' and φᵢ'' at the sample points, [i][j]. */
+    private final double[][] phi;
+    private final double[][] phiS;
+    private final double[][] phiSs;
+    private final double[] a;
+    private final double[] aNext;
+    // Scratch, per sample.
+    private final double[] theta;
+    private final double[] thetaDot;
+    private final double[] cos;
+    private final double[] sin;
+    private final double[] x1;
+    private final double[] z1;
+    private final double[][] xi;
+    private final double[][] zi;
+    private final double[][] coefficient;
+    private final double[] rest;
+    private final double[] g;
+    private final double[] r;
+    private final double[] acceleration;
+    private Projection projection = Projection.LEAST_SQUARES;
+    private Scheme scheme = Scheme.SOURCE;
+    /** Within a CENTRED step: θ from the second coefficient vector given, not the first. */
+    private boolean shapeAtNext;
+
+    /**
+     * @param basisSize for {@link Basis#CLAMPED_FREE} the number of terms; {@link Basis#SOURCE} has 6
+     * @param samples   trapezoid intervals over the length
+     */
+    public ElasticString(double lengthM, double densityKgpm, double stiffnessNm2, double forceN, Basis basis,
+                         int basisSize, int samples) {
+        if (!(lengthM > 0) || !(densityKgpm > 0) || !(stiffnessNm2 > 0) || samples < 4) {
+            throw new IllegalArgumentException("a string needs L, ρ, R > 0 and at least 4 samples");
+        }
+        this.lengthM = lengthM;
+        this.densityKgpm = densityKgpm;
+        this.stiffnessNm2 = stiffnessNm2;
+        this.forceN = forceN;
+        this.n = basis == Basis.SOURCE ? 6 : basisSize;
+        if (n < 1) {
+            throw new IllegalArgumentException("basisSize must be >= 1");
+        }
+        this.samples = samples;
+        this.ds = lengthM / samples;
+        phi = new double[n][samples + 1];
+        phiS = new double[n][samples + 1];
+        phiSs = new double[n][samples + 1];
+        for (int j = 0; j <= samples; j++) {
+            double s = j * ds;
+            for (int i = 0; i < n; i++) {
+                double[] v = basis == Basis.SOURCE ? source(i, s, lengthM) : clampedFree(i, s, lengthM);
+                phi[i][j] = v[0];
+                phiS[i][j] = v[1];
+                phiSs[i][j] = v[2];
+            }
+        }
+        a = new double[n];
+        aNext = new double[n];
+        theta = new double[samples + 1];
+        thetaDot = new double[samples + 1];
+        cos = new double[samples + 1];
+        sin = new double[samples + 1];
+        x1 = new double[samples + 1];
+        z1 = new double[samples + 1];
+        xi = new double[n][samples + 1];
+        zi = new double[n][samples + 1];
+        coefficient = new double[n][samples + 1];
+        rest = new double[samples + 1];
+        g = new double[n * n];
+        r = new double[n];
+        acceleration = new double[n];
+    }
+
+    /** φ, φ', φ'' of the source's basis function i at s. */
+    private static double[] source(int i, double s, double l) {
+        double w2 = 2 * Math.PI / l;
+        double w4 = 4 * Math.PI / l;
+        return switch (i) {
+            case 0 -> new double[] {1, 0, 0};
+            case 1 -> new double[] {s, 1, 0};
+            case 2 -> new double[] {Math.sin(w2 * s), w2 * Math.cos(w2 * s), -w2 * w2 * Math.sin(w2 * s)};
+            case 3 -> new double[] {Math.cos(w2 * s), -w2 * Math.sin(w2 * s), -w2 * w2 * Math.cos(w2 * s)};
+            case 4 -> new double[] {Math.sin(w4 * s), w4 * Math.cos(w4 * s), -w4 * w4 * Math.sin(w4 * s)};
+            default -> new double[] {Math.cos(w4 * s), -w4 * Math.sin(w4 * s), -w4 * w4 * Math.cos(w4 * s)};
+        };
+    }
+
+    private static double[] clampedFree(int i, double s, double l) {
+        double w = (2 * i + 1) * Math.PI / (2 * l);
+        return new double[] {Math.sin(w * s), w * Math.cos(w * s), -w * w * Math.sin(w * s)};
+    }
+
+    /** Sets the shape at steps k and k + 1 (coefficients of θ), so the next step computes k + 2. */
+    public void setCoefficients(double[] atK, double[] atK1) {
+        System.arraycopy(atK, 0, a, 0, n);
+        System.arraycopy(atK1, 0, aNext, 0, n);
+    }
+
+    public void setScheme(Scheme value) {
+        this.scheme = java.util.Objects.requireNonNull(value, "scheme");
+    }
+
+    public void setProjection(Projection value) {
+        this.projection = java.util.Objects.requireNonNull(value, "projection");
+    }
+
+    public void setForceN(double value) {
+        this.forceN = value;
+    }
+
+    public int basisSize() {
+        return n;
+    }
+
+    /** The coefficients of the newest shape (step k + 1), into {@code dest}. */
+    public double[] coefficients(double[] dest) {
+        System.arraycopy(aNext, 0, dest, 0, n);
+        return dest;
+    }
+
+    /**
+     * The source's step: aᵏ⁺² from aᵏ and aᵏ⁺¹ by the least-squares solve of (15), then shifts (k ← k + 1).
+     */
+    public void step(double dtS) {
+        shapeAtNext = scheme == Scheme.CENTRED;
+        accelerationAt(a, aNext, dtS, acceleration);
+        shapeAtNext = false;
+        for (int i = 0; i < n; i++) {
+            double next = 2 * aNext[i] - a[i] + dtS * dtS * acceleration[i];
+            a[i] = aNext[i];
+            aNext[i] = next;
+        }
+    }
+
+    /**
+     * The θ̈ coefficients that minimise E for the shape {@code ak} moving at {@code (ak1 − ak)/dt}: the normal
+     * equations of the least-squares problem, solved directly.
+     */
+    public void accelerationAt(double[] ak, double[] ak1, double dtS, double[] dest) {
+        residualTerms(ak, ak1, dtS);
+        // Least squares: the normal equations (∫AᵢAₖ)·ä = −∫Aᵢb. Galerkin: (∫φᵢAₖ)·ä = −∫φᵢb.
+        double[][] test = projection == Projection.LEAST_SQUARES ? coefficient : phi;
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < n; k++) {
+                g[i * n + k] = integral(test[i], coefficient[k]);
+            }
+            r[i] = -integral(test[i], rest);
+        }
+        solve(g, r, dest, n);
+    }
+
+    /** E(ä) = ∫ (Σ Aᵢ·äᵢ + b)² ds for the shape {@code ak} moving at {@code (ak1 − ak)/dt}: the source's objective. */
+    public double objective(double[] ak, double[] ak1, double dtS, double[] candidateAcceleration) {
+        residualTerms(ak, ak1, dtS);
+        double sum = 0;
+        for (int j = 0; j <= samples; j++) {
+            double h = rest[j];
+            for (int i = 0; i < n; i++) {
+                h += coefficient[i][j] * candidateAcceleration[i];
+            }
+            sum += weight(j) * h * h;
+        }
+        return sum;
+    }
+
+    /**
+     * The weighted residuals √wⱼ·h(sⱼ) at the sample points for a candidate θ̈ (so that E is their sum of squares),
+     * into {@code dest} ({@link #samples()} + 1 values).
+     */
+    public double[] residuals(double[] ak, double[] ak1, double dtS, double[] candidateAcceleration, double[] dest) {
+        residualTerms(ak, ak1, dtS);
+        for (int j = 0; j <= samples; j++) {
+            double h = rest[j];
+            for (int i = 0; i < n; i++) {
+                h += coefficient[i][j] * candidateAcceleration[i];
+            }
+            dest[j] = Math.sqrt(weight(j)) * h;
+        }
+        return dest;
+    }
+
+    /** Fills {@code coefficient} (Aᵢ(s)) and {@code rest} (b(s)) of h = Σ Aᵢ·äᵢ + b. */
+    private void residualTerms(double[] ak, double[] ak1, double dtS) {
+        double[] shape = shapeAtNext ? ak1 : ak;
+        for (int j = 0; j <= samples; j++) {
+            double th = 0;
+            double thd = 0;
+            double thss = 0;
+            for (int i = 0; i < n; i++) {
+                th += shape[i] * phi[i][j];
+                thd += (ak1[i] - ak[i]) / dtS * phi[i][j];
+                thss += shape[i] * phiSs[i][j];
+            }
+            theta[j] = th;
+            thetaDot[j] = thd;
+            cos[j] = Math.cos(th);
+            sin[j] = Math.sin(th);
+            rest[j] = stiffnessNm2 * thss + forceN * sin[j];
+        }
+        // ẍ(s) = −X1(s) − Σ äᵢ·Xᵢ(s), z̈(s) = −Z1(s) + Σ äᵢ·Zᵢ(s), cumulative from s = 0 (trapezoidal).
+        x1[0] = 0;
+        z1[0] = 0;
+        for (int i = 0; i < n; i++) {
+            xi[i][0] = 0;
+            zi[i][0] = 0;
+        }
+        for (int j = 1; j <= samples; j++) {
+            double h = 0.5 * ds;
+            x1[j] = x1[j - 1] + h * (cos[j - 1] * thetaDot[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j] * thetaDot[j]);
+            z1[j] = z1[j - 1] + h * (sin[j - 1] * thetaDot[j - 1] * thetaDot[j - 1] + sin[j] * thetaDot[j] * thetaDot[j]);
+            for (int i = 0; i < n; i++) {
+                xi[i][j] = xi[i][j - 1] + h * (sin[j - 1] * phi[i][j - 1] + sin[j] * phi[i][j]);
+                zi[i][j] = zi[i][j - 1] + h * (cos[j - 1] * phi[i][j - 1] + cos[j] * phi[i][j]);
+            }
+        }
+        // Tail integrals ∫ₛᴸ, in place.
+        tail(x1);
+        tail(z1);
+        for (int i = 0; i < n; i++) {
+            tail(xi[i]);
+            tail(zi[i]);
+        }
+        // h = sin θ·ρ∫ₛᴸẍ − cos θ·ρ∫ₛᴸz̈ + R·θ'' + f·sin θ.
+        for (int j = 0; j <= samples; j++) {
+            rest[j] += densityKgpm * (-sin[j] * x1[j] + cos[j] * z1[j]);
+            for (int i = 0; i < n; i++) {
+                coefficient[i][j] = -densityKgpm * (sin[j] * xi[i][j] + cos[j] * zi[i][j]);
+            }
+        }
+    }
+
+    /** values[j] ← ∫_{s_j}^L values, trapezoidal, in place. */
+    private void tail(double[] values) {
+        double sum = 0;
+        double previous = values[samples];
+        values[samples] = 0;
+        for (int j = samples - 1; j >= 0; j--) {
+            double current = values[j];
+            sum += 0.5 * ds * (previous + current);
+            previous = current;
+            values[j] = sum;
+        }
+    }
+
+    private double weight(int j) {
+        return j == 0 || j == samples ? 0.5 * ds : ds;
+    }
+
+    private double integral(double[] u, double[] v) {
+        double sum = 0;
+        for (int j = 0; j <= samples; j++) {
+            sum += weight(j) * u[j] * v[j];
+        }
+        return sum;
+    }
+
+    /** Gaussian elimination with partial pivoting on a copy-free n × n system (m and rhs are overwritten). */
+    private static void solve(double[] m, double[] rhs, double[] dest, int n) {
+        for (int col = 0; col < n; col++) {
+            int pivot = col;
+            for (int row = col + 1; row < n; row++) {
+                if (Math.abs(m[row * n + col]) > Math.abs(m[pivot * n + col])) {
+                    pivot = row;
+                }
+            }
+            if (pivot != col) {
+                for (int k = 0; k < n; k++) {
+                    double t = m[col * n + k];
+                    m[col * n + k] = m[pivot * n + k];
+                    m[pivot * n + k] = t;
+                }
+                double t = rhs[col];
+                rhs[col] = rhs[pivot];
+                rhs[pivot] = t;
+            }
+            double d = m[col * n + col];
+            for (int row = col + 1; row < n; row++) {
+                double factor = m[row * n + col] / d;
+                for (int k = col; k < n; k++) {
+                    m[row * n + k] -= factor * m[col * n + k];
+                }
+                rhs[row] -= factor * rhs[col];
+            }
+        }
+        for (int row = n - 1; row >= 0; row--) {
+            double sum = rhs[row];
+            for (int k = row + 1; k < n; k++) {
+                sum -= m[row * n + k] * dest[k];
+            }
+            dest[row] = sum / m[row * n + row];
+        }
+    }
+
+    /**
+     * The static shape (ρ → 0: (7) becomes the elastica R·θ'' + f·sin θ = 0) by Newton's method on its Galerkin
+     * equations ∫(R·θ'' + f·sin θ)·φᵢ ds = 0, from the coefficients {@code guess}; sets it as the string's shape (at
+     * rest) and returns the coefficients. Allocates; not for the loop.
+     *
+     * @throws IllegalStateException when Newton's method does not converge in 50 steps
+     */
+    public double[] staticShape(double[] guess) {
+        double[] c = guess.clone();
+        double[] jac = new double[n * n];
+        double[] rhs = new double[n];
+        double[] delta = new double[n];
+        double[] weighted = new double[samples + 1];
+        for (int iteration = 0; iteration < 50; iteration++) {
+            double largest = 0;
+            for (int j = 0; j <= samples; j++) {
+                double th = 0;
+                double thss = 0;
+                for (int i = 0; i < n; i++) {
+                    th += c[i] * phi[i][j];
+                    thss += c[i] * phiSs[i][j];
+                }
+                theta[j] = th;
+                rest[j] = stiffnessNm2 * thss + forceN * Math.sin(th);
+                cos[j] = Math.cos(th);
+            }
+            for (int i = 0; i < n; i++) {
+                rhs[i] = -integral(phi[i], rest);
+                largest = Math.max(largest, Math.abs(rhs[i]));
+                for (int k = 0; k < n; k++) {
+                    for (int j = 0; j <= samples; j++) {
+                        weighted[j] = stiffnessNm2 * phiSs[k][j] + forceN * cos[j] * phi[k][j];
+                    }
+                    jac[i * n + k] = integral(phi[i], weighted);
+                }
+            }
+            if (largest < 1e-14 * Math.max(stiffnessNm2, Math.abs(forceN) * lengthM)) {
+                setCoefficients(c, c);
+                return c;
+            }
+            solve(jac, rhs, delta, n);
+            for (int i = 0; i < n; i++) {
+                c[i] += delta[i];
+            }
+        }
+        throw new IllegalStateException("no static shape found from " + java.util.Arrays.toString(guess));
+    }
+
+    /** Positions of the sample points, x and z interleaved (2 per sample), for the shape at step k + 1. */
+    public double[] positions(double[] destXz) {
+        double x = 0;
+        double z = 0;
+        double previousCos = 0;
+        double previousSin = 0;
+        for (int j = 0; j <= samples; j++) {
+            double th = 0;
+            for (int i = 0; i < n; i++) {
+                th += aNext[i] * phi[i][j];
+            }
+            double c = Math.cos(th);
+            double s = Math.sin(th);
+            if (j > 0) {
+                x += 0.5 * ds * (previousCos + c);
+                z += 0.5 * ds * (previousSin + s);
+            }
+            destXz[2 * j] = x;
+            destXz[2 * j + 1] = z;
+            previousCos = c;
+            previousSin = s;
+        }
+        return destXz;
+    }
+
+    public int samples() {
+        return samples;
+    }
+
+    /**
+     * T + U − f·Δx at step k + 1 with the velocity (aᵏ⁺¹ − aᵏ)/T: kinetic ½ρ∫(ẋ² + ż²), bending ½R∫θ'², and the
+     * work the end force has done, f·∫(1 − cos θ) (conserved by the exact motion).
+     */
+    public double energyJ(double dtS) {
+        double kinetic = 0;
+        double bending = 0;
+        double work = 0;
+        double xd = 0;
+        double zd = 0;
+        double previousSinThd = 0;
+        double previousCosThd = 0;
+        for (int j = 0; j <= samples; j++) {
+            double th = 0;
+            double thd = 0;
+            double ths = 0;
+            for (int i = 0; i < n; i++) {
+                th += aNext[i] * phi[i][j];
+                thd += (aNext[i] - a[i]) / dtS * phi[i][j];
+                ths += aNext[i] * phiS[i][j];
+            }
+            double sinThd = Math.sin(th) * thd;
+            double cosThd = Math.cos(th) * thd;
+            if (j > 0) {
+                xd -= 0.5 * ds * (previousSinThd + sinThd);
+                zd += 0.5 * ds * (previousCosThd + cosThd);
+            }
+            previousSinThd = sinThd;
+            previousCosThd = cosThd;
+            double w = weight(j);
+            kinetic += w * 0.5 * densityKgpm * (xd * xd + zd * zd);
+            bending += w * 0.5 * stiffnessNm2 * ths * ths;
+            work += w * forceN * (1 - Math.cos(th));
+        }
+        return kinetic + bending - work;
+    }
+}
