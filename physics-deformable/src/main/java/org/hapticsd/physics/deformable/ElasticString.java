@@ -81,6 +81,11 @@ public final class ElasticString {
     private final double[] r;
     private final double[] acceleration;
     private Projection projection = Projection.LEAST_SQUARES;
+    /** Point forces at the sample points (x, z), and their generalised forces Qᵢ = Σⱼ Fⱼ·∂rⱼ/∂aᵢ. */
+    private final double[] pointForceX;
+    private final double[] pointForceZ;
+    private final double[] generalizedForce;
+    private boolean forcesApplied;
     private Scheme scheme = Scheme.SOURCE;
     /** Within a CENTRED step: θ from the second coefficient vector given, not the first. */
     private boolean shapeAtNext;
@@ -131,6 +136,20 @@ public final class ElasticString {
         g = new double[n * n];
         r = new double[n];
         acceleration = new double[n];
+        pointForceX = new double[samples + 1];
+        pointForceZ = new double[samples + 1];
+        generalizedForce = new double[n];
+    }
+
+    /**
+     * Adds a force at sample point j (x and z, N) for the next {@link #step}: it enters the Galerkin equations as the
+     * generalised forces Qᵢ = Fₓ·∂xⱼ/∂aᵢ + F_z·∂zⱼ/∂aᵢ, with ∂xⱼ/∂aᵢ = −∫₀^{sⱼ} sin θ·φᵢ and ∂zⱼ/∂aᵢ = ∫₀^{sⱼ} cos θ·φᵢ
+     * (virtual work). {@link Projection#GALERKIN} only: the source's least squares has no place for them.
+     */
+    public void applyForce(int sample, double fxN, double fzN) {
+        pointForceX[sample] += fxN;
+        pointForceZ[sample] += fzN;
+        forcesApplied = true;
     }
 
     /** φ, φ', φ'' of the source's basis function i at s. */
@@ -192,6 +211,11 @@ public final class ElasticString {
             a[i] = aNext[i];
             aNext[i] = next;
         }
+        if (forcesApplied) {
+            java.util.Arrays.fill(pointForceX, 0.0);
+            java.util.Arrays.fill(pointForceZ, 0.0);
+            forcesApplied = false;
+        }
     }
 
     /**
@@ -206,7 +230,8 @@ public final class ElasticString {
             for (int k = 0; k < n; k++) {
                 g[i * n + k] = integral(test[i], coefficient[k]);
             }
-            r[i] = -integral(test[i], rest);
+            // Galerkin: ∫h·φᵢ + Qᵢ = 0 (∫R·θ''·φᵢ = −∂U/∂aᵢ fixes the sign against Lagrange's equations).
+            r[i] = -integral(test[i], rest) - (projection == Projection.GALERKIN ? generalizedForce[i] : 0.0);
         }
         solve(g, r, dest, n);
     }
@@ -274,6 +299,16 @@ public final class ElasticString {
                 xi[i][j] = xi[i][j - 1] + h * (sin[j - 1] * phi[i][j - 1] + sin[j] * phi[i][j]);
                 zi[i][j] = zi[i][j - 1] + h * (cos[j - 1] * phi[i][j - 1] + cos[j] * phi[i][j]);
             }
+        }
+        // The applied point forces' generalised forces, from ∂x/∂aᵢ = −Xᵢ and ∂z/∂aᵢ = Zᵢ before the tails.
+        for (int i = 0; i < n; i++) {
+            double q = 0;
+            if (forcesApplied) {
+                for (int j = 0; j <= samples; j++) {
+                    q += -pointForceX[j] * xi[i][j] + pointForceZ[j] * zi[i][j];
+                }
+            }
+            generalizedForce[i] = q;
         }
         // Tail integrals ∫ₛᴸ, in place.
         tail(x1);
