@@ -12,7 +12,7 @@ import org.hapticsd.physics.deformable.MassSpringSpec;
  * ({@code couplingStiffnessNpm}, {@code couplingDampingNspm}). See docs/scenes.md, "deformables".
  */
 public final class DeformableSpec extends Located {
-    public static final String TYPES = "mass-spring";
+    public static final String TYPES = "mass-spring or string";
 
     private String name;
     private String type;
@@ -29,6 +29,7 @@ public final class DeformableSpec extends Located {
     private double couplingStiffnessNpm = 1000.0;
     private double couplingDampingNspm = 1.0;
     private HoldSpec heldByTool;
+    private StringSpec string;
     private boolean modesAboutEquilibrium;
     private boolean startAtEquilibrium;
 
@@ -41,7 +42,7 @@ public final class DeformableSpec extends Located {
     }
 
     public void setType(String value) {
-        if (!"mass-spring".equals(value)) {
+        if (!"mass-spring".equals(value) && !"string".equals(value)) {
             throw new IllegalArgumentException("type must be " + TYPES + ", got '" + value + "'");
         }
         this.type = value;
@@ -108,6 +109,15 @@ public final class DeformableSpec extends Located {
 
     public void setCouplingDampingNspm(double value) {
         this.couplingDampingNspm = Check.nonNegative("couplingDampingNspm", value);
+    }
+
+    /** {@code string}: the fields of {@code type: string} (source 001). */
+    public void setString(StringSpec value) {
+        this.string = value;
+    }
+
+    public StringSpec string() {
+        return string;
     }
 
     /** {@code heldByTool}: the tool holds one node from the start (a grasp). */
@@ -268,6 +278,111 @@ public final class DeformableSpec extends Located {
             return new int[0];
         }
         return grid.triangles();
+    }
+
+    /**
+     * {@code string}: source 001's string, the tangent-angle elastica with inertia, in the vertical plane through
+     * {@code origin} along +x, its left end held there, its right end free and pushed along −x by {@code endForceN}.
+     */
+    public static final class StringSpec extends Located {
+        private double lengthM = 0.3;
+        private double densityKgpm = 0.05;
+        private double bendingStiffnessNm2 = 0.001;
+        private double endForceN;
+        private String basis = "clamped-free";
+        private int terms = 6;
+        private int samples = 200;
+        private int points = 21;
+        private double[] originM = {0.0, 0.0, 0.0};
+        private String projection = "galerkin";
+        private String scheme = "centred";
+
+        public void setLengthM(double value) {
+            this.lengthM = Check.positive("lengthM", value);
+        }
+
+        public void setDensityKgpm(double value) {
+            this.densityKgpm = Check.positive("densityKgpm", value);
+        }
+
+        public void setBendingStiffnessNm2(double value) {
+            this.bendingStiffnessNm2 = Check.positive("bendingStiffnessNm2", value);
+        }
+
+        public void setEndForceN(double value) {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("endForceN must be finite, got " + value);
+            }
+            this.endForceN = value;
+        }
+
+        public void setBasis(String value) {
+            if (!"source".equals(value) && !"clamped-free".equals(value)) {
+                throw new IllegalArgumentException("basis must be source or clamped-free, got '" + value + "'");
+            }
+            this.basis = value;
+        }
+
+        public void setTerms(int value) {
+            if (value < 1 || value > 40) {
+                throw new IllegalArgumentException("terms must be 1..40, got " + value);
+            }
+            this.terms = value;
+        }
+
+        public void setSamples(int value) {
+            if (value < 4 || value > 10_000) {
+                throw new IllegalArgumentException("samples must be 4..10000, got " + value);
+            }
+            this.samples = value;
+        }
+
+        public void setPoints(int value) {
+            if (value < 2 || value > 1000) {
+                throw new IllegalArgumentException("points must be 2..1000, got " + value);
+            }
+            this.points = value;
+        }
+
+        public void setOrigin(double[] value) {
+            this.originM = Check.vector3("origin", value);
+        }
+
+        public void setProjection(String value) {
+            if (!"galerkin".equals(value) && !"least-squares".equals(value)) {
+                throw new IllegalArgumentException("projection must be galerkin or least-squares, got '" + value
+                    + "'");
+            }
+            this.projection = value;
+        }
+
+        public void setScheme(String value) {
+            if (!"centred".equals(value) && !"source".equals(value)) {
+                throw new IllegalArgumentException("scheme must be centred or source, got '" + value + "'");
+            }
+            this.scheme = value;
+        }
+
+        /** The string, straight along +x and at rest, and the body the world sees. */
+        public org.hapticsd.physics.deformable.StringBody build(String name, double nodeRadiusM) {
+            if (samples % (points - 1) != 0) {
+                throw new IllegalArgumentException("string.samples (" + samples + ") must be a multiple of "
+                    + "string.points − 1 (" + (points - 1) + ")");
+            }
+            org.hapticsd.physics.deformable.ElasticString model = new org.hapticsd.physics.deformable.ElasticString(
+                lengthM, densityKgpm, bendingStiffnessNm2, endForceN,
+                "source".equals(basis) ? org.hapticsd.physics.deformable.ElasticString.Basis.SOURCE
+                    : org.hapticsd.physics.deformable.ElasticString.Basis.CLAMPED_FREE, terms, samples);
+            model.setProjection("galerkin".equals(projection)
+                ? org.hapticsd.physics.deformable.ElasticString.Projection.GALERKIN
+                : org.hapticsd.physics.deformable.ElasticString.Projection.LEAST_SQUARES);
+            model.setScheme("centred".equals(scheme) ? org.hapticsd.physics.deformable.ElasticString.Scheme.CENTRED
+                : org.hapticsd.physics.deformable.ElasticString.Scheme.SOURCE);
+            double[] straight = new double[model.basisSize()];
+            model.setCoefficients(straight, straight);
+            return new org.hapticsd.physics.deformable.StringBody(name, model, originM, points, nodeRadiusM,
+                densityKgpm, lengthM);
+        }
     }
 
     /** {@code heldByTool}: which node, and the grasp's spring and damper between it and the tool's centre. */

@@ -23,6 +23,7 @@ import org.hapticsd.physics.ContactNeed;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.deformable.MassSpringBody;
 import org.hapticsd.physics.deformable.MassSpringSpec;
 import org.hapticsd.physics.deformable.MassSpringStatics;
@@ -139,16 +140,25 @@ public final class SceneBuilder {
             DeformableSpec d = spec.deformables().get(i);
             String at = spec.source() + ":" + d.line() + ":" + d.column() + ": deformables[" + i + "] (" + d.name()
                 + "): ";
-            MassSpringBody body;
+            DeformableBody body;
             try {
+                if ("string".equals(d.type())) {
+                    if (d.string() == null) {
+                        throw new IllegalArgumentException("string: missing (the fields of a string)");
+                    }
+                    body = d.string().build(d.name(), d.nodeRadiusM());
+                } else {
                 MassSpringSpec massSpring = d.toSpec(spec.gravityMps2());
                 double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
                     ? MassSpringStatics.equilibrium(massSpring) : null;
                 ModalBasis basis = ModalBasis.of(massSpring,
                     d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM());
-                body = new MassSpringBody(d.name(), massSpring, d.nodeRadiusM(), basis, d.surfaceTriangles());
+                MassSpringBody massSpringBody = new MassSpringBody(d.name(), massSpring, d.nodeRadiusM(), basis,
+                    d.surfaceTriangles());
                 if (d.startAtEquilibrium()) {
-                    body.setState(equilibrium, new double[equilibrium.length]);
+                    massSpringBody.setState(equilibrium, new double[equilibrium.length]);
+                }
+                body = massSpringBody;
                 }
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new SceneException(at + e.getMessage(), e);

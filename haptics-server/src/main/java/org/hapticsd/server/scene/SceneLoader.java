@@ -187,6 +187,13 @@ public final class SceneLoader {
             if (d.type() == null) {
                 throw error(source, d, at + ".type", "missing (" + DeformableSpec.TYPES + ")");
             }
+            boolean massSpringFields = !d.nodes().isEmpty() || !d.springs().isEmpty() || d.grid() != null;
+            if ("string".equals(d.type()) && massSpringFields) {
+                throw error(source, d, at + ".type", "a string has no nodes, springs or grid (those are mass-spring's)");
+            }
+            if ("mass-spring".equals(d.type()) && d.string() != null) {
+                throw error(source, d, at + ".string", "only for type: string");
+            }
         }
         Set<String> groups = new HashSet<>();
         for (int i = 0; i < bodies.size(); i++) {

@@ -138,6 +138,25 @@ class DeformableScenesTest {
         assertTrue(centreZ > 0.005 && centreZ < deviceZ, "the centre follows the tool up: " + centreZ);
     }
 
+    /**
+     * scenes/string-cantilever.yaml: the stylus holds source 001's string by its free end and lifts it 5 cm. Held
+     * still at the top (1.5–2 s), the string pulls the stylus back down with the force its hand's spring balances, and
+     * the string bends toward it, its tip in the grasp and its middle lower.
+     */
+    @Test
+    void shouldLetTheToolHoldTheStringsFreeEnd() throws Exception {
+        Csv csv = simulate(Path.of("../scenes/string-cantilever.yaml"), "2");
+        double forceZ = csv.last("force.z");
+        double deviceZ = csv.last("device.z");
+        assertTrue(forceZ < -0.05, "the string pulls the tool down: " + forceZ + " N");
+        assertEquals(100.0 * (deviceZ - 0.05), forceZ, 0.02 * Math.abs(forceZ), "the hand's spring balances it");
+        double tip = csv.last("string.n20.pz");
+        double middle = csv.last("string.n10.pz");
+        assertTrue(Math.abs(tip - deviceZ) < 0.005 && middle > 0.0 && middle < tip, "bent toward the tool: tip "
+            + tip + ", middle " + middle);
+        assertEquals(0.0, csv.last("string.n0.pz"), 0.0, "the clamped end stays");
+    }
+
     private void assertRefused(String yaml, String expected) throws Exception {
         Path scene = dir.resolve("bad.yaml");
         Files.writeString(scene, yaml);
