@@ -296,6 +296,7 @@ public final class DeformableSpec extends Located {
         private double[] originM = {0.0, 0.0, 0.0};
         private String projection = "galerkin";
         private String scheme = "centred";
+        private boolean endOnAxis;
 
         public void setLengthM(double value) {
             this.lengthM = Check.positive("lengthM", value);
@@ -363,6 +364,14 @@ public final class DeformableSpec extends Located {
             this.scheme = value;
         }
 
+        /** {@code free} (the default) or {@code on-axis}: the right end held on the x axis, z(L) = 0. */
+        public void setRightEnd(String value) {
+            if (!"free".equals(value) && !"on-axis".equals(value)) {
+                throw new IllegalArgumentException("rightEnd must be free or on-axis, got '" + value + "'");
+            }
+            this.endOnAxis = "on-axis".equals(value);
+        }
+
         /** The string, straight along +x and at rest, and the body the world sees. */
         public org.hapticsd.physics.deformable.StringBody build(String name, double nodeRadiusM) {
             if (samples % (points - 1) != 0) {
@@ -378,6 +387,7 @@ public final class DeformableSpec extends Located {
                 : org.hapticsd.physics.deformable.ElasticString.Projection.LEAST_SQUARES);
             model.setScheme("centred".equals(scheme) ? org.hapticsd.physics.deformable.ElasticString.Scheme.CENTRED
                 : org.hapticsd.physics.deformable.ElasticString.Scheme.SOURCE);
+            model.setEndOnAxis(endOnAxis);
             double[] straight = new double[model.basisSize()];
             model.setCoefficients(straight, straight);
             return new org.hapticsd.physics.deformable.StringBody(name, model, originM, points, nodeRadiusM,

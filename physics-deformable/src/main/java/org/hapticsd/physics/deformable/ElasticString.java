@@ -86,6 +86,15 @@ public final class ElasticString {
     private final double[] pointForceZ;
     private final double[] generalizedForce;
     private boolean forcesApplied;
+    /** The right end held on the x axis (z(L) = 0), the source's example: a multiplier in each step. */
+    private boolean endOnAxis;
+    private final double[] endZi;
+    private double endZ1;
+    private double endZ;
+    private double endZDot;
+    private final double[] kkt;
+    private final double[] kktRhs;
+    private final double[] kktSolution;
     private Scheme scheme = Scheme.SOURCE;
     /** Within a CENTRED step: θ from the second coefficient vector given, not the first. */
     private boolean shapeAtNext;
@@ -139,6 +148,19 @@ public final class ElasticString {
         pointForceX = new double[samples + 1];
         pointForceZ = new double[samples + 1];
         generalizedForce = new double[n];
+        endZi = new double[n];
+        kkt = new double[(n + 1) * (n + 1)];
+        kktRhs = new double[n + 1];
+        kktSolution = new double[n + 1];
+    }
+
+    /**
+     * Holds the right end on the x axis, z(L) = 0, as in source 001's example: each step minimises its objective
+     * (least squares) or solves its Galerkin equations subject to z̈(L) = −2β·ż(L) − β²·z(L) (β = 0.2/T, which
+     * pulls round-off drift back), by a Lagrange multiplier: the force along z the axis exerts on the end.
+     */
+    public void setEndOnAxis(boolean value) {
+        this.endOnAxis = value;
     }
 
     /**
@@ -233,7 +255,25 @@ public final class ElasticString {
             // Galerkin: ∫h·φᵢ + Qᵢ = 0 (∫R·θ''·φᵢ = −∂U/∂aᵢ fixes the sign against Lagrange's equations).
             r[i] = -integral(test[i], rest) - (projection == Projection.GALERKIN ? generalizedForce[i] : 0.0);
         }
-        solve(g, r, dest, n);
+        if (!endOnAxis) {
+            solve(g, r, dest, n);
+            return;
+        }
+        // [G c; cᵀ 0]·[ä; λ] = [r; d] with cᵢ = ∂z(L)/∂aᵢ and z̈(L) = −Z1(L) + Σ cᵢ·äᵢ = d + Z1(L).
+        double beta = 0.2 / dtS;
+        int m = n + 1;
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < n; k++) {
+                kkt[i * m + k] = g[i * n + k];
+            }
+            kkt[i * m + n] = endZi[i];
+            kkt[n * m + i] = endZi[i];
+            kktRhs[i] = r[i];
+        }
+        kkt[n * m + n] = 0;
+        kktRhs[n] = endZ1 - 2 * beta * endZDot - beta * beta * endZ;
+        solve(kkt, kktRhs, kktSolution, m);
+        System.arraycopy(kktSolution, 0, dest, 0, n);
     }
 
     /** E(ä) = ∫ (Σ Aᵢ·äᵢ + b)² ds for the shape {@code ak} moving at {@code (ak1 − ak)/dt}: the source's objective. */
@@ -299,6 +339,17 @@ public final class ElasticString {
                 xi[i][j] = xi[i][j - 1] + h * (sin[j - 1] * phi[i][j - 1] + sin[j] * phi[i][j]);
                 zi[i][j] = zi[i][j - 1] + h * (cos[j - 1] * phi[i][j - 1] + cos[j] * phi[i][j]);
             }
+        }
+        // The end's z, its rate and ∂z(L)/∂aᵢ, for the axis constraint, before the tails.
+        endZ1 = z1[samples];
+        endZ = 0;
+        endZDot = 0;
+        for (int j = 1; j <= samples; j++) {
+            endZ += 0.5 * ds * (sin[j - 1] + sin[j]);
+            endZDot += 0.5 * ds * (cos[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j]);
+        }
+        for (int i = 0; i < n; i++) {
+            endZi[i] = zi[i][samples];
         }
         // The applied point forces' generalised forces, from ∂x/∂aᵢ = −Xᵢ and ∂z/∂aᵢ = Zᵢ before the tails.
         for (int i = 0; i < n; i++) {
