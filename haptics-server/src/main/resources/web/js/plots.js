@@ -31,16 +31,7 @@ export class StripChart {
   }
 
   draw() {
-    const c = this.canvas;
-    const dpr = window.devicePixelRatio || 1;
-    const width = c.clientWidth;
-    const height = c.clientHeight;
-    if (c.width !== Math.round(width * dpr) || c.height !== Math.round(height * dpr)) {
-      c.width = Math.round(width * dpr);
-      c.height = Math.round(height * dpr);
-    }
-    const g = c.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { g, width, height } = fitCanvas(this.canvas);
     g.clearRect(0, 0, width, height);
     g.fillStyle = '#14171b';
     g.fillRect(0, 0, width, height);
@@ -96,6 +87,21 @@ export class StripChart {
     const latest = this.series.map((s) => `${s.label} ${format(s.v[s.v.length - 1])}`).join('  ');
     g.fillText(`${this.title} (${this.unit}), full scale ${top}: ${latest}`, left, 12);
   }
+}
+
+/** Sizes the canvas's pixels to its box at the device's pixel ratio; returns the context, its size, and whether it changed. */
+function fitCanvas(c) {
+  const dpr = window.devicePixelRatio || 1;
+  const width = c.clientWidth;
+  const height = c.clientHeight;
+  const resized = c.width !== Math.round(width * dpr) || c.height !== Math.round(height * dpr);
+  if (resized) {
+    c.width = Math.round(width * dpr);
+    c.height = Math.round(height * dpr);
+  }
+  const g = c.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { g, width, height, resized };
 }
 
 function niceCeil(x) {
@@ -205,21 +211,14 @@ export class PulsePlot {
   }
 
   draw() {
-    const c = this.canvas;
-    const dpr = window.devicePixelRatio || 1;
-    const width = c.clientWidth;
-    const height = c.clientHeight;
-    if (c.width !== Math.round(width * dpr) || c.height !== Math.round(height * dpr)) {
-      c.width = Math.round(width * dpr);
-      c.height = Math.round(height * dpr);
+    const { g, width, height, resized } = fitCanvas(this.canvas);
+    if (resized) {
       this.dirty = true;
     }
     if (this.dirty === false) {
       return;
     }
     this.dirty = false;
-    const g = c.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.fillStyle = '#14171b';
     g.fillRect(0, 0, width, height);
     const left = 4;
