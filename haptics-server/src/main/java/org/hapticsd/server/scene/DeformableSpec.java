@@ -296,7 +296,9 @@ public final class DeformableSpec extends Located {
         private double[] originM = {0.0, 0.0, 0.0};
         private String projection = "galerkin";
         private String scheme = "centred";
-        private boolean endOnAxis;
+        private String rightEnd = "free";
+        private DriveSpec drive;
+        private StartSpec start;
 
         public void setLengthM(double value) {
             this.lengthM = Check.positive("lengthM", value);
@@ -364,12 +366,25 @@ public final class DeformableSpec extends Located {
             this.scheme = value;
         }
 
-        /** {@code free} (the default) or {@code on-axis}: the right end held on the x axis, z(L) = 0. */
+        /**
+         * {@code free} (the default, pushed by {@code endForceN}), {@code on-axis} (held on the x axis, z(L) = 0) or
+         * {@code driven} (along {@code drive.path}).
+         */
         public void setRightEnd(String value) {
-            if (!"free".equals(value) && !"on-axis".equals(value)) {
-                throw new IllegalArgumentException("rightEnd must be free or on-axis, got '" + value + "'");
+            if (!"free".equals(value) && !"on-axis".equals(value) && !"driven".equals(value)) {
+                throw new IllegalArgumentException("rightEnd must be free, on-axis or driven, got '" + value + "'");
             }
-            this.endOnAxis = "on-axis".equals(value);
+            this.rightEnd = value;
+        }
+
+        /** {@code drive}: the path of a driven right end. */
+        public void setDrive(DriveSpec value) {
+            this.drive = value;
+        }
+
+        /** {@code start}: the shape to start from instead of straight and at rest. */
+        public void setStart(StartSpec value) {
+            this.start = value;
         }
 
         /** The string, straight along +x and at rest, and the body the world sees. */
@@ -387,11 +402,123 @@ public final class DeformableSpec extends Located {
                 : org.hapticsd.physics.deformable.ElasticString.Projection.LEAST_SQUARES);
             model.setScheme("centred".equals(scheme) ? org.hapticsd.physics.deformable.ElasticString.Scheme.CENTRED
                 : org.hapticsd.physics.deformable.ElasticString.Scheme.SOURCE);
-            model.setEndOnAxis(endOnAxis);
+            model.setEndOnAxis("on-axis".equals(rightEnd));
+            if ("driven".equals(rightEnd) != (drive != null)) {
+                throw new IllegalArgumentException(drive == null ? "string.drive: missing (rightEnd: driven needs a path)"
+                    : "string.drive: only with rightEnd: driven");
+            }
             double[] straight = new double[model.basisSize()];
             model.setCoefficients(straight, straight);
-            return new org.hapticsd.physics.deformable.StringBody(name, model, originM, points, nodeRadiusM,
-                densityKgpm, lengthM);
+            if (start != null) {
+                start.applyTo(model, "source".equals(basis));
+            }
+            org.hapticsd.physics.deformable.StringBody body = new org.hapticsd.physics.deformable.StringBody(name,
+                model, originM, points, nodeRadiusM, densityKgpm, lengthM);
+            if (drive != null) {
+                body.driveEnd(drive.path());
+            }
+            return body;
+        }
+    }
+
+    /** {@code drive}: the driven right end's path, points {@code {t, position: [x, z]}} relative to the left end. */
+    public static final class DriveSpec extends Located {
+        private java.util.List<EndPointSpec> path = java.util.List.of();
+        private boolean loop;
+
+        public void setPath(java.util.List<EndPointSpec> value) {
+            this.path = java.util.List.copyOf(value);
+        }
+
+        public void setLoop(boolean value) {
+            this.loop = value;
+        }
+
+        org.hapticsd.physics.deformable.EndPath path() {
+            double[] t = new double[path.size()];
+            double[] x = new double[path.size()];
+            double[] z = new double[path.size()];
+            for (int i = 0; i < path.size(); i++) {
+                EndPointSpec point = path.get(i);
+                if (Double.isNaN(point.tS) || point.positionM == null) {
+                    throw new IllegalArgumentException("string.drive.path[" + i + "]: needs t and position");
+                }
+                t[i] = point.tS;
+                x[i] = point.positionM[0];
+                z[i] = point.positionM[1];
+            }
+            try {
+                return new org.hapticsd.physics.deformable.EndPath(t, x, z, loop);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("string.drive.path: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** One point of a driven end's path: where the end is at time t, [x, z] m from the left end. */
+    public static final class EndPointSpec extends Located {
+        private double tS = Double.NaN;
+        private double[] positionM;
+
+        public void setT(double value) {
+            this.tS = Check.nonNegative("t", value);
+        }
+
+        public void setPosition(double[] value) {
+            if (value == null || value.length != 2 || !Double.isFinite(value[0]) || !Double.isFinite(value[1])) {
+                throw new IllegalArgumentException("position must be [x, z] in m, finite");
+            }
+            this.positionM = value.clone();
+        }
+    }
+
+    /**
+     * {@code start}: source 001's starting shapes, circular arcs with the right end on the x axis at {@code endAtM}
+     * (one value: at rest there; two: the shapes a⁰ and a¹, {@code intervalS} apart, so the string starts at the
+     * first moving towards the second). The source basis only.
+     */
+    public static final class StartSpec extends Located {
+        private double[] endAtM;
+        private double intervalS = Double.NaN;
+
+        public void setEndAtM(double[] value) {
+            if (value == null || value.length < 1 || value.length > 2) {
+                throw new IllegalArgumentException("endAtM must be [x] or [x0, x1] in m");
+            }
+            this.endAtM = value.clone();
+        }
+
+        public void setIntervalS(double value) {
+            this.intervalS = Check.positive("intervalS", value);
+        }
+
+        void applyTo(org.hapticsd.physics.deformable.ElasticString model, boolean sourceBasis) {
+            if (!sourceBasis) {
+                throw new IllegalArgumentException("string.start: needs basis: source (its arcs need the terms 1 and s)");
+            }
+            if (endAtM == null) {
+                throw new IllegalArgumentException("string.start.endAtM: missing");
+            }
+            if (endAtM.length == 2 && Double.isNaN(intervalS)) {
+                throw new IllegalArgumentException("string.start.intervalS: missing (the time between the two "
+                    + "shapes; the source's is one step, which reads as a 7.7 km/s throw in SI: docs/deformable.md)");
+            }
+            if (endAtM.length == 1 && !Double.isNaN(intervalS)) {
+                throw new IllegalArgumentException("string.start.intervalS: only with two shapes in endAtM");
+            }
+            double[] first;
+            double[] second;
+            try {
+                first = model.arcWithEndAt(endAtM[0]);
+                second = endAtM.length == 2 ? model.arcWithEndAt(endAtM[1]) : first;
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("string.start.endAtM: " + e.getMessage(), e);
+            }
+            double[] rate = new double[first.length];
+            for (int i = 0; i < rate.length; i++) {
+                rate[i] = endAtM.length == 2 ? (second[i] - first[i]) / intervalS : 0.0;
+            }
+            model.setMotion(first, rate);
         }
     }
 

@@ -157,6 +157,78 @@ class DeformableScenesTest {
         assertEquals(0.0, csv.last("string.n0.pz"), 0.0, "the clamped end stays");
     }
 
+    /**
+     * scenes/string-buckling.yaml, source 001's example read in SI (docs/deformable.md): started from the arc with its
+     * end at 97.7 m moving towards the arc at 90.0 m, and pushed by 300 N, the string buckles dynamically: within
+     * 1.2 s its end travels more than half its length towards the left end, never leaving the x axis by more than
+     * 1 cm (1e-4 of L), and the arc's height more than doubles.
+     */
+    @Test
+    void shouldBuckleSource001sExampleDynamically() throws Exception {
+        Csv csv = simulate(Path.of("../scenes/string-buckling.yaml"), "1.2");
+        double previousX = Double.POSITIVE_INFINITY;
+        double worstOffAxis = 0;
+        for (int row = 0; row < csv.rows().size(); row++) {
+            double x = csv.at(row, "string.n40.px");
+            assertTrue(x < previousX + 1e-9, "the end moves in, row " + row + ": " + x + " m after " + previousX);
+            previousX = x;
+            worstOffAxis = Math.max(worstOffAxis, Math.abs(csv.at(row, "string.n40.pz")));
+        }
+        assertEquals(97.7, csv.at(0, "string.n40.px"), 0.01, "starts with its end at 97.7 m");
+        assertTrue(previousX < 50.0, "the end passes half the length: " + previousX + " m");
+        assertTrue(worstOffAxis < 0.01, "the end stays on the axis: " + worstOffAxis + " m");
+        assertTrue(height(csv, 0) > 9.0 && height(csv, csv.rows().size() - 1) > 2 * height(csv, 0),
+            "the arch grows: " + height(csv, 0) + " m to " + height(csv, csv.rows().size() - 1) + " m");
+    }
+
+    /** The largest |z| of the 41 points of scenes/string-buckling.yaml at a row. */
+    private static double height(Csv csv, int row) {
+        double largest = 0;
+        for (int j = 0; j <= 40; j++) {
+            largest = Math.max(largest, Math.abs(csv.at(row, "string.n" + j + ".pz")));
+        }
+        return largest;
+    }
+
+    /**
+     * A position-driven end: a 30 cm string in the source basis (pinned at its left end), started as an arc with its
+     * end on the axis at 29.9 cm, its end then driven in along the axis to 29.7 cm in 1 s and held: the CSV shows the
+     * end on its path to 0.1 mm throughout, and the arc higher than it started.
+     */
+    @Test
+    void shouldDriveTheStringsEndAlongItsPath() throws Exception {
+        Path scene = dir.resolve("driven.yaml");
+        Files.writeString(scene, """
+            name: driven
+            gravity: [0, 0, 0]
+            contactModes:
+              - {body: tool, mode: none}
+            deformables:
+              - name: s
+                type: string
+                string:
+                  lengthM: 0.3
+                  densityKgpm: 0.05
+                  bendingStiffnessNm2: 0.02
+                  basis: source
+                  points: 11
+                  start: {endAtM: [0.299]}
+                  rightEnd: driven
+                  drive:
+                    path:
+                      - {t: 0, position: [0.299, 0.0]}
+                      - {t: 1, position: [0.297, 0.0]}
+            """);
+        Csv csv = simulate(scene, "1.5");
+        for (int row = 0; row < csv.rows().size(); row++) {
+            double t = Math.min(1.0, (row + 1) * 1e-3);
+            assertEquals(0.299 - 0.002 * t, csv.at(row, "s.n10.px"), 1e-4, "the end's x on its path at row " + row);
+            assertEquals(0.0, csv.at(row, "s.n10.pz"), 1e-4, "the end's z on its path at row " + row);
+        }
+        assertTrue(csv.last("s.n5.pz") > 1.2 * csv.at(0, "s.n5.pz"), "the arc rises: its middle from "
+            + csv.at(0, "s.n5.pz") + " m to " + csv.last("s.n5.pz") + " m");
+    }
+
     private void assertRefused(String yaml, String expected) throws Exception {
         Path scene = dir.resolve("bad.yaml");
         Files.writeString(scene, yaml);
@@ -184,5 +256,12 @@ class DeformableScenesTest {
         assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
             + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",
             "deformables[0] (chain): no static equilibrium found");
+        String string = "name: bad\ndeformables:\n  - name: s\n    type: string\n    string:\n";
+        assertRefused(string + "      rightEnd: driven\n", "deformables[0] (s): string.drive: missing");
+        assertRefused(string + "      start: {endAtM: [0.29]}\n", "string.start: needs basis: source");
+        assertRefused(string + "      basis: source\n      start: {endAtM: [0.29, 0.28]}\n",
+            "string.start.intervalS: missing");
+        assertRefused(string + "      basis: source\n      start: {endAtM: [0.5]}\n",
+            "string.start.endAtM: the end of an arc must lie in (0, L = 0.3], got 0.5");
     }
 }

@@ -18,6 +18,7 @@ class DeformableDeterminismTest {
     private static final long GOLDEN_MODAL_2DOF = 4714830186042847729L;
     private static final long GOLDEN_CLOTH = 4333907063489012676L;
     private static final long GOLDEN_STRING = 1964500189938675237L;
+    private static final long GOLDEN_STRING_BUCKLING = 1011504664250818935L;
 
     private static long run(String scene, int ticks) throws Exception {
         PhysicsWorld world = SceneBuilder.build(new SceneLoader().load(Path.of("..", "scenes", scene))).haptic().world();
@@ -74,5 +75,13 @@ class DeformableDeterminismTest {
         long first = run("string-cantilever.yaml", 1000);
         assertEquals(first, run("string-cantilever.yaml", 1000), "two builds, two runs");
         assertEquals(GOLDEN_STRING, first, "scenes/string-cantilever.yaml; see GOLDEN_STRING before updating it");
+    }
+
+    @Test
+    void shouldBuckleSource001sExampleBitIdenticallyAndToItsGoldenHash() throws Exception {
+        long first = run("string-buckling.yaml", 1000);
+        assertEquals(first, run("string-buckling.yaml", 1000), "two builds, two runs");
+        assertEquals(GOLDEN_STRING_BUCKLING, first,
+            "scenes/string-buckling.yaml; see GOLDEN_STRING before updating it");
     }
 }

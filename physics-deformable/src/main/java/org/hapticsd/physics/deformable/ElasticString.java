@@ -15,8 +15,11 @@ package org.hapticsd.physics.deformable;
  * minimum where the normal equations {@code (∫AᵢAⱼ)·ä = −∫Aᵢb} hold: one small linear solve a step. Integrals are
  * trapezoidal on {@code samples} intervals.
  *
- * <p>Not yet: the source's example with its right end on the x axis, a position-driven or tool-held end, the world's
- * step (contacts), scenes. Loop thread; allocates only at construction.
+ * <h2>The right end</h2>
+ * Free and pushed by f (the default); held on the x axis, as in the source's example ({@link #setEndOnAxis}); or
+ * driven along a path ({@link #driveEnd}). A held or driven end adds one or two Lagrange multipliers to each step:
+ * the force the support exerts on the end ({@link #endReactionN}). The world's {@code StringBody} adds contacts and
+ * the tool's grasp as point forces. Loop thread; allocates only at construction.
  */
 public final class ElasticString {
     /** The bases of θ. */
@@ -44,7 +47,11 @@ public final class ElasticString {
     }
 
     public enum Basis {
-        /** Source 001's: 1, s, sin 2πs/L, cos 2πs/L, sin 4πs/L, cos 4πs/L. */
+        /**
+         * Source 001's: 1, s, sin 2πs/L, cos 2πs/L, sin 4πs/L, cos 4πs/L with 6 terms; more terms add the next
+         * harmonics (sin 6πs/L, cos 6πs/L, …), fewer drop the last. Neither end's angle is held: the left end is
+         * pinned, not clamped.
+         */
         SOURCE,
         /**
          * sin((2i − 1)·π·s/(2L)), i = 1…n: each is zero at s = 0 and has zero slope at s = L, so θ(0) = 0 (the left
@@ -54,6 +61,7 @@ public final class ElasticString {
     }
 
     private final double lengthM;
+    private final Basis basis;
     private final double densityKgpm;
     private final double stiffnessNm2;
     private double forceN;
@@ -88,10 +96,26 @@ public final class ElasticString {
     private boolean forcesApplied;
     /** The right end held on the x axis (z(L) = 0), the source's example: a multiplier in each step. */
     private boolean endOnAxis;
+    /** The right end driven to (driveX, driveZ) moving at (driveVx, driveVz): two multipliers in each step. */
+    private boolean endDriven;
+    private double driveX;
+    private double driveZ;
+    private double driveVx;
+    private double driveVz;
     private final double[] endZi;
+    /** A rate set by {@link #setMotion}, turned into aᵏ at the first step, once T is known. */
+    private final double[] pendingRate;
+    private boolean ratePending;
+    private final double[] endXi;
     private double endZ1;
     private double endZ;
     private double endZDot;
+    private double endX1;
+    private double endX;
+    private double endXDot;
+    /** The multipliers of the last step: the force the support exerts on the right end, x and z, N. */
+    private double reactionX;
+    private double reactionZ;
     private final double[] kkt;
     private final double[] kktRhs;
     private final double[] kktSolution;
@@ -112,7 +136,8 @@ public final class ElasticString {
         this.densityKgpm = densityKgpm;
         this.stiffnessNm2 = stiffnessNm2;
         this.forceN = forceN;
-        this.n = basis == Basis.SOURCE ? 6 : basisSize;
+        this.basis = java.util.Objects.requireNonNull(basis, "basis");
+        this.n = basisSize;
         if (n < 1) {
             throw new IllegalArgumentException("basisSize must be >= 1");
         }
@@ -149,9 +174,11 @@ public final class ElasticString {
         pointForceZ = new double[samples + 1];
         generalizedForce = new double[n];
         endZi = new double[n];
-        kkt = new double[(n + 1) * (n + 1)];
-        kktRhs = new double[n + 1];
-        kktSolution = new double[n + 1];
+        endXi = new double[n];
+        pendingRate = new double[n];
+        kkt = new double[(n + 2) * (n + 2)];
+        kktRhs = new double[n + 2];
+        kktSolution = new double[n + 2];
     }
 
     /**
@@ -161,6 +188,75 @@ public final class ElasticString {
      */
     public void setEndOnAxis(boolean value) {
         this.endOnAxis = value;
+        if (value) {
+            endDriven = false;
+        }
+    }
+
+    /**
+     * Drives the right end for the next {@link #step}: each step solves subject to
+     * {@code r̈(L) = −2β·(ṙ(L) − v) − β²·(r(L) − p)} in x and z (β = 0.2/T), so the end follows a path given by its
+     * positions p and velocities v relative to the left end, m and m/s. Stays in force until {@link #releaseEnd}.
+     * Neither the end force f nor {@link #setEndOnAxis} applies meanwhile (f's work shows in the reaction).
+     */
+    public void driveEnd(double xM, double zM, double vxMps, double vzMps) {
+        endDriven = true;
+        endOnAxis = false;
+        driveX = xM;
+        driveZ = zM;
+        driveVx = vxMps;
+        driveVz = vzMps;
+    }
+
+    /** Frees a driven end again (pushed by f only). */
+    public void releaseEnd() {
+        endDriven = false;
+    }
+
+    /**
+     * The force the support exerted on the right end in the last step, x and z into {@code dest}, N: the
+     * multipliers of a held ({@link #setEndOnAxis}, z only) or driven ({@link #driveEnd}) end; zero for a free one.
+     * {@link Projection#GALERKIN} only: under least squares the multipliers are not forces.
+     */
+    public double[] endReactionN(double[] dest) {
+        dest[0] = reactionX;
+        dest[1] = reactionZ;
+        return dest;
+    }
+
+    /**
+     * The coefficients of a circular arc θ(s) = c·(1 − 2s/L) whose right end lies on the x axis at {@code endXM}
+     * (L·sin c / c = x, 0 < x ≤ L, as the string's samples integrate it): the shape of least bending energy with that
+     * end, the first buckling mode of a pinned column. {@link Basis#SOURCE} only (it spans 1 and s). Allocates.
+     *
+     * @throws IllegalArgumentException for another basis or an end outside (0, L]
+     */
+    public double[] arcWithEndAt(double endXM) {
+        if (basis != Basis.SOURCE || n < 2) {
+            throw new IllegalArgumentException("an arc needs the source basis (its terms 1 and s)");
+        }
+        if (!(endXM > 0) || endXM > lengthM) {
+            throw new IllegalArgumentException("the end of an arc must lie in (0, L = " + lengthM + "], got " + endXM);
+        }
+        double low = 0;
+        double high = Math.PI;
+        for (int i = 0; i < 200 && high - low > 1e-15; i++) {
+            double mid = 0.5 * (low + high);
+            double x = 0;
+            for (int j = 1; j <= samples; j++) {
+                x += 0.5 * ds * (Math.cos(mid * (1 - 2 * (j - 1) * ds / lengthM)) + Math.cos(mid * (1 - 2 * j * ds / lengthM)));
+            }
+            if (x > endXM) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        double c = 0.5 * (low + high);
+        double[] coefficients = new double[n];
+        coefficients[0] = c;
+        coefficients[1] = -2 * c / lengthM;
+        return coefficients;
     }
 
     /**
@@ -174,18 +270,18 @@ public final class ElasticString {
         forcesApplied = true;
     }
 
-    /** φ, φ', φ'' of the source's basis function i at s. */
+    /** φ, φ', φ'' of the source's basis function i at s: 1, s, then sin and cos of 2πks/L for k = 1, 2, …. */
     private static double[] source(int i, double s, double l) {
-        double w2 = 2 * Math.PI / l;
-        double w4 = 4 * Math.PI / l;
-        return switch (i) {
-            case 0 -> new double[] {1, 0, 0};
-            case 1 -> new double[] {s, 1, 0};
-            case 2 -> new double[] {Math.sin(w2 * s), w2 * Math.cos(w2 * s), -w2 * w2 * Math.sin(w2 * s)};
-            case 3 -> new double[] {Math.cos(w2 * s), -w2 * Math.sin(w2 * s), -w2 * w2 * Math.cos(w2 * s)};
-            case 4 -> new double[] {Math.sin(w4 * s), w4 * Math.cos(w4 * s), -w4 * w4 * Math.sin(w4 * s)};
-            default -> new double[] {Math.cos(w4 * s), -w4 * Math.sin(w4 * s), -w4 * w4 * Math.cos(w4 * s)};
-        };
+        if (i == 0) {
+            return new double[] {1, 0, 0};
+        }
+        if (i == 1) {
+            return new double[] {s, 1, 0};
+        }
+        double w = 2 * Math.PI * ((i - 2) / 2 + 1) / l;
+        double sin = Math.sin(w * s);
+        double cos = Math.cos(w * s);
+        return (i - 2) % 2 == 0 ? new double[] {sin, w * cos, -w * w * sin} : new double[] {cos, -w * sin, -w * w * cos};
     }
 
     private static double[] clampedFree(int i, double s, double l) {
@@ -197,6 +293,17 @@ public final class ElasticString {
     public void setCoefficients(double[] atK, double[] atK1) {
         System.arraycopy(atK, 0, a, 0, n);
         System.arraycopy(atK1, 0, aNext, 0, n);
+        ratePending = false;
+    }
+
+    /**
+     * Sets the shape and its rate (coefficients and their time derivatives, per second): the next step starts from
+     * this shape moving at this rate, whatever its T.
+     */
+    public void setMotion(double[] coefficients, double[] ratesPerS) {
+        System.arraycopy(coefficients, 0, aNext, 0, n);
+        System.arraycopy(ratesPerS, 0, pendingRate, 0, n);
+        ratePending = true;
     }
 
     public void setScheme(Scheme value) {
@@ -225,6 +332,12 @@ public final class ElasticString {
      * The source's step: aᵏ⁺² from aᵏ and aᵏ⁺¹ by the least-squares solve of (15), then shifts (k ← k + 1).
      */
     public void step(double dtS) {
+        if (ratePending) {
+            for (int i = 0; i < n; i++) {
+                a[i] = aNext[i] - dtS * pendingRate[i];
+            }
+            ratePending = false;
+        }
         shapeAtNext = scheme == Scheme.CENTRED;
         accelerationAt(a, aNext, dtS, acceleration);
         shapeAtNext = false;
@@ -255,25 +368,56 @@ public final class ElasticString {
             // Galerkin: ∫h·φᵢ + Qᵢ = 0 (∫R·θ''·φᵢ = −∂U/∂aᵢ fixes the sign against Lagrange's equations).
             r[i] = -integral(test[i], rest) - (projection == Projection.GALERKIN ? generalizedForce[i] : 0.0);
         }
-        if (!endOnAxis) {
+        if (!endOnAxis && !endDriven) {
+            reactionX = 0;
+            reactionZ = 0;
             solve(g, r, dest, n);
             return;
         }
-        // [G c; cᵀ 0]·[ä; λ] = [r; d] with cᵢ = ∂z(L)/∂aᵢ and z̈(L) = −Z1(L) + Σ cᵢ·äᵢ = d + Z1(L).
+        // [G Jᵀ; J 0]·[ä; λ] = [r; d]: J's rows are ∂x(L)/∂aᵢ = −Xᵢ(L) and ∂z(L)/∂aᵢ = Zᵢ(L), and the end's
+        // accelerations ẍ(L) = −X1(L) + J_x·ä and z̈(L) = −Z1(L) + J_z·ä are set to d = −2β·(ṙ − v) − β²·(r − p).
+        // Under Galerkin, G·ä = r − Jᵀ·λ makes λ the force the support exerts on the end.
         double beta = 0.2 / dtS;
-        int m = n + 1;
+        // A straight string cannot move its end along itself at first order (∂x(L)/∂a = −∫sin θ·φ = 0): that row
+        // is dropped for the step, and the bend the z row makes lets the next one act.
+        boolean xRow = endDriven && norm(endXi) > 1e-9 * norm(endZi);
+        int rows = xRow ? 2 : 1;
+        int m = n + rows;
+        java.util.Arrays.fill(kkt, 0.0);
         for (int i = 0; i < n; i++) {
             for (int k = 0; k < n; k++) {
                 kkt[i * m + k] = g[i * n + k];
             }
-            kkt[i * m + n] = endZi[i];
-            kkt[n * m + i] = endZi[i];
             kktRhs[i] = r[i];
         }
-        kkt[n * m + n] = 0;
-        kktRhs[n] = endZ1 - 2 * beta * endZDot - beta * beta * endZ;
+        int zRow = n;
+        if (xRow) {
+            for (int i = 0; i < n; i++) {
+                kkt[i * m + n] = endXi[i];
+                kkt[n * m + i] = endXi[i];
+            }
+            kktRhs[n] = endX1 - 2 * beta * (endXDot - driveVx) - beta * beta * (endX - driveX);
+            zRow = n + 1;
+        }
+        double zTarget = endDriven ? driveZ : 0.0;
+        double vzTarget = endDriven ? driveVz : 0.0;
+        for (int i = 0; i < n; i++) {
+            kkt[i * m + zRow] = endZi[i];
+            kkt[zRow * m + i] = endZi[i];
+        }
+        kktRhs[zRow] = endZ1 - 2 * beta * (endZDot - vzTarget) - beta * beta * (endZ - zTarget);
         solve(kkt, kktRhs, kktSolution, m);
         System.arraycopy(kktSolution, 0, dest, 0, n);
+        reactionX = xRow ? kktSolution[n] : 0.0;
+        reactionZ = kktSolution[zRow];
+    }
+
+    private double norm(double[] v) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += v[i] * v[i];
+        }
+        return Math.sqrt(sum);
     }
 
     /** E(ä) = ∫ (Σ Aᵢ·äᵢ + b)² ds for the shape {@code ak} moving at {@code (ak1 − ak)/dt}: the source's objective. */
@@ -322,7 +466,7 @@ public final class ElasticString {
             thetaDot[j] = thd;
             cos[j] = Math.cos(th);
             sin[j] = Math.sin(th);
-            rest[j] = stiffnessNm2 * thss + forceN * sin[j];
+            rest[j] = stiffnessNm2 * thss + (endDriven ? 0.0 : forceN) * sin[j];
         }
         // ẍ(s) = −X1(s) − Σ äᵢ·Xᵢ(s), z̈(s) = −Z1(s) + Σ äᵢ·Zᵢ(s), cumulative from s = 0 (trapezoidal).
         x1[0] = 0;
@@ -342,14 +486,20 @@ public final class ElasticString {
         }
         // The end's z, its rate and ∂z(L)/∂aᵢ, for the axis constraint, before the tails.
         endZ1 = z1[samples];
+        endX1 = x1[samples];
         endZ = 0;
         endZDot = 0;
+        endX = 0;
+        endXDot = 0;
         for (int j = 1; j <= samples; j++) {
             endZ += 0.5 * ds * (sin[j - 1] + sin[j]);
             endZDot += 0.5 * ds * (cos[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j]);
+            endX += 0.5 * ds * (cos[j - 1] + cos[j]);
+            endXDot -= 0.5 * ds * (sin[j - 1] * thetaDot[j - 1] + sin[j] * thetaDot[j]);
         }
         for (int i = 0; i < n; i++) {
             endZi[i] = zi[i][samples];
+            endXi[i] = -xi[i][samples];
         }
         // The applied point forces' generalised forces, from ∂x/∂aᵢ = −Xᵢ and ∂z/∂aᵢ = Zᵢ before the tails.
         for (int i = 0; i < n; i++) {

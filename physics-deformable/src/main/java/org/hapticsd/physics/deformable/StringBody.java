@@ -20,6 +20,9 @@ public final class StringBody implements DeformableBody {
     private final double[] xz;
     private final double[] previousXz;
     private double lastDtS = Double.NaN;
+    private EndPath endPath;
+    private final double[] drive = new double[4];
+    private double timeS;
 
     /**
      * @param nodes points the world sees (2 or more); the string's samples must be a multiple of {@code nodes − 1}
@@ -45,6 +48,16 @@ public final class StringBody implements DeformableBody {
 
     public ElasticString string() {
         return string;
+    }
+
+    /** Drives the right end along {@code path} (relative to the left end, x and z), from the body's time 0. */
+    public void driveEnd(EndPath path) {
+        this.endPath = java.util.Objects.requireNonNull(path, "path");
+    }
+
+    /** Seconds stepped so far. */
+    public double timeS() {
+        return timeS;
     }
 
     @Override
@@ -112,7 +125,12 @@ public final class StringBody implements DeformableBody {
     @Override
     public void step(double dtS) {
         System.arraycopy(xz, 0, previousXz, 0, xz.length);
+        if (endPath != null) {
+            endPath.sample(timeS, drive);
+            string.driveEnd(drive[0], drive[1], drive[2], drive[3]);
+        }
         string.step(dtS);
+        timeS += dtS;
         string.positions(xz);
         lastDtS = dtS;
     }
