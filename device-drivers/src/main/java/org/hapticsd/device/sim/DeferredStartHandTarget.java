@@ -38,4 +38,10 @@ public final class DeferredStartHandTarget implements HandTarget {
     public int modeAt(double tSeconds, double[] forceOut3) {
         return path.modeAt(started ? Math.max(0.0, tSeconds - originS) : 0.0, forceOut3);
     }
+
+    /** The path's buttons at the same shifted time; before the start, those at its time 0. */
+    @Override
+    public int buttonsAt(double tSeconds) {
+        return path.buttonsAt(started ? Math.max(0.0, tSeconds - originS) : 0.0);
+    }
 }

@@ -30,4 +30,9 @@ public interface HandTarget {
     default int modeAt(double tSeconds, double[] forceOut3) {
         return HOLDS;
     }
+
+    /** The stylus buttons the hand holds down at {@code tSeconds}: bit i = button i. The default presses none. */
+    default int buttonsAt(double tSeconds) {
+        return 0;
+    }
 }

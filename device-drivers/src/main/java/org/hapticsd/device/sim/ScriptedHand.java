@@ -51,6 +51,11 @@ public final class ScriptedHand implements HandTarget {
     }
 
     @Override
+    public int buttonsAt(double tSeconds) {
+        return path.buttonsAt(tSeconds);
+    }
+
+    @Override
     public int modeAt(double tSeconds, double[] forceOut3) {
         if (cursor > 0 && tSeconds < phases[cursor - 1].startS()) {
             cursor = 0;

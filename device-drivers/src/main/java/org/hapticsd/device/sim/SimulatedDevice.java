@@ -139,7 +139,7 @@ public final class SimulatedDevice implements HapticDevice {
         dest.orientationY = 0.0;
         dest.orientationZ = 0.0;
         dest.hasOrientation = false;
-        dest.buttons = buttons;
+        dest.buttons = buttons | handTarget.buttonsAt((simulatedUpToNs - startNs) * 1e-9);
         dest.deviceTimeNs = nowNs;
         dest.sequence = sequence;
         // The force acting from now until the next command: the last command after this device's clamp.

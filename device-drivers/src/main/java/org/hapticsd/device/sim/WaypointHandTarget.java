@@ -15,8 +15,15 @@ import java.util.List;
  */
 public final class WaypointHandTarget implements HandTarget {
 
-    /** One point of the path: at {@code timeS} the hand is at ({@code xM}, {@code yM}, {@code zM}). */
-    public record Waypoint(double timeS, double xM, double yM, double zM) {
+    /**
+     * One point of the path: at {@code timeS} the hand is at ({@code xM}, {@code yM}, {@code zM}), and from then
+     * until the next point it holds {@code buttons} down (bit i = button i).
+     */
+    public record Waypoint(double timeS, double xM, double yM, double zM, int buttons) {
+        /** A point with no button pressed. */
+        public Waypoint(double timeS, double xM, double yM, double zM) {
+            this(timeS, xM, yM, zM, 0);
+        }
     }
 
     // Structure of arrays: the lookup touches only timesS until it has found the segment.
@@ -24,6 +31,7 @@ public final class WaypointHandTarget implements HandTarget {
     private final double[] xsM;
     private final double[] ysM;
     private final double[] zsM;
+    private final int[] buttons;
     private final boolean loop;
     private final double periodS;
 
@@ -42,6 +50,7 @@ public final class WaypointHandTarget implements HandTarget {
         xsM = new double[n];
         ysM = new double[n];
         zsM = new double[n];
+        buttons = new int[n];
         for (int i = 0; i < n; i++) {
             Waypoint w = waypoints.get(i);
             if (w == null) {
@@ -59,6 +68,7 @@ public final class WaypointHandTarget implements HandTarget {
             xsM[i] = w.xM();
             ysM[i] = w.yM();
             zsM[i] = w.zM();
+            buttons[i] = w.buttons();
         }
         if (loop) {
             if (!(timesS[n - 1] > 0.0)) {
@@ -82,14 +92,33 @@ public final class WaypointHandTarget implements HandTarget {
         return timesS.length;
     }
 
+    /** The buttons of the last point at or before the (wrapped) time; the first point's before it. */
+    @Override
+    public int buttonsAt(double tSeconds) {
+        double t = wrap(tSeconds);
+        int lo = 0;
+        int hi = timesS.length;
+        // The number of points at or before t, by bisection.
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (timesS[mid] <= t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return buttons[Math.max(0, lo - 1)];
+    }
+
+    private double wrap(double tSeconds) {
+        // Floor-mod rather than %, so negative times wrap into [0, period) as well; a result that rounds
+        // up to exactly the period falls into the "after the last waypoint" branch, which is the same point.
+        return loop ? tSeconds - periodS * Math.floor(tSeconds / periodS) : tSeconds;
+    }
+
     @Override
     public void targetAt(double tSeconds, double[] positionOut3) {
-        double t = tSeconds;
-        if (loop) {
-            // Floor-mod rather than %, so negative times wrap into [0, period) as well; a result that rounds
-            // up to exactly the period falls into the "after the last waypoint" branch, which is the same point.
-            t = tSeconds - periodS * Math.floor(tSeconds / periodS);
-        }
+        double t = wrap(tSeconds);
         int last = timesS.length - 1;
         if (!(t > timesS[0])) {
             // Also catches NaN time: hold the first point rather than emit NaN into the simulation.

@@ -16,6 +16,7 @@ import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
 import org.hapticsd.server.safety.SafetyState;
@@ -44,6 +45,7 @@ public final class HapticLoop implements LoopControl {
     private int toolBody;
     private DeviceMapping mapping;
     private ImpactTransients transients;
+    private ToolGrasps grasps;
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -107,6 +109,7 @@ public final class HapticLoop implements LoopControl {
         this.toolBody = scene.toolBody();
         this.mapping = scene.mapping();
         this.transients = scene.transients();
+        this.grasps = scene.grasps();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -172,6 +175,7 @@ public final class HapticLoop implements LoopControl {
         mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
         if (!paused) {
             world.setToolState(toolBody, toolPositionM, toolVelocityMps);
+            grasps.update(world, toolBody, toolPositionM, deviceState.buttons);
         }
         t = mark(LoopStage.MAP_TO_SCENE, t);
 
@@ -492,6 +496,7 @@ public final class HapticLoop implements LoopControl {
         toolBody = scene.toolBody();
         mapping = scene.mapping();
         transients = scene.transients();
+        grasps = scene.grasps();
         exchange = newExchange;
         snapshot = newSnapshot;
         // The contacts the change events compare against belonged to the old world.

@@ -10,6 +10,12 @@ import org.hapticsd.physics.PhysicsWorld;
  * @param toolBody   index of the tool body in {@code world}
  * @param mapping    device workspace → scene
  * @param transients the tool's impact transients; owned by the loop with the world
+ * @param grasps     what the stylus's buttons grab; owned by the loop with the world
  */
-public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients) {
+public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
+                          ToolGrasps grasps) {
+    /** A scene whose tool grabs nothing. */
+    public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients) {
+        this(world, toolBody, mapping, transients, ToolGrasps.none());
+    }
 }

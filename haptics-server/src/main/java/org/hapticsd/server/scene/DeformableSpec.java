@@ -29,6 +29,7 @@ public final class DeformableSpec extends Located {
     private double couplingStiffnessNpm = 1000.0;
     private double couplingDampingNspm = 1.0;
     private HoldSpec heldByTool;
+    private GrabSpec grab;
     private StringSpec string;
     private boolean modesAboutEquilibrium;
     private boolean startAtEquilibrium;
@@ -118,6 +119,15 @@ public final class DeformableSpec extends Located {
 
     public StringSpec string() {
         return string;
+    }
+
+    /** {@code grab}: the stylus grabs a node of this body while a button is held. */
+    public void setGrab(GrabSpec value) {
+        this.grab = value;
+    }
+
+    public GrabSpec grab() {
+        return grab;
     }
 
     /** {@code heldByTool}: the tool holds one node from the start (a grasp). */
@@ -387,8 +397,11 @@ public final class DeformableSpec extends Located {
             this.start = value;
         }
 
-        /** The string, straight along +x and at rest, and the body the world sees. */
-        public org.hapticsd.physics.deformable.StringBody build(String name, double nodeRadiusM) {
+        /**
+         * The string, straight along +x and at rest unless {@code start} says otherwise, under the scene's gravity in
+         * its plane (x and z; a y part is perpendicular to the plane and dropped), and the body the world sees.
+         */
+        public org.hapticsd.physics.deformable.StringBody build(String name, double nodeRadiusM, double[] gravityMps2) {
             if (samples % (points - 1) != 0) {
                 throw new IllegalArgumentException("string.samples (" + samples + ") must be a multiple of "
                     + "string.points − 1 (" + (points - 1) + ")");
@@ -403,6 +416,11 @@ public final class DeformableSpec extends Located {
             model.setScheme("centred".equals(scheme) ? org.hapticsd.physics.deformable.ElasticString.Scheme.CENTRED
                 : org.hapticsd.physics.deformable.ElasticString.Scheme.SOURCE);
             model.setEndOnAxis("on-axis".equals(rightEnd));
+            if ("least-squares".equals(projection) && (gravityMps2[0] != 0 || gravityMps2[2] != 0)) {
+                throw new IllegalArgumentException("string.projection: least-squares (the source's) has no place for "
+                    + "applied forces, so the scene's gravity would be lost: use galerkin, or gravity [0, 0, 0]");
+            }
+            model.setGravity(gravityMps2[0], gravityMps2[2]);
             if ("driven".equals(rightEnd) != (drive != null)) {
                 throw new IllegalArgumentException(drive == null ? "string.drive: missing (rightEnd: driven needs a path)"
                     : "string.drive: only with rightEnd: driven");
@@ -545,6 +563,52 @@ public final class DeformableSpec extends Located {
 
         public int node() {
             return node;
+        }
+
+        public double stiffnessNpm() {
+            return stiffnessNpm;
+        }
+
+        public double dampingNspm() {
+            return dampingNspm;
+        }
+    }
+
+    /**
+     * {@code grab}: the stylus button that grabs this body (0 = the first), how near the tool's centre a node must be
+     * when it is pressed, and the grasp's spring and damper (render.ToolGrasps).
+     */
+    public static final class GrabSpec extends Located {
+        private int button;
+        private double reachM = 0.02;
+        private double stiffnessNpm = 200.0;
+        private double dampingNspm = 0.5;
+
+        public void setButton(int value) {
+            if (value < 0 || value > 15) {
+                throw new IllegalArgumentException("button must be 0..15, got " + value);
+            }
+            this.button = value;
+        }
+
+        public void setReachM(double value) {
+            this.reachM = Check.positive("reachM", value);
+        }
+
+        public void setStiffnessNpm(double value) {
+            this.stiffnessNpm = Check.positive("stiffnessNpm", value);
+        }
+
+        public void setDampingNspm(double value) {
+            this.dampingNspm = Check.nonNegative("dampingNspm", value);
+        }
+
+        public int button() {
+            return button;
+        }
+
+        public double reachM() {
+            return reachM;
         }
 
         public double stiffnessNpm() {

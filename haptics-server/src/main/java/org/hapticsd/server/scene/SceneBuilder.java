@@ -41,6 +41,7 @@ import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.ToolGrasps;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -104,7 +105,7 @@ public final class SceneBuilder {
                 world.setGroupContactMode(groupIds.get(mode.group()), mode.mode());
             }
         }
-        addDeformables(spec, world, tool);
+        ToolGrasps grasps = addDeformables(spec, world, tool);
         applyContactBudget(spec, world);
 
         MappingSpec m = spec.mapping();
@@ -125,7 +126,7 @@ public final class SceneBuilder {
             .withInitialPositionM(p0[0], p0[1], p0[2]);
 
         ImpactTransients transients = transients(spec, world, indices, impulse);
-        return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping, transients), List.copyOf(names),
+        return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping, transients, grasps), List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
     }
 
@@ -134,8 +135,11 @@ public final class SceneBuilder {
      * {@code k·Δt² + 2·b·Δt < 4·m} at the scene's rate for the lightest node; a scene that breaks it is refused
      * (the body's own integrator may diverge: showing that is what source 004's comparison is for).
      */
-    private static void addDeformables(SceneSpec spec, PhysicsWorld world, int toolBody) throws SceneException {
+    private static ToolGrasps addDeformables(SceneSpec spec, PhysicsWorld world, int toolBody)
+            throws SceneException {
         double dtS = 1.0 / spec.rateHz();
+        List<DeformableSpec.GrabSpec> grabs = new ArrayList<>();
+        List<Integer> grabbed = new ArrayList<>();
         for (int i = 0; i < spec.deformables().size(); i++) {
             DeformableSpec d = spec.deformables().get(i);
             String at = spec.source() + ":" + d.line() + ":" + d.column() + ": deformables[" + i + "] (" + d.name()
@@ -146,7 +150,7 @@ public final class SceneBuilder {
                     if (d.string() == null) {
                         throw new IllegalArgumentException("string: missing (the fields of a string)");
                     }
-                    body = d.string().build(d.name(), d.nodeRadiusM());
+                    body = d.string().build(d.name(), d.nodeRadiusM(), spec.gravityMps2());
                 } else {
                 MassSpringSpec massSpring = d.toSpec(spec.gravityMps2());
                 double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
@@ -189,7 +193,32 @@ public final class SceneBuilder {
                 }
                 world.holdDeformableNode(index, hold.node(), toolBody, hold.stiffnessNpm(), hold.dampingNspm());
             }
+            DeformableSpec.GrabSpec grab = d.grab();
+            if (grab != null) {
+                double grabLimitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(lightestKg, grab.dampingNspm(), dtS);
+                if (!(grab.stiffnessNpm() < grabLimitNpm)) {
+                    throw new SceneException(at + "grab.stiffnessNpm " + grab.stiffnessNpm() + " N/m is not below "
+                        + String.format(java.util.Locale.ROOT, "%.4g", grabLimitNpm) + " N/m, the most a "
+                        + lightestKg + " kg node keeps stable at " + spec.rateHz() + " Hz");
+                }
+                grabs.add(grab);
+                grabbed.add(index);
+            }
         }
+        int n = grabs.size();
+        int[] bodies = new int[n];
+        int[] masks = new int[n];
+        double[] reach = new double[n];
+        double[] stiffness = new double[n];
+        double[] damping = new double[n];
+        for (int i = 0; i < n; i++) {
+            bodies[i] = grabbed.get(i);
+            masks[i] = 1 << grabs.get(i).button();
+            reach[i] = grabs.get(i).reachM();
+            stiffness[i] = grabs.get(i).stiffnessNpm();
+            damping[i] = grabs.get(i).dampingNspm();
+        }
+        return n == 0 ? ToolGrasps.none() : new ToolGrasps(bodies, masks, reach, stiffness, damping);
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */
@@ -335,7 +364,7 @@ public final class SceneBuilder {
         List<WaypointHandTarget.Waypoint> waypoints = new ArrayList<>();
         for (WaypointSpec w : hand.path()) {
             double[] p = w.positionM();
-            waypoints.add(new WaypointHandTarget.Waypoint(w.tS(), p[0], p[1], p[2]));
+            waypoints.add(new WaypointHandTarget.Waypoint(w.tS(), p[0], p[1], p[2], w.buttons()));
         }
         List<WaypointHandTarget.Waypoint> frozen = List.copyOf(waypoints);
         boolean loop = hand.loop();

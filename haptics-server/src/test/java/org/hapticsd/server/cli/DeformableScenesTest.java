@@ -139,6 +139,33 @@ class DeformableScenesTest {
     }
 
     /**
+     * Grabbing with the stylus's button (test scene tool-press-grab.yaml): before the press the sheet is not held and
+     * the tool feels nothing; pressed at 0.5 s over the centre node and lifted 2 cm, the tool holds the node and
+     * feels the sheet pull it down, balanced by the hand's spring within 2 %; let go at 3 s, the force drops to
+     * nothing and the sheet's centre swings about flat.
+     */
+    @Test
+    void shouldGrabWithTheButtonAndLetGoWithIt() throws Exception {
+        Csv csv = simulate(testScene("tool-press-grab.yaml"), "6");
+        assertEquals(0.0, csv.at(400, "force.z"), 1e-9, "not held before the press");
+        double heldForceZ = csv.at(2900, "force.z");
+        assertTrue(heldForceZ < -0.3, "held, the sheet pulls the tool down: " + heldForceZ + " N");
+        assertEquals(100.0 * (csv.at(2900, "device.z") - 0.02), heldForceZ, 0.02 * Math.abs(heldForceZ),
+            "the hand's spring balances it");
+        assertTrue(csv.at(2900, "sheet.n12.pz") > 0.005, "the centre follows the tool up");
+        double sum = 0;
+        for (int row = 3000; row < csv.rows().size(); row++) {
+            assertEquals(0.0, csv.at(row, "force.z"), 1e-9, "let go: no force at row " + row);
+            if (row >= 4000) {
+                sum += csv.at(row, "sheet.n12.pz");
+            }
+        }
+        // An unstretched flat sheet has no first-order restoring force across itself: it swings about flat, slowly.
+        double mean = sum / (csv.rows().size() - 4000);
+        assertEquals(0.0, mean, 1e-3, "let go, the centre swings about flat: mean height over 4–6 s, m");
+    }
+
+    /**
      * scenes/string-cantilever.yaml: the stylus holds source 001's string by its free end and lifts it 5 cm. Held
      * still at the top (1.5–2 s), the string pulls the stylus back down with the force its hand's spring balances, and
      * the string bends toward it, its tip in the grasp and its middle lower.
@@ -263,5 +290,7 @@ class DeformableScenesTest {
             "string.start.intervalS: missing");
         assertRefused(string + "      basis: source\n      start: {endAtM: [0.5]}\n",
             "string.start.endAtM: the end of an arc must lie in (0, L = 0.3], got 0.5");
+        assertRefused(string + "      projection: least-squares\n",
+            "string.projection: least-squares (the source's) has no place for applied forces");
     }
 }

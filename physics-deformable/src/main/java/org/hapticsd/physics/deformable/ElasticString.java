@@ -42,7 +42,11 @@ public final class ElasticString {
          * of frequency ω, λ² − 2λ + 1 + (ωT)² = 0 gives |λ| = √(1 + (ωT)²) > 1, growth e^{ω²Tt/2}.
          */
         SOURCE,
-        /** Størmer–Verlet: θ at step k + 1, where the second difference is centred; stable while ω_max·T < 2. */
+        /**
+         * Størmer–Verlet: θ at step k + 1, where the second difference is centred; stable while ω_max·T < 2. The
+         * velocity in (7)'s θ̇² terms is taken at k + 1 too, by a second solve (predictor–corrector), so the step is
+         * second order in T with them.
+         */
         CENTRED
     }
 
@@ -94,6 +98,9 @@ public final class ElasticString {
     private final double[] pointForceZ;
     private final double[] generalizedForce;
     private boolean forcesApplied;
+    /** Gravity in the string's plane, m/s² (x along the rest string, z up). */
+    private double gravityX;
+    private double gravityZ;
     /** The right end held on the x axis (z(L) = 0), the source's example: a multiplier in each step. */
     private boolean endOnAxis;
     /** The right end driven to (driveX, driveZ) moving at (driveVx, driveVz): two multipliers in each step. */
@@ -105,6 +112,9 @@ public final class ElasticString {
     private final double[] endZi;
     /** A rate set by {@link #setMotion}, turned into aᵏ at the first step, once T is known. */
     private final double[] pendingRate;
+    private final double[] corrected;
+    /** The θ̈ coefficients of the last step, for {@link #energyJ}'s velocity. */
+    private final double[] lastAcceleration;
     private boolean ratePending;
     private final double[] endXi;
     private double endZ1;
@@ -176,6 +186,8 @@ public final class ElasticString {
         endZi = new double[n];
         endXi = new double[n];
         pendingRate = new double[n];
+        corrected = new double[n];
+        lastAcceleration = new double[n];
         kkt = new double[(n + 2) * (n + 2)];
         kktRhs = new double[n + 2];
         kktSolution = new double[n + 2];
@@ -270,6 +282,18 @@ public final class ElasticString {
         forcesApplied = true;
     }
 
+    /**
+     * Gravity in the string's plane, x and z (m/s²): a load ρ·g along its length, entering the Galerkin equations as
+     * generalised forces like {@link #applyForce}'s ({@link Projection#GALERKIN} only). Source 001 has none.
+     */
+    public void setGravity(double gxMps2, double gzMps2) {
+        if (!Double.isFinite(gxMps2) || !Double.isFinite(gzMps2)) {
+            throw new IllegalArgumentException("gravity must be finite");
+        }
+        this.gravityX = gxMps2;
+        this.gravityZ = gzMps2;
+    }
+
     /** φ, φ', φ'' of the source's basis function i at s: 1, s, then sin and cos of 2πks/L for k = 1, 2, …. */
     private static double[] source(int i, double s, double l) {
         if (i == 0) {
@@ -293,6 +317,7 @@ public final class ElasticString {
     public void setCoefficients(double[] atK, double[] atK1) {
         System.arraycopy(atK, 0, a, 0, n);
         System.arraycopy(atK1, 0, aNext, 0, n);
+        java.util.Arrays.fill(lastAcceleration, 0.0);
         ratePending = false;
     }
 
@@ -303,6 +328,7 @@ public final class ElasticString {
     public void setMotion(double[] coefficients, double[] ratesPerS) {
         System.arraycopy(coefficients, 0, aNext, 0, n);
         System.arraycopy(ratesPerS, 0, pendingRate, 0, n);
+        java.util.Arrays.fill(lastAcceleration, 0.0);
         ratePending = true;
     }
 
@@ -340,11 +366,20 @@ public final class ElasticString {
         }
         shapeAtNext = scheme == Scheme.CENTRED;
         accelerationAt(a, aNext, dtS, acceleration);
+        if (shapeAtNext) {
+            // The velocity in (7)'s θ̇² terms: (aᵏ⁺¹ − aᵏ)/T is half a step late; a second solve with the velocity at
+            // k + 1 that the first acceleration gives, (aᵏ⁺¹ − aᵏ)/T + ä·T/2, makes the step second order.
+            for (int i = 0; i < n; i++) {
+                corrected[i] = a[i] - 0.5 * dtS * dtS * acceleration[i];
+            }
+            accelerationAt(corrected, aNext, dtS, acceleration);
+        }
         shapeAtNext = false;
         for (int i = 0; i < n; i++) {
             double next = 2 * aNext[i] - a[i] + dtS * dtS * acceleration[i];
             a[i] = aNext[i];
             aNext[i] = next;
+            lastAcceleration[i] = acceleration[i];
         }
         if (forcesApplied) {
             java.util.Arrays.fill(pointForceX, 0.0);
@@ -502,11 +537,18 @@ public final class ElasticString {
             endXi[i] = -xi[i][samples];
         }
         // The applied point forces' generalised forces, from ∂x/∂aᵢ = −Xᵢ and ∂z/∂aᵢ = Zᵢ before the tails.
+        // Gravity, a load ρ·g per length: Qᵢ = ∫ ρ·(gₓ·∂x/∂aᵢ + g_z·∂z/∂aᵢ) ds.
+        boolean weighed = gravityX != 0 || gravityZ != 0;
         for (int i = 0; i < n; i++) {
             double q = 0;
             if (forcesApplied) {
                 for (int j = 0; j <= samples; j++) {
                     q += -pointForceX[j] * xi[i][j] + pointForceZ[j] * zi[i][j];
+                }
+            }
+            if (weighed) {
+                for (int j = 0; j <= samples; j++) {
+                    q += weight(j) * densityKgpm * (-gravityX * xi[i][j] + gravityZ * zi[i][j]);
                 }
             }
             generalizedForce[i] = q;
@@ -667,8 +709,8 @@ public final class ElasticString {
     }
 
     /**
-     * T + U − f·Δx at step k + 1 with the velocity (aᵏ⁺¹ − aᵏ)/T: kinetic ½ρ∫(ẋ² + ż²), bending ½R∫θ'², and the
-     * work the end force has done, f·∫(1 − cos θ) (conserved by the exact motion).
+     * T + U − f·Δx at step k + 1 with the velocity (aᵏ⁺¹ − aᵏ)/T + ä·T/2 (ä of the last step): kinetic ½ρ∫(ẋ² + ż²), bending ½R∫θ'², gravity's
+     * −ρ∫(gₓ·x + g_z·z), and the work the end force has done, f·∫(1 − cos θ) (conserved by the exact motion).
      */
     public double energyJ(double dtS) {
         double kinetic = 0;
@@ -678,28 +720,40 @@ public final class ElasticString {
         double zd = 0;
         double previousSinThd = 0;
         double previousCosThd = 0;
+        double x = 0;
+        double z = 0;
+        double previousCos = 0;
+        double previousSin = 0;
+        double potential = 0;
         for (int j = 0; j <= samples; j++) {
             double th = 0;
             double thd = 0;
             double ths = 0;
             for (int i = 0; i < n; i++) {
                 th += aNext[i] * phi[i][j];
-                thd += (aNext[i] - a[i]) / dtS * phi[i][j];
+                thd += ((aNext[i] - a[i]) / dtS + 0.5 * dtS * lastAcceleration[i]) * phi[i][j];
                 ths += aNext[i] * phiS[i][j];
             }
             double sinThd = Math.sin(th) * thd;
             double cosThd = Math.cos(th) * thd;
+            double c = Math.cos(th);
+            double sn = Math.sin(th);
             if (j > 0) {
                 xd -= 0.5 * ds * (previousSinThd + sinThd);
                 zd += 0.5 * ds * (previousCosThd + cosThd);
+                x += 0.5 * ds * (previousCos + c);
+                z += 0.5 * ds * (previousSin + sn);
             }
             previousSinThd = sinThd;
             previousCosThd = cosThd;
+            previousCos = c;
+            previousSin = sn;
             double w = weight(j);
             kinetic += w * 0.5 * densityKgpm * (xd * xd + zd * zd);
             bending += w * 0.5 * stiffnessNm2 * ths * ths;
-            work += w * forceN * (1 - Math.cos(th));
+            work += w * (endDriven ? 0.0 : forceN) * (1 - c);
+            potential -= w * densityKgpm * (gravityX * x + gravityZ * z);
         }
-        return kinetic + bending - work;
+        return kinetic + bending + potential - work;
     }
 }

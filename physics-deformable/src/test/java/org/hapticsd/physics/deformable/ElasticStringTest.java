@@ -399,9 +399,9 @@ class ElasticStringTest {
 
     /**
      * Source 001's example as scenes/string-buckling.yaml runs it (SI; the arcs through 97.7 and 90.0 taken 1 s
-     * apart; Galerkin, centred steps, the end on the axis): over the first second, in which 300 N fold the string until
-     * its end is past 45 m, T + U − f·Δx stays within 0.5 % of the work f·L the load could do (measured 0.34 %; it
-     * grows as the fold nears the left end, which six terms draw coarsely: 0.9 % by 1.2 s).
+     * apart; Galerkin, centred steps, the end on the axis): in the first second 300 N fold the string until its end
+     * is past 45 m; over two, as the end passes the left one, T + U − f·Δx stays within 0.5 % of the work f·L the
+     * load could do (measured 0.24 %).
      */
     @Test
     void shouldKeepTheSourceExamplesEnergyWhileItBuckles() {
@@ -420,14 +420,49 @@ class ElasticStringTest {
         double start = string.energyJ(DT);
         double worst = 0;
         double[] xz = new double[2 * (string.samples() + 1)];
-        for (int k = 1; k < 1000; k++) {
+        double endAtOneSecond = Double.NaN;
+        for (int k = 1; k < 2000; k++) {
             string.step(DT);
             worst = Math.max(worst, Math.abs(string.energyJ(DT) - start));
+            if (k == 999) {
+                endAtOneSecond = string.positions(xz)[2 * string.samples()];
+            }
         }
-        string.positions(xz);
-        System.out.printf("source example: energy drift %.1f J (%.3f %% of f*L) over 1 s; end at %.2f m%n", worst,
-            100 * worst / (300 * L), xz[2 * string.samples()]);
+        System.out.printf("source example: energy drift %.1f J (%.3f %% of f*L) over 2 s; end at %.2f m at 1 s%n",
+            worst, 100 * worst / (300 * L), endAtOneSecond);
         assertTrue(worst < 0.005 * 300 * L, "energy drift " + worst + " J");
-        assertTrue(xz[2 * string.samples()] < 45, "it has buckled: the end at " + xz[2 * string.samples()] + " m");
+        assertTrue(endAtOneSecond < 45, "it has buckled: the end at " + endAtOneSecond + " m after 1 s");
+    }
+
+    /**
+     * Gravity: a cantilever released straight under its own weight w = ρ·g swings about the beam's static deflection
+     * w·L⁴/(8R); its mean tip deflection over 40 s is within 2 % of it (g chosen so it is 2 % of L, where the
+     * small-deflection formula holds), and T + U + the weight's potential stays within 1 % of the weight's work
+     * w·L·δ over the run.
+     */
+    @Test
+    void shouldSagUnderItsOwnWeightAsABeamDoes() {
+        double g = 0.032;
+        ElasticString string = new ElasticString(1.0, 0.15, 0.03, 0.0, ElasticString.Basis.CLAMPED_FREE, 6, 200);
+        string.setProjection(ElasticString.Projection.GALERKIN);
+        string.setScheme(ElasticString.Scheme.CENTRED);
+        string.setGravity(0.0, -g);
+        double[] zero = new double[6];
+        string.setCoefficients(zero, zero);
+        double[] xz = new double[2 * (string.samples() + 1)];
+        double expected = -0.15 * g / (8 * 0.03);
+        double sum = 0;
+        int steps = 40_000;
+        string.step(1e-3);
+        double start = string.energyJ(1e-3);
+        double worst = 0;
+        for (int k = 1; k < steps; k++) {
+            string.step(1e-3);
+            sum += string.positions(xz)[2 * string.samples() + 1];
+            worst = Math.max(worst, Math.abs(string.energyJ(1e-3) - start));
+        }
+        assertEquals(expected, sum / (steps - 1), 0.02 * Math.abs(expected), "mean tip deflection, m");
+        double work = 0.15 * g * Math.abs(expected);
+        assertTrue(worst < 0.01 * work, "energy drift " + worst + " J against the weight's work " + work + " J");
     }
 }
