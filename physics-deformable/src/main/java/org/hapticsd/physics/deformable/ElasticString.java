@@ -89,6 +89,7 @@ public final class ElasticString {
     private final double[][] zi;
     private final double[][] coefficient;
     private final double[] rest;
+    private final double[] restShape;
     private final double[] g;
     private final double[] r;
     private final double[] acceleration;
@@ -177,6 +178,7 @@ public final class ElasticString {
         zi = new double[n][samples + 1];
         coefficient = new double[n][samples + 1];
         rest = new double[samples + 1];
+        restShape = new double[samples + 1];
         g = new double[n * n];
         r = new double[n];
         acceleration = new double[n];
@@ -369,10 +371,12 @@ public final class ElasticString {
         if (shapeAtNext) {
             // The velocity in (7)'s θ̇² terms: (aᵏ⁺¹ − aᵏ)/T is half a step late; a second solve with the velocity at
             // k + 1 that the first acceleration gives, (aᵏ⁺¹ − aᵏ)/T + ä·T/2, makes the step second order.
+            // The shape is the same, so only the velocity's terms are computed again.
             for (int i = 0; i < n; i++) {
                 corrected[i] = a[i] - 0.5 * dtS * dtS * acceleration[i];
             }
-            accelerationAt(corrected, aNext, dtS, acceleration);
+            velocityTerms(corrected, aNext, dtS);
+            solveAcceleration(dtS, acceleration);
         }
         shapeAtNext = false;
         for (int i = 0; i < n; i++) {
@@ -394,6 +398,11 @@ public final class ElasticString {
      */
     public void accelerationAt(double[] ak, double[] ak1, double dtS, double[] dest) {
         residualTerms(ak, ak1, dtS);
+        solveAcceleration(dtS, dest);
+    }
+
+    /** The θ̈ coefficients from the terms of h last computed: the projection's equations, with any end's rows. */
+    private void solveAcceleration(double dtS, double[] dest) {
         // Least squares: the normal equations (∫AᵢAₖ)·ä = −∫Aᵢb. Galerkin: (∫φᵢAₖ)·ä = −∫φᵢb.
         double[][] test = projection == Projection.LEAST_SQUARES ? coefficient : phi;
         for (int i = 0; i < n; i++) {
@@ -487,50 +496,42 @@ public final class ElasticString {
 
     /** Fills {@code coefficient} (Aᵢ(s)) and {@code rest} (b(s)) of h = Σ Aᵢ·äᵢ + b. */
     private void residualTerms(double[] ak, double[] ak1, double dtS) {
-        double[] shape = shapeAtNext ? ak1 : ak;
+        shapeTerms(shapeAtNext ? ak1 : ak);
+        velocityTerms(ak, ak1, dtS);
+    }
+
+    /** The terms of h that depend on the shape only: θ, its sines and cosines, the Aᵢ, b's R·θ'' + f·sin θ. */
+    private void shapeTerms(double[] shape) {
         for (int j = 0; j <= samples; j++) {
             double th = 0;
-            double thd = 0;
             double thss = 0;
             for (int i = 0; i < n; i++) {
                 th += shape[i] * phi[i][j];
-                thd += (ak1[i] - ak[i]) / dtS * phi[i][j];
                 thss += shape[i] * phiSs[i][j];
             }
             theta[j] = th;
-            thetaDot[j] = thd;
             cos[j] = Math.cos(th);
             sin[j] = Math.sin(th);
-            rest[j] = stiffnessNm2 * thss + (endDriven ? 0.0 : forceN) * sin[j];
+            restShape[j] = stiffnessNm2 * thss + (endDriven ? 0.0 : forceN) * sin[j];
         }
         // ẍ(s) = −X1(s) − Σ äᵢ·Xᵢ(s), z̈(s) = −Z1(s) + Σ äᵢ·Zᵢ(s), cumulative from s = 0 (trapezoidal).
-        x1[0] = 0;
-        z1[0] = 0;
         for (int i = 0; i < n; i++) {
             xi[i][0] = 0;
             zi[i][0] = 0;
         }
         for (int j = 1; j <= samples; j++) {
             double h = 0.5 * ds;
-            x1[j] = x1[j - 1] + h * (cos[j - 1] * thetaDot[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j] * thetaDot[j]);
-            z1[j] = z1[j - 1] + h * (sin[j - 1] * thetaDot[j - 1] * thetaDot[j - 1] + sin[j] * thetaDot[j] * thetaDot[j]);
             for (int i = 0; i < n; i++) {
                 xi[i][j] = xi[i][j - 1] + h * (sin[j - 1] * phi[i][j - 1] + sin[j] * phi[i][j]);
                 zi[i][j] = zi[i][j - 1] + h * (cos[j - 1] * phi[i][j - 1] + cos[j] * phi[i][j]);
             }
         }
-        // The end's z, its rate and ∂z(L)/∂aᵢ, for the axis constraint, before the tails.
-        endZ1 = z1[samples];
-        endX1 = x1[samples];
+        // The end's position and ∂r(L)/∂aᵢ, for a held or driven end, before the tails.
         endZ = 0;
-        endZDot = 0;
         endX = 0;
-        endXDot = 0;
         for (int j = 1; j <= samples; j++) {
             endZ += 0.5 * ds * (sin[j - 1] + sin[j]);
-            endZDot += 0.5 * ds * (cos[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j]);
             endX += 0.5 * ds * (cos[j - 1] + cos[j]);
-            endXDot -= 0.5 * ds * (sin[j - 1] * thetaDot[j - 1] + sin[j] * thetaDot[j]);
         }
         for (int i = 0; i < n; i++) {
             endZi[i] = zi[i][samples];
@@ -554,18 +555,47 @@ public final class ElasticString {
             generalizedForce[i] = q;
         }
         // Tail integrals ∫ₛᴸ, in place.
-        tail(x1);
-        tail(z1);
         for (int i = 0; i < n; i++) {
             tail(xi[i]);
             tail(zi[i]);
         }
-        // h = sin θ·ρ∫ₛᴸẍ − cos θ·ρ∫ₛᴸz̈ + R·θ'' + f·sin θ.
         for (int j = 0; j <= samples; j++) {
-            rest[j] += densityKgpm * (-sin[j] * x1[j] + cos[j] * z1[j]);
             for (int i = 0; i < n; i++) {
                 coefficient[i][j] = -densityKgpm * (sin[j] * xi[i][j] + cos[j] * zi[i][j]);
             }
+        }
+    }
+
+    /**
+     * The terms of h that depend on the velocity (aᵏ⁺¹ − aᵏ)/T, for the shape {@link #shapeTerms} last saw: θ̇, the
+     * θ̇² parts of ẍ and z̈, and b = R·θ'' + f·sin θ + sin θ·ρ∫ₛᴸẍ₁ − cos θ·ρ∫ₛᴸz̈₁.
+     */
+    private void velocityTerms(double[] ak, double[] ak1, double dtS) {
+        for (int j = 0; j <= samples; j++) {
+            double thd = 0;
+            for (int i = 0; i < n; i++) {
+                thd += (ak1[i] - ak[i]) / dtS * phi[i][j];
+            }
+            thetaDot[j] = thd;
+        }
+        x1[0] = 0;
+        z1[0] = 0;
+        endZDot = 0;
+        endXDot = 0;
+        for (int j = 1; j <= samples; j++) {
+            double h = 0.5 * ds;
+            x1[j] = x1[j - 1] + h * (cos[j - 1] * thetaDot[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j] * thetaDot[j]);
+            z1[j] = z1[j - 1] + h * (sin[j - 1] * thetaDot[j - 1] * thetaDot[j - 1] + sin[j] * thetaDot[j] * thetaDot[j]);
+            endZDot += h * (cos[j - 1] * thetaDot[j - 1] + cos[j] * thetaDot[j]);
+            endXDot -= h * (sin[j - 1] * thetaDot[j - 1] + sin[j] * thetaDot[j]);
+        }
+        endZ1 = z1[samples];
+        endX1 = x1[samples];
+        tail(x1);
+        tail(z1);
+        // h = sin θ·ρ∫ₛᴸẍ − cos θ·ρ∫ₛᴸz̈ + R·θ'' + f·sin θ.
+        for (int j = 0; j <= samples; j++) {
+            rest[j] = restShape[j] + densityKgpm * (-sin[j] * x1[j] + cos[j] * z1[j]);
         }
     }
 
