@@ -84,6 +84,7 @@ Object.defineProperty(hook, 'triangles', { get: () => view.triangles });
 Object.defineProperty(hook, 'deformableUpdates', { get: () => view.deformableUpdates ?? 0 });
 hook.deformableNode = (name, i) => view.deformableNode(name, i);
 hook.screenOf = (point) => view.screenOf(point);
+hook.inView = (point) => view.inView(point);
 hook.toolScreen = () => view.screenOf(view.tool.position.toArray());
 
 const charts = {

@@ -338,6 +338,10 @@ export class SceneView {
     const centre = box.getCenter(new THREE.Vector3());
     const size = Math.max(0.06, box.getSize(new THREE.Vector3()).length());
     this.controls.target.copy(centre);
+    // Clip planes that follow the scene's size: a bench scene is centimetres, source 001's string is 100 m.
+    this.camera.near = Math.max(0.001, size * 1e-4);
+    this.camera.far = Math.max(20, size * 10);
+    this.camera.updateProjectionMatrix();
     this.camera.position.copy(centre).add(new THREE.Vector3(0.55, -1.0, 0.6).multiplyScalar(size * 1.1));
     this.camera.lookAt(centre);
     this.controls.update();
@@ -391,6 +395,12 @@ export class SceneView {
     const ndc = vec(point).project(this.camera);
     const rect = this.canvas.getBoundingClientRect();
     return { x: rect.left + ((ndc.x + 1) / 2) * rect.width, y: rect.top + ((1 - ndc.y) / 2) * rect.height };
+  }
+
+  /** Whether a scene point is inside the camera's view: on the canvas and between the clip planes. */
+  inView(point) {
+    const ndc = vec(point).project(this.camera);
+    return Math.abs(ndc.x) <= 1 && Math.abs(ndc.y) <= 1 && ndc.z >= -1 && ndc.z <= 1;
   }
 
   get triangles() {
