@@ -76,6 +76,24 @@ class LoopAllocationTest {
             "the snapshot carries the cloth's nodes, its free corner fallen");
     }
 
+    /**
+     * Source 001's string under gravity, grabbed by its free end with the stylus's button, lifted and let go every
+     * 4 s (test scene string-press-grab.yaml): the string's two solves a step, the grasp's presses and releases.
+     */
+    @Test
+    void shouldAllocateZeroBytesPerTickGrabbingAString() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(
+            java.nio.file.Path.of(LoopAllocationTest.class.getResource("/scenes/string-press-grab.yaml").toURI()));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the string scene");
+        assertTrue(Double.isFinite(f.snapshot().nodePositionM[3 * 20 + 2]), "the string's end stays finite");
+    }
+
     /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {
