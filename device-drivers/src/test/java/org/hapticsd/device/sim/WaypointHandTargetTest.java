@@ -103,8 +103,24 @@ class WaypointHandTargetTest {
                 () -> new WaypointHandTarget(List.of(
                         new Waypoint(0.0, 0.0, 0.0, 0.0),
                         new Waypoint(1.0, 0.0, Double.NaN, 0.0)), false));
-        assertEquals("waypoint 1 must be finite, got Waypoint[timeS=1.0, xM=0.0, yM=NaN, zM=0.0]",
+        assertEquals("waypoint 1 must be finite, got Waypoint[timeS=1.0, xM=0.0, yM=NaN, zM=0.0, buttons=0]",
                 e.getMessage());
+    }
+
+    /** Buttons are held from their waypoint to the next, the first point's before it, and repeat with the loop. */
+    @Test
+    void shouldHoldEachWaypointsButtonsUntilTheNext() {
+        WaypointHandTarget path = new WaypointHandTarget(List.of(
+                new Waypoint(0.5, 0.0, 0.0, 0.0, 1),
+                new Waypoint(1.0, 0.0, 0.0, 0.0, 3),
+                new Waypoint(2.0, 0.0, 0.0, 0.0)), true);
+        assertEquals(1, path.buttonsAt(0.2), "before the first point: its buttons");
+        assertEquals(1, path.buttonsAt(0.5));
+        assertEquals(1, path.buttonsAt(0.999));
+        assertEquals(3, path.buttonsAt(1.0));
+        assertEquals(3, path.buttonsAt(1.9));
+        assertEquals(3, path.buttonsAt(3.2), "looped: 3.2 s is 1.2 s");
+        assertEquals(1, path.buttonsAt(2.6), "looped: 2.6 s is 0.6 s");
     }
 
     @Test
