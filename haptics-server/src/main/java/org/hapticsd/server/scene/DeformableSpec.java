@@ -422,8 +422,8 @@ public final class DeformableSpec extends Located {
             }
             model.setGravity(gravityMps2[0], gravityMps2[2]);
             if ("driven".equals(rightEnd) != (drive != null)) {
-                throw new IllegalArgumentException(drive == null ? "string.drive: missing (rightEnd: driven needs a path)"
-                    : "string.drive: only with rightEnd: driven");
+                throw new IllegalArgumentException(drive == null
+                    ? "string.drive: missing (rightEnd: driven needs a path)" : "string.drive: only with rightEnd: driven");
             }
             double[] straight = new double[model.basisSize()];
             model.setCoefficients(straight, straight);
@@ -512,7 +512,8 @@ public final class DeformableSpec extends Located {
 
         void applyTo(org.hapticsd.physics.deformable.ElasticString model, boolean sourceBasis) {
             if (!sourceBasis) {
-                throw new IllegalArgumentException("string.start: needs basis: source (its arcs need the terms 1 and s)");
+                throw new IllegalArgumentException(
+                    "string.start: needs basis: source (its arcs need the terms 1 and s)");
             }
             if (endAtM == null) {
                 throw new IllegalArgumentException("string.start.endAtM: missing");

@@ -126,7 +126,8 @@ public final class SceneBuilder {
             .withInitialPositionM(p0[0], p0[1], p0[2]);
 
         ImpactTransients transients = transients(spec, world, indices, impulse);
-        return new BuiltScene(spec.name(), new HapticScene(world, tool, mapping, transients, grasps), List.copyOf(names),
+        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps);
+        return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
     }
 

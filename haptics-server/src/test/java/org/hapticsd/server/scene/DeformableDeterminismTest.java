@@ -24,7 +24,7 @@ class DeformableDeterminismTest {
         return run(scene, ticks, 0.0);
     }
 
-    /** With {@code liftM} > 0 the tool rises from where it starts by liftM·sin(πt/2) over the run, moving what it holds. */
+    /** With {@code liftM} > 0 the tool rises from where it starts by liftM·sin(πt/2), moving what it holds. */
     private static long run(String scene, int ticks, double liftM) throws Exception {
         org.hapticsd.server.render.HapticScene haptic = SceneBuilder.build(
             new SceneLoader().load(Path.of("..", "scenes", scene))).haptic();

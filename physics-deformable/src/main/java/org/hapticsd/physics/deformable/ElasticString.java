@@ -258,7 +258,8 @@ public final class ElasticString {
             double mid = 0.5 * (low + high);
             double x = 0;
             for (int j = 1; j <= samples; j++) {
-                x += 0.5 * ds * (Math.cos(mid * (1 - 2 * (j - 1) * ds / lengthM)) + Math.cos(mid * (1 - 2 * j * ds / lengthM)));
+                double before = Math.cos(mid * (1 - 2 * (j - 1) * ds / lengthM));
+                x += 0.5 * ds * (before + Math.cos(mid * (1 - 2 * j * ds / lengthM)));
             }
             if (x > endXM) {
                 low = mid;
@@ -307,7 +308,8 @@ public final class ElasticString {
         double w = 2 * Math.PI * ((i - 2) / 2 + 1) / l;
         double sin = Math.sin(w * s);
         double cos = Math.cos(w * s);
-        return (i - 2) % 2 == 0 ? new double[] {sin, w * cos, -w * w * sin} : new double[] {cos, -w * sin, -w * w * cos};
+        return (i - 2) % 2 == 0 ? new double[] {sin, w * cos, -w * w * sin}
+            : new double[] {cos, -w * sin, -w * w * cos};
     }
 
     private static double[] clampedFree(int i, double s, double l) {
