@@ -14,10 +14,10 @@ import org.hipparchus.util.Pair;
 import org.junit.jupiter.api.Test;
 
 /**
- * Source 001's string step (work in progress, issue 13): its objective E(aᵏ⁺²) = ∫h² ds, minimised by the source
- * with a multiplier method and a simplex search, is quadratic in the new coefficients, and the direct least-squares
- * solve finds the same minimiser. Checked on the source's example (L = 100, ρ = 0.15, R = 0.03, f = 300, T = 0.001,
- * its basis), read in SI units.
+ * Source 001's string: its objective E(aᵏ⁺²) = ∫h² ds, minimised by the source with a multiplier method and a
+ * simplex search, is quadratic in the new coefficients, and the direct least-squares solve finds the same minimiser
+ * (on the source's example, L = 100, ρ = 0.15, R = 0.03, f = 300, T = 0.001, its basis, read in SI units); and the
+ * step against beam theory, the elastica, Euler's loads, energy, a driven end, gravity and the source's example.
  */
 class ElasticStringTest {
     private static final double L = 100;
