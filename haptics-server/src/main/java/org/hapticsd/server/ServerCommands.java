@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.hapticsd.device.sim.ExternalHandTarget;
 import org.hapticsd.device.sim.HandTarget;
@@ -73,6 +74,14 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         return thread;
     });
     private final AtomicLong revision = new AtomicLong(1);
+    /** Commands the loop has been offered whose ACK waits for their effect, in the order offered. */
+    private final java.util.ArrayDeque<Waiting> waiting = new java.util.ArrayDeque<>();
+    private final java.util.concurrent.ScheduledExecutorService acks =
+        Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "hapticsd-acks");
+            thread.setDaemon(true);
+            return thread;
+        });
 
     // The current scene as far as commands are concerned; guarded by this.
     private SceneFactory current;
@@ -108,22 +117,33 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     @Override
     public CompletionStage<String> execute(Command command) {
         if (command instanceof Command.EmergencyStop) {
-            return done(offer(LoopCommand.EMERGENCY_STOP));
+            return carriedOut(LoopCommand.EMERGENCY_STOP, null);
         }
         if (command instanceof Command.ResetStop) {
-            return done(offer(LoopCommand.RESET_SAFETY));
+            return carriedOut(LoopCommand.RESET_SAFETY, null);
         }
-        if (command instanceof Command.Pause) {
-            return done(offer(loop -> loop.setPaused(true)));
-        }
-        if (command instanceof Command.Resume) {
-            return done(offer(loop -> loop.setPaused(false)));
+        if (command instanceof Command.Pause || command instanceof Command.Resume) {
+            boolean pause = command instanceof Command.Pause;
+            // The loop decides, as it runs the command: PAUSE when paused and RESUME when running change nothing
+            // and are refused (the spec's example of a refusal).
+            String[] verdict = new String[1];
+            return carriedOut(loop -> {
+                if (loop.paused() == pause) {
+                    verdict[0] = pause ? "already paused" : "not paused: nothing to resume";
+                } else {
+                    loop.setPaused(pause);
+                }
+            }, () -> verdict[0]);
         }
         if (command instanceof Command.MoveHand move) {
-            return done(moveHand(move));
+            SnapshotExchange exchange = board.current().exchange();
+            long offeredAt = exchange.version();
+            return settled(moveHand(move), exchange, offeredAt, null);
         }
         if (command instanceof Command.SetParameter set) {
-            return done(setParameter(set.name(), set.value()));
+            SnapshotExchange exchange = board.current().exchange();
+            long offeredAt = exchange.version();
+            return settled(setParameter(set.name(), set.value()), exchange, offeredAt, null);
         }
         if (command instanceof Command.ResetScene) {
             return replace(() -> currentFactory().build(), null);
@@ -139,6 +159,68 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             return replace(factory, factory);
         }
         return done(command.getClass().getSimpleName() + " is not supported by this server");
+    }
+
+    /**
+     * Offers {@code command} to the loop and completes once its effect is in the published state: two publishes
+     * after the offer (the tick under way may have drained its commands already; the next one runs it and publishes
+     * its result), so that every STATE sent after the ACK shows it (spec sections 3.1 and 4.5). Then the outcome is
+     * {@code verdict}'s (null: accepted), read after the loop ran the command. Polls the exchange's version every
+     * millisecond off the loop; gives up after 5 s of a loop that does not tick.
+     */
+    private CompletionStage<String> carriedOut(LoopCommand command, java.util.function.Supplier<String> verdict) {
+        SnapshotExchange exchange = board.current().exchange();
+        long offeredAt = exchange.version();
+        return settled(offer(command), exchange, offeredAt, verdict);
+    }
+
+    /** A refusal at once, or, for a command offered when the exchange was at {@code offeredAt}, its effect's ACK. */
+    private CompletionStage<String> settled(String refusal, SnapshotExchange exchange, long offeredAt,
+                                            java.util.function.Supplier<String> verdict) {
+        if (refusal != null) {
+            return done(refusal);
+        }
+        CompletableFuture<String> outcome = new CompletableFuture<>();
+        synchronized (waiting) {
+            waiting.add(new Waiting(outcome, exchange, offeredAt + 4, System.nanoTime(), verdict));
+            if (waiting.size() == 1) {
+                acks.schedule(this::completeCarriedOut, 1, TimeUnit.MILLISECONDS);
+            }
+        }
+        return outcome;
+    }
+
+    /** A command offered to the loop whose ACK waits for its effect to be published. */
+    private record Waiting(CompletableFuture<String> outcome, SnapshotExchange exchange, long version, long sinceNs,
+                           java.util.function.Supplier<String> verdict) {
+    }
+
+    /**
+     * Completes the waiting commands whose effect is published, oldest first and on one thread, so that a client's
+     * ACKs leave in the order of its commands; polls again in a millisecond while any wait.
+     */
+    private void completeCarriedOut() {
+        while (true) {
+            Waiting w;
+            synchronized (waiting) {
+                w = waiting.peek();
+                if (w == null) {
+                    return;
+                }
+                boolean published = w.exchange().version() >= w.version() || board.current().exchange() != w.exchange();
+                boolean stalled = System.nanoTime() - w.sinceNs() > TimeUnit.SECONDS.toNanos(5);
+                if (!published && !stalled) {
+                    acks.schedule(this::completeCarriedOut, 1, TimeUnit.MILLISECONDS);
+                    return;
+                }
+                waiting.poll();
+                if (!published) {
+                    w.outcome().complete("the loop has not run the command within 5 s");
+                    continue;
+                }
+            }
+            w.outcome().complete(w.verdict() == null ? null : w.verdict().get());
+        }
     }
 
     private static CompletionStage<String> done(String refusal) {

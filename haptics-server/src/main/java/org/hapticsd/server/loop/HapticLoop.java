@@ -85,6 +85,8 @@ public final class HapticLoop implements LoopControl {
     private boolean fresh;
     private boolean paused;
     private double forceScale = 1.0;
+    /** Periods stepped since the scene started: the snapshot's {@code simTimeNs}. */
+    private long simTimeNs;
 
     // Events: the bits of the tick under way, those the runner reported for the next tick, and the values of the
     // previous tick that the change events compare against (the state before the first tick: LoopEvents).
@@ -211,6 +213,10 @@ public final class HapticLoop implements LoopControl {
         fillSnapshot(nowNs);
         exchange.publish(snapshot);
         tickSink.onTick(snapshot);
+        if (!paused) {
+            // The snapshot carries the time at which this tick's step began: tick × period while never paused.
+            simTimeNs += periodNs;
+        }
         long endNs = stageTimer.nanoTime();
         stats.recordStage(LoopStage.PUBLISH, endNs - t);
         snapshot.stageNs[LoopStage.PUBLISH.ordinal()] = endNs - t;
@@ -262,6 +268,7 @@ public final class HapticLoop implements LoopControl {
         LoopSnapshot s = snapshot;
         s.tick = ticks;
         s.timeNs = nowNs - firstTickNs;
+        s.simTimeNs = simTimeNs;
         fillDevice(s);
         s.toolPositionM[0] = toolPositionM.x;
         s.toolPositionM[1] = toolPositionM.y;
@@ -438,6 +445,7 @@ public final class HapticLoop implements LoopControl {
         LoopSnapshot s = snapshot;
         s.tick = ticks;
         s.timeNs = nowNs - firstTickNs;
+        s.simTimeNs = simTimeNs;
         fillDevice(s);
         s.safety = safety.state();
         s.fault = safety.fault();
@@ -497,6 +505,7 @@ public final class HapticLoop implements LoopControl {
         mapping = scene.mapping();
         transients = scene.transients();
         grasps = scene.grasps();
+        simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;
         // The contacts the change events compare against belonged to the old world.

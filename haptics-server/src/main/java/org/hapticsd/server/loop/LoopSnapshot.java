@@ -26,6 +26,11 @@ public final class LoopSnapshot {
     public long tick;
     /** Loop time since the first tick. */
     public long timeNs;
+    /**
+     * Simulated time: one period for each tick that stepped the physics since the scene started (paused ticks do not
+     * step, so it stands still), ns. The stream's {@code simTimeNs}.
+     */
+    public long simTimeNs;
     public final double[] devicePositionM = new double[3];
     public final double[] deviceVelocityMps = new double[3];
     public long deviceSequence;
@@ -139,6 +144,7 @@ public final class LoopSnapshot {
         System.arraycopy(other.nodePositionM, 0, nodePositionM, 0, nodePositionM.length);
         tick = other.tick;
         timeNs = other.timeNs;
+        simTimeNs = other.simTimeNs;
         System.arraycopy(other.devicePositionM, 0, devicePositionM, 0, 3);
         System.arraycopy(other.deviceVelocityMps, 0, deviceVelocityMps, 0, 3);
         deviceSequence = other.deviceSequence;

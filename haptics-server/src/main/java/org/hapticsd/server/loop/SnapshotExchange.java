@@ -36,6 +36,14 @@ public final class SnapshotExchange {
         this.shared = new LoopSnapshot(bodyCount, nodeCount);
     }
 
+    /**
+     * The version of the newest complete publish (even, 2 per publish; 0 before the first): cheap enough to poll for
+     * "the loop has published again" without copying a snapshot.
+     */
+    public long version() {
+        return ((long) VERSION.getAcquire(this)) & ~1L;
+    }
+
     /** A snapshot sized for this exchange, for a reader to copy into. */
     public LoopSnapshot newSnapshot() {
         return new LoopSnapshot(shared.bodyCount, shared.nodeCount);

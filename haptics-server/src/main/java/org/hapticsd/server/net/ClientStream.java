@@ -38,6 +38,10 @@ final class ClientStream implements Runnable {
     private long lastTick = -1;
     private long unwritableSinceNs;
     private boolean running;
+    private long lastSentNs;
+    /** The last ACK queued, done once it has been sent. */
+    private java.util.concurrent.CompletableFuture<Void> acks = java.util.concurrent.CompletableFuture.completedFuture(null);
+    private java.util.concurrent.ScheduledFuture<?> scheduled;
 
     ClientStream(Channel channel, StreamSource source, Kind kind, long loopPeriodNs, long unwritableCloseNs,
                  EventLog.Receiver events, NanoClock clock) {
@@ -51,7 +55,9 @@ final class ClientStream implements Runnable {
     }
 
     /**
-     * Starts or changes the rate; event loop only. 0 or a rate above the loop's means every tick.
+     * Starts or changes the rate; event loop only. 0 or a rate above the loop's means every tick. A change applies
+     * from the next STATE: it is due one new period after the last one sent (at once when that has passed), not at
+     * the old schedule's next run, which at 1 Hz could be a second away.
      *
      * @return the period used, ns
      */
@@ -61,8 +67,39 @@ final class ClientStream implements Runnable {
             running = true;
             nextNs = clock.nanoTime();
             run();
+        } else if (lastSentNs != 0 && lastSentNs + periodNs - nextNs < 0 && scheduled != null
+                && scheduled.cancel(false)) {
+            nextNs = lastSentNs + periodNs;
+            long waitNs = nextNs - clock.nanoTime();
+            if (waitNs <= 0) {
+                // Due already: this STATE goes before anything this client's message is answered with.
+                run();
+            } else {
+                scheduled = channel.eventLoop().schedule(this, waitNs, TimeUnit.NANOSECONDS);
+            }
         }
         return periodNs;
+    }
+
+    /**
+     * Sends {@code ack} with {@code send} once it completes and every ACK queued before it has been sent: the
+     * client's ACKs follow the order of its COMMANDs. Event loop only (where its COMMANDs are read).
+     */
+    void queueAck(java.util.concurrent.CompletionStage<org.hapticsd.protocol.stream.AckMessage> ack,
+                  java.util.function.Consumer<org.hapticsd.protocol.stream.AckMessage> send) {
+        acks = acks.thenCombine(ack, (previous, message) -> {
+            try {
+                send.accept(message);
+            } catch (RuntimeException e) {
+                channel.close();
+            }
+            return null;
+        });
+    }
+
+    /** The transport and form of this client's messages: its ACKs take the same form. */
+    Kind kind() {
+        return kind;
     }
 
     /** Told by the handler; the clock of the unwritable timeout starts here. */
@@ -88,14 +125,20 @@ final class ClientStream implements Runnable {
                     channel.voidPromise());
             }
             StreamFrames frames = epoch.frames();
+            boolean fresh = epoch.exchange().read(snapshot) != 0 && snapshot.tick != lastTick;
             if (events != null) {
+                if (fresh && lastTick < 0) {
+                    // The first STATE: what happened before it is the past, not this client's news.
+                    events.skipThrough(snapshot.tick);
+                }
                 Object eventsFrame = frames.eventsFrame(events, kind == Kind.WEBSOCKET_JSON);
                 if (eventsFrame != null) {
                     channel.write(wrap(eventsFrame), channel.voidPromise());
                 }
             }
-            if (epoch.exchange().read(snapshot) != 0 && snapshot.tick != lastTick) {
+            if (fresh) {
                 lastTick = snapshot.tick;
+                lastSentNs = nowNs;
                 channel.writeAndFlush(stateFrame(), channel.voidPromise());
             } else {
                 channel.flush();
@@ -113,7 +156,7 @@ final class ClientStream implements Runnable {
         if (nextNs - nowNs <= 0) {
             nextNs = nowNs + periodNs;
         }
-        channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
+        scheduled = channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
     }
 
     /** A whole message from {@link StreamFrames}: byte[] for binary kinds, String for JSON. */

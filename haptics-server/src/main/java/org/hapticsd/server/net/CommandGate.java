@@ -1,5 +1,7 @@
 package org.hapticsd.server.net;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -17,19 +19,25 @@ import org.hapticsd.protocol.stream.StreamCodec;
 import org.hapticsd.protocol.stream.StreamFormatException;
 import org.hapticsd.protocol.stream.StreamJson;
 import org.hapticsd.protocol.stream.StreamMessage;
+import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.SubscribeMessage;
 import org.hapticsd.server.loop.CommandQueue;
 import org.hapticsd.server.loop.LoopCommand;
 
 /**
  * What clients send: SUBSCRIBE changes the client's rate; COMMAND is checked against the token and handed to the
- * {@link CommandExecutor}; every COMMAND gets an ACK, accepted or refused with a reason. A message that does not
- * decode is dropped and counted: its command id may be unreadable, so it cannot be answered.
+ * {@link CommandExecutor}; every COMMAND gets exactly one ACK, accepted or refused with a reason, in the form of the
+ * connection (whatever form the COMMAND came in). A COMMAND that does not decode but whose id can be read (a binary
+ * header of type COMMAND and its u32 id; a JSON object of type COMMAND with a numeric commandId) is refused with the
+ * decoder's reason; any other message that does not decode, and any message of the server's direction, is dropped
+ * and counted (spec section 1 and 3). A reason longer than the protocol's 1024-byte string is cut at a character.
  *
  * <p>Commands need the token whatever the address (compared in constant time). None can raise a limit: force,
  * stiffness and velocity limits come only from the local scene and command line, which the executor enforces.
  */
 public final class CommandGate implements StreamRequests {
+    private static final int COMMAND_TYPE = 0x82;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final byte[] token;
     private final CommandExecutor executor;
     private final AtomicLong accepted = new AtomicLong();
@@ -53,13 +61,13 @@ public final class CommandGate implements StreamRequests {
             decoded = StreamCodec.decode(message);
         } catch (StreamFormatException e) {
             malformed.incrementAndGet();
+            long id = binaryCommandId(message);
+            if (id >= 0) {
+                ordered(stream, channel).accept(new AckMessage(id, false, fit("malformed: " + e.getMessage())));
+            }
             return;
         }
-        handle(stream, decoded, ack -> {
-            byte[] bytes = StreamCodec.encode(ack);
-            channel.writeAndFlush(channel.pipeline().get(TcpStreamHandler.class) != null
-                ? Unpooled.wrappedBuffer(bytes) : new BinaryWebSocketFrame(Unpooled.wrappedBuffer(bytes)));
-        });
+        handle(stream, decoded, channel);
     }
 
     @Override
@@ -69,25 +77,100 @@ public final class CommandGate implements StreamRequests {
             decoded = StreamJson.decodeJson(message);
         } catch (StreamFormatException e) {
             malformed.incrementAndGet();
+            long id = jsonCommandId(message);
+            if (id >= 0) {
+                ordered(stream, channel).accept(new AckMessage(id, false, fit("malformed: " + e.getMessage())));
+            }
             return;
         }
-        handle(stream, decoded, ack -> channel.writeAndFlush(new TextWebSocketFrame(StreamJson.encodeJson(ack))));
+        handle(stream, decoded, channel);
     }
 
-    /** SUBSCRIBE gets no answer; a COMMAND gets an ACK through {@code reply}, now or when the executor is done. */
-    private void handle(ClientStream stream, StreamMessage message, Consumer<AckMessage> reply) {
+    /**
+     * Reserves the next place in this client's ACKs (they leave in the order its COMMANDs came, whichever is carried
+     * out first) and returns what fills it.
+     */
+    private static Consumer<AckMessage> ordered(ClientStream stream, Channel channel) {
+        CompletableFuture<AckMessage> slot = new CompletableFuture<>();
+        stream.queueAck(slot, send(stream, channel));
+        return slot::complete;
+    }
+
+    /** Sends an ACK in the connection's form (its reason already {@link #fit}). */
+    private static Consumer<AckMessage> send(ClientStream stream, Channel channel) {
+        return ack -> {
+            switch (stream.kind()) {
+                case TCP -> channel.writeAndFlush(Unpooled.wrappedBuffer(StreamCodec.encode(ack)));
+                case WEBSOCKET_BINARY -> channel.writeAndFlush(
+                    new BinaryWebSocketFrame(Unpooled.wrappedBuffer(StreamCodec.encode(ack))));
+                case WEBSOCKET_JSON -> channel.writeAndFlush(new TextWebSocketFrame(StreamJson.encodeJson(ack)));
+            }
+        };
+    }
+
+    /** {@code reason} in at most {@link StreamProtocol#MAX_STRING_BYTES} UTF-8 bytes, cut before a character. */
+    static String fit(String reason) {
+        byte[] utf8 = reason.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length <= StreamProtocol.MAX_STRING_BYTES) {
+            return reason;
+        }
+        String ellipsis = "…";
+        int budget = StreamProtocol.MAX_STRING_BYTES - ellipsis.getBytes(StandardCharsets.UTF_8).length;
+        int end = 0;
+        int bytes = 0;
+        while (end < reason.length()) {
+            int cp = reason.codePointAt(end);
+            int size = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+            if (bytes + size > budget) {
+                break;
+            }
+            bytes += size;
+            end += Character.charCount(cp);
+        }
+        return reason.substring(0, end) + ellipsis;
+    }
+
+    /** The id of a binary COMMAND whose header and id can be read, else −1. */
+    private static long binaryCommandId(byte[] message) {
+        if (message.length < StreamProtocol.HEADER_BYTES + 4 || message[0] != StreamProtocol.VERSION
+                || (message[1] & 0xFF) != COMMAND_TYPE) {
+            return -1;
+        }
+        return (message[4] & 0xFFL) | (message[5] & 0xFFL) << 8 | (message[6] & 0xFFL) << 16
+            | (message[7] & 0xFFL) << 24;
+    }
+
+    /** The commandId of a JSON object of type COMMAND, when it is a whole number in u32 range, else −1. */
+    private static long jsonCommandId(String message) {
+        try {
+            JsonNode tree = JSON.readTree(message);
+            JsonNode id = tree == null ? null : tree.get("commandId");
+            if (tree != null && "COMMAND".equals(tree.path("type").asText()) && id != null && id.canConvertToLong()
+                    && id.isIntegralNumber() && id.asLong() >= 0 && id.asLong() <= 0xFFFF_FFFFL) {
+                return id.asLong();
+            }
+        } catch (java.io.IOException | RuntimeException notJson) {
+            // Not even JSON: nothing to answer.
+        }
+        return -1;
+    }
+
+    /** SUBSCRIBE gets no answer; a COMMAND gets an ACK, now or when the executor is done, in its place. */
+    private void handle(ClientStream stream, StreamMessage message, Channel channel) {
         if (message instanceof SubscribeMessage subscribe) {
             stream.subscribe(subscribe.rateHz());
             return;
         }
         if (!(message instanceof CommandMessage command)) {
-            refused.incrementAndGet();
-            reply.accept(new AckMessage(0, false, message.type() + " is a server-to-client message"));
+            // A message of the server's direction (HELLO, ACK, ...): refused as malformed, section 3; no ACK, as it
+            // has no command id to answer.
+            malformed.incrementAndGet();
             return;
         }
+        Consumer<AckMessage> reply = ordered(stream, channel);
         if (!MessageDigest.isEqual(token, command.authToken().getBytes(StandardCharsets.UTF_8))) {
             refused.incrementAndGet();
-            reply.accept(new AckMessage(command.commandId(), false, "wrong or missing token"));
+            reply.accept(new AckMessage(command.commandId(), false, fit("wrong or missing token")));
             return;
         }
         CompletionStage<String> outcome;
@@ -103,7 +186,7 @@ public final class CommandGate implements StreamRequests {
                 reply.accept(new AckMessage(command.commandId(), true, ""));
             } else {
                 refused.incrementAndGet();
-                reply.accept(new AckMessage(command.commandId(), false, why));
+                reply.accept(new AckMessage(command.commandId(), false, fit(why)));
             }
         });
     }

@@ -84,6 +84,8 @@ public final class EventLog implements TickSink {
         private final CopyBroadcastReceiver receiver;
         private final Event event = new Event();
         private long lost;
+        /** Events of this tick and older are past for this client: skipped (set from its first STATE). */
+        private long floorTick = Long.MIN_VALUE;
 
         Receiver(CopyBroadcastReceiver receiver) {
             this.receiver = receiver;
@@ -94,7 +96,9 @@ public final class EventLog implements TickSink {
             try {
                 while (receiver.receive((kind, buffer, offset, length) -> {
                     event.wrap(kind, buffer, offset);
-                    sink.accept(event);
+                    if (event.tick() > floorTick) {
+                        sink.accept(event);
+                    }
                 }) > 0) {
                     // One event per receive call.
                 }
@@ -102,6 +106,14 @@ public final class EventLog implements TickSink {
                 // The loop wrote a whole ring while this client was not reading: the oldest events are gone.
                 lost++;
             }
+        }
+
+        /**
+         * A new client gets no event from before its first STATE (spec 3.1): events up to and including
+         * {@code tick}, the first STATE's, are skipped. The ring a new receiver joins still holds older ones.
+         */
+        public void skipThrough(long tick) {
+            floorTick = Math.max(floorTick, tick);
         }
 
         /** Times this client fell a whole ring behind and lost events. */

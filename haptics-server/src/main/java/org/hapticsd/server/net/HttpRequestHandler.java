@@ -62,9 +62,14 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         if (uri.path().equals(WS_PATH)) {
-            String refused = checkUpgrade(request, uri, ctx);
+            String refused = checkOrigin(request);
+            HttpResponseStatus status = HttpResponseStatus.FORBIDDEN;
+            if (refused == null) {
+                refused = checkQuery(uri, ctx);
+                status = HttpResponseStatus.BAD_REQUEST;
+            }
             if (refused != null) {
-                respond(ctx, request, HttpResponseStatus.FORBIDDEN, refused + "\n", "text/plain");
+                respond(ctx, request, status, refused + "\n", "text/plain");
                 request.release();
                 return;
             }
@@ -86,8 +91,8 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
     }
 
-    /** Null when the upgrade may go on; otherwise why not. Stores the query's rate and format on the channel. */
-    private String checkUpgrade(FullHttpRequest request, QueryStringDecoder uri, ChannelHandlerContext ctx) {
+    /** Null when the page asking may connect; otherwise why not (HTTP 403). */
+    private String checkOrigin(FullHttpRequest request) {
         String origin = request.headers().get(HttpHeaderNames.ORIGIN);
         String host = request.headers().get(HttpHeaderNames.HOST);
         if (origin != null && !originAllowed(origin, host)) {
@@ -99,17 +104,22 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             // listens on loopback only ever has loopback names for its own page.
             return "host " + host + " is not a loopback name; this server listens on loopback only";
         }
+        return null;
+    }
+
+    /**
+     * Null when the query is good (HTTP 400 otherwise): {@code rate} a whole number of hertz 0..65535, as SUBSCRIBE's
+     * u16 takes it, and {@code format} binary or json. Stores them on the channel.
+     */
+    private String checkQuery(QueryStringDecoder uri, ChannelHandlerContext ctx) {
         double rateHz = 0;
         List<String> rate = uri.parameters().get("rate");
         if (rate != null) {
-            try {
-                rateHz = Double.parseDouble(rate.get(0));
-            } catch (NumberFormatException e) {
-                return "rate must be a number of hertz, got " + rate.get(0);
+            String given = rate.get(0);
+            if (!given.matches("[0-9]{1,5}") || Integer.parseInt(given) > 65_535) {
+                return "rate must be a whole number of hertz, 0..65535 (0 = every tick), got '" + given + "'";
             }
-            if (!(rateHz >= 0) || Double.isInfinite(rateHz)) {
-                return "rate must be >= 0 Hz (0 = every tick), got " + rate.get(0);
-            }
+            rateHz = Integer.parseInt(given);
         }
         List<String> format = uri.parameters().get("format");
         String f = format == null ? "binary" : format.get(0).toLowerCase(Locale.ROOT);

@@ -217,8 +217,10 @@ public final class ProtocolStreamFrames implements StreamFrames {
             if (a < 0 || b < 0) {
                 continue;
             }
-            contacts.add(new ContactPoint(a, b, vec3(s.contactPointM, i), vec3(s.contactNormal, i),
-                vec3(s.contactForceN, i), (float) s.contactDepthM[i]));
+            // The engine's contact has its normal from B toward A and the force on A; the spec's runs from A toward
+            // B with the force on B (section 4.3): both are the engine's, negated.
+            contacts.add(new ContactPoint(a, b, vec3(s.contactPointM, i), negated(s.contactNormal, i),
+                negated(s.contactForceN, i), (float) s.contactDepthM[i]));
         }
         Vector3d scratch = new Vector3d();
         List<DeformableNodes> deformables = new ArrayList<>(deformableNodeCounts.length);
@@ -230,7 +232,7 @@ public final class ProtocolStreamFrames implements StreamFrames {
             offset += positions.length;
             deformables.add(new DeformableNodes(firstDeformableId + d, positions));
         }
-        return new StateMessage(s.tick, s.timeNs, scene.revision(), SafetyCode.valueOf(s.safety.name()),
+        return new StateMessage(s.tick, s.simTimeNs, scene.revision(), SafetyCode.valueOf(s.safety.name()),
             FaultCode.valueOf(s.fault.name()), s.deviceConnected, s.paused,
             vec3(s.toolPositionM, 0), vec3(s.toolPositionM, 0),
             sceneForce(s.renderedForceN, scratch), sceneForce(s.commandedForceN, scratch), loopStats(s),
@@ -247,6 +249,10 @@ public final class ProtocolStreamFrames implements StreamFrames {
     private Vec3 sceneForce(double[] deviceForceN, Vector3d scratch) {
         mapping.deviceForceToScene(scratch.set(deviceForceN[0], deviceForceN[1], deviceForceN[2]), scratch);
         return new Vec3((float) scratch.x, (float) scratch.y, (float) scratch.z);
+    }
+
+    private static Vec3 negated(double[] xyz, int i) {
+        return new Vec3((float) -xyz[3 * i], (float) -xyz[3 * i + 1], (float) -xyz[3 * i + 2]);
     }
 
     private static Vec3 vec3(double[] xyz, int i) {

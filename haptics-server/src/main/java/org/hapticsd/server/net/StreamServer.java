@@ -14,6 +14,8 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.ssl.SslContext;
@@ -46,9 +48,16 @@ public final class StreamServer implements AutoCloseable {
     public static final double DEFAULT_RATE_HZ = 60.0;
     /** Every thread of the server starts with this name (accept and event loops), for measuring their CPU time. */
     public static final String THREAD_NAME_PREFIX = "hapticsd-net";
-    /** Per-client outbound buffer before the channel turns unwritable: about a second of 60 Hz STATE frames. */
-    private static final int LOW_WATER_BYTES = 32 * 1024;
-    private static final int HIGH_WATER_BYTES = 64 * 1024;
+    /**
+     * Per-client outbound buffer before the channel turns unwritable, and the socket's send buffer (the kernel books
+     * twice what is asked). Small on purpose: what a client that stopped reading can find waiting is these plus its
+     * own receive buffer, tens of kilobytes, a few hundred 100-byte STATEs, not the megabytes Linux's send-buffer
+     * autotuning would grow to (a 20 s stall left 15,000 stale STATEs queued with 64 KiB and autotuning). A client
+     * that drains gets the newest state; one that stays full is closed after the unwritable timeout (spec 3.1).
+     */
+    static final int LOW_WATER_BYTES = 4 * 1024;
+    static final int HIGH_WATER_BYTES = 8 * 1024;
+    static final int SEND_BUFFER_BYTES = 8 * 1024;
     private static final int LENGTH_PREFIX_BYTES = StreamProtocol.TCP_LENGTH_PREFIX_BYTES;
 
     private final StreamServerConfig config;
@@ -137,8 +146,15 @@ public final class StreamServer implements AutoCloseable {
             .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(HttpRequestHandler.WS_PATH)
                 .checkStartsWith(true)
-                .maxFramePayloadLength(config.maxInboundBytes())
+                // The stream handler answers a violation with the one close frame (1002, or 1009 for too big).
+                .decoderConfig(WebSocketDecoderConfig.newBuilder()
+                    .maxFramePayloadLength(config.maxInboundBytes())
+                    .closeOnProtocolViolation(false)
+                    .build())
                 .build()))
+            // Fragmented messages are messages (RFC 6455 5.4; spec 2.1): whole before the stream sees them, and
+            // refused as a whole when their fragments together pass the limit.
+            .addLast(new WebSocketFrameAggregator(config.maxInboundBytes()))
             .addLast(new WebSocketStreamHandler(this));
     }
 
@@ -186,6 +202,7 @@ public final class StreamServer implements AutoCloseable {
             .group(boss, workers)
             .channel(NioServerSocketChannel.class)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                 new WriteBufferWaterMark(LOW_WATER_BYTES, HIGH_WATER_BYTES))
             .childHandler(initializer);

@@ -4,7 +4,12 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
@@ -17,6 +22,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocketFrame> {
     private final StreamServer server;
     private ClientStream stream;
+    private boolean closing;
 
     WebSocketStreamHandler(StreamServer server) {
         this.server = server;
@@ -59,9 +65,26 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
         super.channelWritabilityChanged(ctx);
     }
 
+    /**
+     * A frame or message the WebSocket layer refused: one close frame, 1009 for a message over the limit, 1002 for
+     * any other protocol violation (RFC 6455 7.4.1), then the connection closes. Anything else closes it at once.
+     */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         server.countClientError(cause);
-        ctx.close();
+        if (!ctx.channel().isActive() || closing) {
+            ctx.close();
+            return;
+        }
+        closing = true;
+        if (cause instanceof TooLongFrameException || cause instanceof CorruptedWebSocketFrameException) {
+            boolean tooBig = cause instanceof TooLongFrameException
+                || (cause instanceof CorruptedWebSocketFrameException corrupted
+                    && corrupted.closeStatus() == WebSocketCloseStatus.MESSAGE_TOO_BIG);
+            ctx.writeAndFlush(new CloseWebSocketFrame(tooBig ? WebSocketCloseStatus.MESSAGE_TOO_BIG
+                : WebSocketCloseStatus.PROTOCOL_ERROR)).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
     }
 }
