@@ -129,7 +129,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             String[] verdict = new String[1];
             return carriedOut(loop -> {
                 if (loop.paused() == pause) {
-                    verdict[0] = pause ? "already paused" : "not paused: nothing to resume";
+                    verdict[0] = pause ? "ALREADY_PAUSED: already paused" : "NOT_PAUSED: not paused, nothing to resume";
                 } else {
                     loop.setPaused(pause);
                 }
@@ -153,12 +153,12 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             try {
                 file = sceneFile(load.sceneName());
             } catch (IllegalArgumentException e) {
-                return done(e.getMessage());
+                return done("SCENE: " + e.getMessage());
             }
             SceneFactory factory = () -> SceneBuilder.build(new SceneLoader().load(file));
             return replace(factory, factory);
         }
-        return done(command.getClass().getSimpleName() + " is not supported by this server");
+        return done("UNSUPPORTED: " + command.getClass().getSimpleName() + " is not supported by this server");
     }
 
     /**
@@ -215,7 +215,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 }
                 waiting.poll();
                 if (!published) {
-                    w.outcome().complete("the loop has not run the command within 5 s");
+                    w.outcome().complete("NOT_CARRIED_OUT: the loop has not run the command within 5 s");
                     continue;
                 }
             }
@@ -228,12 +228,12 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     }
 
     private String offer(LoopCommand command) {
-        return queue.offer(command) ? null : "the loop's command queue is full; try again";
+        return queue.offer(command) ? null : "BUSY: the loop's command queue is full; try again";
     }
 
     private String moveHand(Command.MoveHand move) {
         if (!simulated) {
-            return "MOVE_HAND needs the simulated stylus; this server drives a real device";
+            return "UNSUPPORTED: MOVE_HAND needs the simulated stylus; this server drives a real device";
         }
         ExternalHandTarget target = new ExternalHandTarget();
         Vector3d pointM = new Vector3d(move.xM(), move.yM(), move.zM());
@@ -280,14 +280,15 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 return refusal;
             }
             default -> {
-                return "unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", " + STIFFNESS
+                return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", " + STIFFNESS
                     + ", " + DAMPING;
             }
         }
     }
 
     private static String outside(String name, double value, double min, double max) {
-        return String.format(Locale.ROOT, "%s = %s is outside the local limits [%s, %s]%s", name, value, min, max,
+        return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits [%s, %s]%s", name,
+            value, min, max,
             name.equals(FORCE_SCALE) ? "" : " (a remote user may only lower what the scene file sets)");
     }
 
@@ -323,12 +324,12 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             try {
                 scene = factory.build();
             } catch (SceneException e) {
-                return e.getMessage();
+                return "SCENE: " + e.getMessage();
             } catch (RuntimeException e) {
-                return "cannot build the scene: " + e;
+                return "SCENE: cannot build the scene: " + e;
             } catch (OutOfMemoryError e) {
                 // The builder thread's allocation failed; the loop and its current scene are untouched.
-                return "not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                return "SCENE: not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
                     + " MB)";
             }
             long next = revision.incrementAndGet();

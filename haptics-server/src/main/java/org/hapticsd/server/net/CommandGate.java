@@ -63,7 +63,7 @@ public final class CommandGate implements StreamRequests {
             malformed.incrementAndGet();
             long id = binaryCommandId(message);
             if (id >= 0) {
-                ordered(stream, channel).accept(new AckMessage(id, false, fit("malformed: " + e.getMessage())));
+                ordered(stream, channel).accept(new AckMessage(id, false, fit("MALFORMED: " + e.getMessage())));
             }
             return;
         }
@@ -79,7 +79,7 @@ public final class CommandGate implements StreamRequests {
             malformed.incrementAndGet();
             long id = jsonCommandId(message);
             if (id >= 0) {
-                ordered(stream, channel).accept(new AckMessage(id, false, fit("malformed: " + e.getMessage())));
+                ordered(stream, channel).accept(new AckMessage(id, false, fit("MALFORMED: " + e.getMessage())));
             }
             return;
         }
@@ -170,17 +170,17 @@ public final class CommandGate implements StreamRequests {
         Consumer<AckMessage> reply = ordered(stream, channel);
         if (!MessageDigest.isEqual(token, command.authToken().getBytes(StandardCharsets.UTF_8))) {
             refused.incrementAndGet();
-            reply.accept(new AckMessage(command.commandId(), false, fit("wrong or missing token")));
+            reply.accept(new AckMessage(command.commandId(), false, fit("TOKEN: wrong or missing token")));
             return;
         }
         CompletionStage<String> outcome;
         try {
             outcome = executor.execute(command.command());
         } catch (RuntimeException e) {
-            outcome = CompletableFuture.completedFuture("the server failed to carry it out: " + e.getMessage());
+            outcome = CompletableFuture.completedFuture("FAILED: the server failed to carry it out: " + e.getMessage());
         }
         outcome.whenComplete((reason, error) -> {
-            String why = error != null ? "the server failed to carry it out: " + error.getMessage() : reason;
+            String why = error != null ? "FAILED: the server failed to carry it out: " + error.getMessage() : reason;
             if (why == null) {
                 accepted.incrementAndGet();
                 reply.accept(new AckMessage(command.commandId(), true, ""));

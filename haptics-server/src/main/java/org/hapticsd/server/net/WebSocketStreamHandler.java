@@ -31,25 +31,35 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
         if (event instanceof WebSocketServerProtocolHandler.HandshakeComplete) {
-            boolean json = Boolean.TRUE.equals(ctx.channel().attr(HttpRequestHandler.JSON).get());
-            Double rate = ctx.channel().attr(HttpRequestHandler.RATE_HZ).get();
-            stream = server.newStream(ctx.channel(),
-                json ? ClientStream.Kind.WEBSOCKET_JSON : ClientStream.Kind.WEBSOCKET_BINARY);
-            StreamFrames frames = server.frames();
-            // HELLO here; the client's stream sends SCENE on its first run, and again whenever the scene changes.
-            ctx.write(json ? new TextWebSocketFrame(frames.helloJson())
-                : new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.helloBinary())));
-            stream.subscribe(rate == null ? server.defaultRateHz() : rate);
+            open(ctx);
             return;
         }
         super.userEventTriggered(ctx, event);
     }
 
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
-        if (stream == null) {
+    /**
+     * Starts the client's stream: HELLO now, SCENE and STATE from its first run. On the handshake's completion, or
+     * on the client's first message when that is read first (a client may send as soon as it has the 101 answer,
+     * before the server's handshake listener has run): its first COMMAND must not be lost.
+     */
+    private void open(ChannelHandlerContext ctx) {
+        if (stream != null) {
             return;
         }
+        boolean json = Boolean.TRUE.equals(ctx.channel().attr(HttpRequestHandler.JSON).get());
+        Double rate = ctx.channel().attr(HttpRequestHandler.RATE_HZ).get();
+        stream = server.newStream(ctx.channel(),
+            json ? ClientStream.Kind.WEBSOCKET_JSON : ClientStream.Kind.WEBSOCKET_BINARY);
+        StreamFrames frames = server.frames();
+        // HELLO here; the client's stream sends SCENE on its first run, and again whenever the scene changes.
+        ctx.write(json ? new TextWebSocketFrame(frames.helloJson())
+            : new BinaryWebSocketFrame(Unpooled.wrappedBuffer(frames.helloBinary())));
+        stream.subscribe(rate == null ? server.defaultRateHz() : rate);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+        open(ctx);
         if (frame instanceof TextWebSocketFrame text) {
             server.requests().onJson(stream, text.text(), ctx.channel());
         } else if (frame instanceof BinaryWebSocketFrame binary) {

@@ -106,7 +106,7 @@ class StreamClientEndToEndTest {
         client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS);
         AckMessage refused = client.send(new Command.EmergencyStop()).get(WAIT_MS, TimeUnit.MILLISECONDS);
         assertFalse(refused.accepted());
-        assertEquals("wrong or missing token", refused.reason());
+        assertEquals("TOKEN: wrong or missing token", refused.reason());
         client.close();
 
         client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + service.server().tcpPort()))

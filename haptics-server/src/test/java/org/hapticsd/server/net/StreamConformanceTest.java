@@ -642,6 +642,25 @@ class StreamConformanceTest {
 
     // ---- open points the spec now settles -------------------------------------------------------------------
 
+    /** Section 4.5: a refusal's reason starts with its code from table 7.8, a colon and a space. */
+    @Test
+    void shouldStartEveryRefusalWithItsCode() throws Exception {
+        start();
+        try (Tcp client = new Tcp()) {
+            client.send(new CommandMessage(201, "not-the-token", new Command.Pause()),
+                command(202, new Command.Resume()),
+                command(203, new Command.SetParameter("safety.maxForceN", 1.0)),
+                command(204, new Command.SetParameter("contact.stiffnessNpm", 1e9)),
+                command(205, new Command.LoadScene("no-such-scene")));
+            client.sendRaw(moveHandBytes(206, config.token(), Double.NaN, 0, 0));
+            List<AckMessage> acks = acksUpTo(client, 206);
+            List<String> codes = acks.stream().map(a -> a.reason().substring(0, Math.max(0, a.reason().indexOf(": "))))
+                .toList();
+            assertEquals(List.of("TOKEN", "NOT_PAUSED", "UNKNOWN_PARAMETER", "OUT_OF_LIMITS", "SCENE", "MALFORMED"),
+                codes, acks.toString());
+        }
+    }
+
     @Test
     void shouldRefuseAQueryRateOutsideZeroTo65535WholeHertz() throws Exception {
         StreamServer server = start();
@@ -776,7 +795,7 @@ class StreamConformanceTest {
             AckMessage second = nextAck(json, RawWebSocket.TEXT);
             assertEquals(92, second.commandId(), second.toString());
             assertFalse(second.accepted(), second.toString());
-            assertTrue(second.reason().startsWith("malformed"), second.toString());
+            assertTrue(second.reason().startsWith("MALFORMED: "), second.toString());
             assertEquals(99, nextAck(json, RawWebSocket.TEXT).commandId());
         }
     }

@@ -212,7 +212,7 @@ class StreamEndToEndTest {
         AckMessage refused = client.of(AckMessage.class).get(0);
         assertEquals(7, refused.commandId());
         assertFalse(refused.accepted());
-        assertEquals("wrong or missing token", refused.reason());
+        assertEquals("TOKEN: wrong or missing token", refused.reason());
 
         ws.sendBinary(ByteBuffer.wrap(StreamCodec.encode(
             new CommandMessage(8, config.token(), new Command.EmergencyStop()))), true).join();
