@@ -82,17 +82,21 @@ final class ClientStream implements Runnable {
     }
 
     /**
-     * Sends {@code ack} with {@code send} once it completes and every ACK queued before it has been sent: the
-     * client's ACKs follow the order of its COMMANDs. Event loop only (where its COMMANDs are read).
+     * Sends {@code ack} with {@code send} once it completes and every ACK queued before it has been handed on: the
+     * client's ACKs follow the order of its COMMANDs. Each send is a task on the channel's event loop, even when it
+     * completes there: an ACK completed on another thread is a queued task, and one written directly from the event
+     * loop would overtake it. Event loop only (where its COMMANDs are read).
      */
     void queueAck(java.util.concurrent.CompletionStage<org.hapticsd.protocol.stream.AckMessage> ack,
                   java.util.function.Consumer<org.hapticsd.protocol.stream.AckMessage> send) {
         acks = acks.thenCombine(ack, (previous, message) -> {
-            try {
-                send.accept(message);
-            } catch (RuntimeException e) {
-                channel.close();
-            }
+            channel.eventLoop().execute(() -> {
+                try {
+                    send.accept(message);
+                } catch (RuntimeException e) {
+                    channel.close();
+                }
+            });
             return null;
         });
     }
