@@ -117,33 +117,29 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     @Override
     public CompletionStage<String> execute(Command command) {
         if (command instanceof Command.EmergencyStop) {
-            return carriedOut(LoopCommand.EMERGENCY_STOP, null);
+            return afterEffect(() -> offer(LoopCommand.EMERGENCY_STOP), null);
         }
         if (command instanceof Command.ResetStop) {
-            return carriedOut(LoopCommand.RESET_SAFETY, null);
+            return afterEffect(() -> offer(LoopCommand.RESET_SAFETY), null);
         }
         if (command instanceof Command.Pause || command instanceof Command.Resume) {
             boolean pause = command instanceof Command.Pause;
             // The loop decides, as it runs the command: PAUSE when paused and RESUME when running change nothing
             // and are refused (the spec's example of a refusal).
             String[] verdict = new String[1];
-            return carriedOut(loop -> {
+            return afterEffect(() -> offer(loop -> {
                 if (loop.paused() == pause) {
                     verdict[0] = pause ? "ALREADY_PAUSED: already paused" : "NOT_PAUSED: not paused, nothing to resume";
                 } else {
                     loop.setPaused(pause);
                 }
-            }, () -> verdict[0]);
+            }), () -> verdict[0]);
         }
         if (command instanceof Command.MoveHand move) {
-            SnapshotExchange exchange = board.current().exchange();
-            long offeredAt = exchange.version();
-            return settled(moveHand(move), exchange, offeredAt, null);
+            return afterEffect(() -> moveHand(move), null);
         }
         if (command instanceof Command.SetParameter set) {
-            SnapshotExchange exchange = board.current().exchange();
-            long offeredAt = exchange.version();
-            return settled(setParameter(set.name(), set.value()), exchange, offeredAt, null);
+            return afterEffect(() -> setParameter(set.name(), set.value()), null);
         }
         if (command instanceof Command.ResetScene) {
             return replace(() -> currentFactory().build(), null);
@@ -162,21 +158,18 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     }
 
     /**
-     * Offers {@code command} to the loop and completes once its effect is in the published state: two publishes
-     * after the offer (the tick under way may have drained its commands already; the next one runs it and publishes
-     * its result), so that every STATE sent after the ACK shows it (spec sections 3.1 and 4.5). Then the outcome is
-     * {@code verdict}'s (null: accepted), read after the loop ran the command. Polls the exchange's version every
-     * millisecond off the loop; gives up after 5 s of a loop that does not tick.
+     * Runs {@code offering} (checks, then offers the loop its command; a refusal, or null when offered) and, when
+     * offered, completes once the effect is in the published state: two publishes after the offer (the tick under
+     * way may have drained its commands already; the next one runs it and publishes its result), so that every STATE
+     * sent after the ACK shows it (spec sections 3.1 and 4.5). Then the outcome is {@code verdict}'s (null: accepted),
+     * read after the loop ran the command. Polls the exchange's version every millisecond off the loop; gives up
+     * after 5 s of a loop that does not tick.
      */
-    private CompletionStage<String> carriedOut(LoopCommand command, java.util.function.Supplier<String> verdict) {
+    private CompletionStage<String> afterEffect(java.util.function.Supplier<String> offering,
+                                                java.util.function.Supplier<String> verdict) {
         SnapshotExchange exchange = board.current().exchange();
         long offeredAt = exchange.version();
-        return settled(offer(command), exchange, offeredAt, verdict);
-    }
-
-    /** A refusal at once, or, for a command offered when the exchange was at {@code offeredAt}, its effect's ACK. */
-    private CompletionStage<String> settled(String refusal, SnapshotExchange exchange, long offeredAt,
-                                            java.util.function.Supplier<String> verdict) {
+        String refusal = offering.get();
         if (refusal != null) {
             return done(refusal);
         }

@@ -120,7 +120,7 @@ public final class CommandGate implements StreamRequests {
         int bytes = 0;
         while (end < reason.length()) {
             int cp = reason.codePointAt(end);
-            int size = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+            int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
             if (bytes + size > budget) {
                 break;
             }

@@ -79,7 +79,6 @@ public final class ElasticString {
     private final double[] a;
     private final double[] aNext;
     // Scratch, per sample.
-    private final double[] theta;
     private final double[] thetaDot;
     private final double[] cos;
     private final double[] sin;
@@ -168,7 +167,6 @@ public final class ElasticString {
         }
         a = new double[n];
         aNext = new double[n];
-        theta = new double[samples + 1];
         thetaDot = new double[samples + 1];
         cos = new double[samples + 1];
         sin = new double[samples + 1];
@@ -511,7 +509,6 @@ public final class ElasticString {
                 th += shape[i] * phi[i][j];
                 thss += shape[i] * phiSs[i][j];
             }
-            theta[j] = th;
             cos[j] = Math.cos(th);
             sin[j] = Math.sin(th);
             restShape[j] = stiffnessNm2 * thss + (endDriven ? 0.0 : forceN) * sin[j];
@@ -685,7 +682,6 @@ public final class ElasticString {
                     th += c[i] * phi[i][j];
                     thss += c[i] * phiSs[i][j];
                 }
-                theta[j] = th;
                 rest[j] = stiffnessNm2 * thss + forceN * Math.sin(th);
                 cos[j] = Math.cos(th);
             }
