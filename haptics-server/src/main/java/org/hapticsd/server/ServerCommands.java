@@ -16,6 +16,7 @@ import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.PenaltyContactSettings;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.protocol.stream.Command;
+import org.hapticsd.protocol.stream.StreamFormatException;
 import org.hapticsd.server.loop.CommandQueue;
 import org.hapticsd.server.loop.LoopCommand;
 import org.hapticsd.server.loop.LoopSnapshot;
@@ -325,11 +326,20 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 return "SCENE: not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
                     + " MB)";
             }
-            long next = revision.incrementAndGet();
+            // The builder is one thread, the revision's only writer: a scene refused here takes no revision.
+            long next = revision.get() + 1;
+            ProtocolStreamFrames frames;
+            try {
+                frames = new ProtocolStreamFrames(scene, rateHz, stats, next);
+            } catch (StreamFormatException e) {
+                return "SCENE: scene '" + scene.name() + "' cannot be streamed: " + e.getMessage()
+                    + " (docs/stream-protocol.md, 2.3 Limits)";
+            }
+            revision.set(next);
             SnapshotExchange exchange = new SnapshotExchange(scene.haptic().world().bodyCount(),
                 scene.haptic().world().deformableNodeCount());
             LoopSnapshot snapshot = exchange.newSnapshot();
-            StreamEpoch epoch = new StreamEpoch(exchange, new ProtocolStreamFrames(scene, rateHz, stats, next));
+            StreamEpoch epoch = new StreamEpoch(exchange, frames);
             HandTarget hand = simulated ? scene.handTargets().get() : null;
             String refusal = offer(loop -> {
                 loop.replaceScene(scene.haptic(), exchange, snapshot);

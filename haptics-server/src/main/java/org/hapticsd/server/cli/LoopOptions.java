@@ -5,9 +5,12 @@ import java.util.List;
 import java.util.function.DoubleConsumer;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.protocol.stream.StreamFormatException;
 import org.hapticsd.server.loop.TickSchedule;
 import org.hapticsd.server.device.DeviceSelector;
 import org.hapticsd.server.device.OpenedDevice;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.DeviceSpec;
 import org.hapticsd.server.scene.SceneBuilder;
@@ -74,6 +77,20 @@ final class LoopOptions {
             throw new SceneLoadFailure(sceneName() + ": not enough memory to build the scene (max heap "
                 + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
                 + "e.g. -Xmx2g) or make the scene smaller");
+        }
+    }
+
+    /**
+     * Refuses, as a bad scene (exit 2), a scene the stream cannot describe: more bodies than a SCENE message holds,
+     * a hull or mesh over its limits, a SCENE over 1 MiB (docs/stream-protocol.md, 2.3). Called before the stream
+     * starts, so the user learns it at once rather than after the warm-up.
+     */
+    void requireStreamable(BuiltScene built, int rateHz) {
+        try {
+            new ProtocolStreamFrames(built, rateHz, new LoopStatsBoard());
+        } catch (StreamFormatException e) {
+            throw new UsageException(sceneName() + ": scene '" + built.name() + "' cannot be streamed: "
+                + e.getMessage() + " (docs/stream-protocol.md, 2.3 Limits): make it smaller, or run with --no-stream");
         }
     }
 

@@ -68,6 +68,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         int rateHz = options.rateHz(scene);
         options.checkDevice();
         StreamServerConfig streamConfig = stream.disabled ? null : stream.config();
+        if (streamConfig != null) {
+            options.requireStreamable(scene, rateHz);
+        }
         LOG.info("compiling the tick on a throwaway copy of scene '{}' (at most {} s)", scene.name(),
             (JitWarmUp.MAX_DIRECT_NS + JitWarmUp.MAX_RUNNER_NS) / 1_000_000_000L);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);

@@ -112,6 +112,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         WaitStrategy wait = RunCommand.waitStrategy(waitName);
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
+        options.requireStreamable(scene, rateHz);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
         OpenedDevice opened = options.openDevice(scene, rateHz);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);

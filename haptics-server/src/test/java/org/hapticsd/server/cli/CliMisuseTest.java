@@ -134,6 +134,24 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldRefuseToStreamASceneWithMoreBodiesThanTheStreamCarries() throws IOException {
+        // 4,100 static boxes and the tool: the physics takes them (no contact budget for static bodies), but a
+        // SCENE message carries at most 4,096 bodies (docs/stream-protocol.md, 2.3). Before, the run failed after
+        // the warm-up with the stream codec's exception, exit 1.
+        StringBuilder yaml = new StringBuilder("name: crowd\nbodies:\n");
+        for (int i = 0; i < 4100; i++) {
+            yaml.append("  - {name: b").append(i).append(", shape: {type: box, halfExtents: [0.001, 0.001, 0.001]}, ")
+                .append("position: [").append(0.5 + 0.003 * (i % 100)).append(", ").append(0.003 * (i / 100))
+                .append(", 0.0]}\n");
+        }
+        Path scene = dir.resolve("crowd.yaml");
+        Files.writeString(scene, yaml);
+
+        assertMisuse(run("run", "--scene", scene.toString(), "--duration", "0.5"), scene.toString(),
+            "cannot be streamed", "4096", "--no-stream");
+    }
+
+    @Test
     void shouldRejectSimulateWithoutOut() {
         assertMisuse(run("simulate", "--duration", "0.05"), "--out");
     }
