@@ -177,6 +177,16 @@ class ServerCommandsTest {
         assertTrue(run(new Command.LoadScene("missing")).contains("no scene 'missing'"));
         String broken = run(new Command.LoadScene("broken"));
         assertTrue(broken.contains("broken.yaml"), "the refusal names the file: " + broken);
+        StringBuilder crowd = new StringBuilder("name: crowd\nbodies:\n");
+        for (int i = 0; i < 4100; i++) {
+            crowd.append("  - {name: b").append(i).append(", shape: {type: box, halfExtents: [0.001, 0.001, 0.001]}, ")
+                .append("position: [").append(0.5 + 0.003 * (i % 100)).append(", ").append(0.003 * (i / 100))
+                .append(", 0.0]}\n");
+        }
+        Files.writeString(sceneDir.resolve("crowd.yaml"), crowd);
+        String tooMany = run(new Command.LoadScene("crowd"));
+        assertTrue(tooMany.startsWith("SCENE: scene 'crowd' cannot be streamed") && tooMany.contains("4096"),
+            "more bodies than a SCENE message carries: " + tooMany);
         ticks(2);
         assertSame(first, board.current(), "refused loads change nothing");
 
