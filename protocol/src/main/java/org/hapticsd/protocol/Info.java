@@ -244,9 +244,35 @@ public final class Info extends Message {
         if (length > MAX_NAME_BYTES) {
             return false;
         }
+        for (int i = 0; i < length; i++) {
+            int c = LittleEndian.getU8(src, offset + 52 + i);
+            if (c < 0x20 || c > 0x7E) {
+                return false;
+            }
+        }
         nameLength = length;
         System.arraycopy(src, offset + 52, name, 0, MAX_NAME_BYTES);
         java.util.Arrays.fill(name, nameLength, MAX_NAME_BYTES, (byte) 0);
-        return true;
+        // "No common version" carries nothing else the host reads; every other INFO describes a device the host will
+        // size its safety limits from, so a field outside its range makes the frame malformed (spec 2.4, 4.2).
+        return selectedVersion == 0 || describesADevice();
+    }
+
+    /** The ranges of section 4.2 for a session's INFO. */
+    private boolean describesADevice() {
+        if (sensedDof < 1 || sensedDof > 6 || actuatedDof > 6
+            || (selectedRateIndex > 6 && selectedRateIndex != NO_RATE) || (supportedRates & ~0x7F) != 0) {
+            return false;
+        }
+        for (int i = 0; i < 3; i++) {
+            if (!Float.isFinite(workspaceMinM[i]) || !Float.isFinite(workspaceMaxM[i])
+                || workspaceMaxM[i] < workspaceMinM[i]) {
+                return false;
+            }
+        }
+        return Float.isFinite(maxForceN) && maxForceN > 0f
+            && Float.isFinite(maxContinuousForceN) && maxContinuousForceN > 0f && maxContinuousForceN <= maxForceN
+            && Float.isFinite(nominalStiffnessNpm) && nominalStiffnessNpm >= 0f
+            && Float.isFinite(nominalDampingNspm) && nominalDampingNspm >= 0f;
     }
 }

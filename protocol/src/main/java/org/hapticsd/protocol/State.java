@@ -189,6 +189,16 @@ public final class State extends Message {
             ackSequence = NOT_CARRIED;
             watchdogTrips = NOT_CARRIED;
         }
+        // A measurement that is not a number is out of every range (spec 2.4): malformed, never a position.
+        return allFinite(positionM) && allFinite(velocityMps) && allFinite(orientation) && allFinite(appliedForceN);
+    }
+
+    private static boolean allFinite(float[] values) {
+        for (float v : values) {
+            if (!Float.isFinite(v)) {
+                return false;
+            }
+        }
         return true;
     }
 }

@@ -63,12 +63,13 @@ class FrameDecoderTest {
                 new Hello().set(1 + random.nextInt(3), 4 + random.nextInt(3), random.nextInt(65536)),
                 new Info().setVersionAndDof(1, 1 + random.nextInt(6), random.nextInt(7))
                     .setFirmware(random.nextInt(256), random.nextInt(256), random.nextInt(65536))
-                    .setWorkspaceM(random.nextFloat(), random.nextFloat(), random.nextFloat(),
+                    .setWorkspaceM(-random.nextFloat(), -random.nextFloat(), -random.nextFloat(),
                         random.nextFloat(), random.nextFloat(), random.nextFloat())
-                    .setRatings(random.nextFloat(), random.nextFloat(), random.nextFloat(), random.nextFloat())
+                    .setRatings(1f + random.nextFloat(), 0.5f + 0.5f * random.nextFloat(), random.nextFloat(),
+                        random.nextFloat())
                     .setSupportedRates(random.nextInt(128)).setName("dev" + random.nextInt(1000)),
                 new State().setDeviceTimeUs(random.nextInt() & 0xFFFF_FFFFL)
-                    .setPositionM(random.nextFloat(), -random.nextFloat(), Float.intBitsToFloat(random.nextInt()))
+                    .setPositionM(random.nextFloat(), -random.nextFloat(), finiteFloat(random))
                     .setVelocityMps(random.nextFloat(), random.nextFloat(), random.nextFloat())
                     .setOrientation(random.nextFloat(), random.nextFloat(), random.nextFloat(), random.nextFloat())
                     .setButtons(random.nextInt(65536)).setStatusFlags(random.nextInt(128)),
@@ -335,5 +336,75 @@ class FrameDecoderTest {
             out.writeBytes(p);
         }
         return out.toByteArray();
+    }
+
+    /** A float of any bit pattern but the non-finite ones (a STATE carrying those is malformed). */
+    private static float finiteFloat(Random random) {
+        float f;
+        do {
+            f = Float.intBitsToFloat(random.nextInt());
+        } while (!Float.isFinite(f));
+        return f;
+    }
+
+    @Test
+    void shouldRefuseAnInfoWithAFieldOutsideItsRangeAsMalformed() {
+        // Spec 2.4 step 5 and 4.2: the host sizes its safety limits from INFO, so it takes none it cannot trust.
+        List<java.util.function.UnaryOperator<Info>> breakers = List.of(
+            i -> i.setRatings(Float.NaN, 1f, 100f, 1f),
+            i -> i.setRatings(-1f, -2f, 100f, 1f),
+            i -> i.setRatings(0f, 0f, 100f, 1f),
+            i -> i.setRatings(2f, 5f, 100f, 1f),
+            i -> i.setRatings(2f, 1f, Float.POSITIVE_INFINITY, 1f),
+            i -> i.setRatings(2f, 1f, 100f, -1f),
+            i -> i.setWorkspaceM(0.1f, -0.1f, -0.1f, -0.1f, 0.1f, 0.1f),
+            i -> i.setWorkspaceM(-0.1f, -0.1f, Float.NaN, 0.1f, 0.1f, 0.1f),
+            i -> i.setVersionAndDof(1, 0, 3),
+            i -> i.setVersionAndDof(1, 7, 3),
+            i -> i.setVersionAndDof(1, 3, 7),
+            i -> i.setSelectedRateIndex(7),
+            i -> i.setSupportedRates(0x88));
+        for (int k = 0; k < breakers.size(); k++) {
+            Info info = breakers.get(k).apply(validInfo());
+            byte[] w = wire(info, 1);
+            List<Message> got = new ArrayList<>();
+            FrameDecoder decoder = new FrameDecoder(got::add);
+            decoder.feed(w, 0, w.length);
+            assertEquals(0, got.size(), "breaker " + k + " delivered");
+            assertEquals(1, decoder.malformedFrames(), "breaker " + k + " counted as malformed");
+        }
+        byte[] good = wire(validInfo(), 1);
+        List<Message> got = new ArrayList<>();
+        new FrameDecoder(got::add).feed(good, 0, good.length);
+        assertEquals(1, got.size(), "the unbroken INFO is delivered");
+    }
+
+    @Test
+    void shouldRefuseAStateCarryingANonFiniteValueAsMalformed() {
+        float[] bad = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+        for (float v : bad) {
+            for (int field = 0; field < 4; field++) {
+                State state = new State().setPositionM(0.01f, 0f, 0f).setVelocityMps(0f, 0f, 0f)
+                    .setOrientation(1f, 0f, 0f, 0f);
+                switch (field) {
+                    case 0 -> state.setPositionM(v, 0f, 0f);
+                    case 1 -> state.setVelocityMps(0f, v, 0f);
+                    case 2 -> state.setOrientation(1f, 0f, 0f, v);
+                    default -> state.setAppliedForceN(0f, 0f, v);
+                }
+                byte[] w = wire(state, 5);
+                List<Message> got = new ArrayList<>();
+                FrameDecoder decoder = new FrameDecoder(got::add);
+                decoder.feed(w, 0, w.length);
+                assertEquals(0, got.size(), v + " in field " + field);
+                assertEquals(1, decoder.malformedFrames(), v + " in field " + field);
+            }
+        }
+    }
+
+    private static Info validInfo() {
+        return new Info().setVersionAndDof(1, 3, 3).setSelectedRateIndex(3)
+            .setWorkspaceM(-0.1f, -0.1f, -0.1f, 0.1f, 0.1f, 0.1f).setRatings(2f, 1f, 100f, 1f)
+            .setSupportedRates(0x08).setName("dev");
     }
 }

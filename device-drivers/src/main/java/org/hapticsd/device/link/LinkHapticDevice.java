@@ -137,9 +137,17 @@ public final class LinkHapticDevice implements HapticDevice {
             LockSupport.parkNanos(1_000_000L);
         }
         if (!sessionActive) {
+            long malformed;
+            synchronized (sessionLock) {
+                malformed = session.statistics().malformedFrames();
+            }
+            String silence = malformed > 0
+                    ? " (" + malformed + " malformed frame(s) received: an INFO with a field outside the ranges of "
+                        + "docs/device-protocol.md 4.2 is one)"
+                    : " (nothing answered HELLO)";
             String why = incompatible ? lastError
                     : "no INFO within " + config.openTimeoutNs() / 1_000_000L + " ms"
-                    + (lastError == null ? " (nothing answered HELLO)" : ": " + lastError);
+                    + (lastError == null ? silence : ": " + lastError);
             close();
             throw new DeviceException(incompatible ? why : connector.name() + ": " + why);
         }

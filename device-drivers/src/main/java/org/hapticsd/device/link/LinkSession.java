@@ -526,14 +526,37 @@ public final class LinkSession {
             return;
         }
         if (sessionActive) {
+            // An INFO nobody asked for: the device started a session of its own (spec 6.6), its trip count back at 0.
+            // The session and its limits stay the first INFO's; the next count is taken from 0.
+            deviceTrips = State.NOT_CARRIED;
             return;
         }
-        DeviceInfo described = new DeviceInfo(message.name().isEmpty() ? linkName : message.name(),
-                message.actuatedDof(),
-                new Workspace(message.workspaceMinM(0), message.workspaceMinM(1), message.workspaceMinM(2),
-                        message.workspaceMaxM(0), message.workspaceMaxM(1), message.workspaceMaxM(2)),
-                message.maxForceN(), message.maxContinuousForceN(), message.nominalStiffnessNpm(),
-                message.nominalDampingNspm());
+        if (message.selectedVersion() > Frame.LATEST_VERSION) {
+            // Not a version this host offered (spec 6.2): a session in it could not be framed.
+            incompatible = true;
+            lastError = linkName + ": device chose protocol version " + message.selectedVersion()
+                    + ", which the host did not offer (1.." + Frame.LATEST_VERSION + ")";
+            return;
+        }
+        if (message.selectedRateHz() <= 0) {
+            incompatible = true;
+            lastError = linkName + ": device selected no session rate (selectedRateIndex 0xFF)";
+            return;
+        }
+        DeviceInfo described;
+        try {
+            described = new DeviceInfo(message.name().isEmpty() ? linkName : message.name(),
+                    message.actuatedDof(),
+                    new Workspace(message.workspaceMinM(0), message.workspaceMinM(1), message.workspaceMinM(2),
+                            message.workspaceMaxM(0), message.workspaceMaxM(1), message.workspaceMaxM(2)),
+                    message.maxForceN(), message.maxContinuousForceN(), message.nominalStiffnessNpm(),
+                    message.nominalDampingNspm());
+        } catch (IllegalArgumentException e) {
+            // The decoder checks the ranges of spec 4.2; this is the last guard: the receiver thread never dies on
+            // what a device sends.
+            lastError = linkName + ": device described itself inconsistently: " + e.getMessage();
+            return;
+        }
         DeviceInfo first = info;
         if (first != null && first.maxForceN() < described.maxForceN()) {
             // The safety layer was sized for the first device; a stronger one on the same link is not trusted.
@@ -614,7 +637,9 @@ public final class LinkSession {
         if (trips != State.NOT_CARRIED) {
             // Version 2 counts every trip, even one that came and went between two reports.
             int before = deviceTrips == State.NOT_CARRIED ? 0 : deviceTrips;
-            deviceWatchdogTrips += (trips - before) & 0xFFFF;
+            int added = (trips - before) & 0xFFFF;
+            // A count that went back (the device reset it) would read as some 65,000 trips: count what it holds.
+            deviceWatchdogTrips += added < 0x8000 ? added : trips;
             deviceTrips = trips;
         } else if (!wasTripped && tripped()) {
             deviceWatchdogTrips++;

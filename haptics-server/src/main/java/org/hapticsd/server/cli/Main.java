@@ -12,6 +12,8 @@ public final class Main {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_USAGE = 2;
+    /** Stopped by Ctrl-C or SIGTERM after a clean close (128 + SIGINT, as a shell reports an interrupted command). */
+    public static final int EXIT_INTERRUPTED = 130;
     /**
      * {@code hapticsd test}: no assertion failed, but some could not be checked because the host stalled beyond a
      * script's host-timing budget (or a lockstep link broke): run again, on a quieter machine or in lockstep.

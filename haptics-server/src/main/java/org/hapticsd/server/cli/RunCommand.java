@@ -121,6 +121,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             StatusClock.awaitQuietly(reported, 3);
         }, "hapticsd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        SignalStop signals = SignalStop.install(() -> {
+            stopRequested.countDown();
+            runner.close();
+        });
 
         LOG.info("scene '{}' ({} bodies{}), device '{}', {} Hz, wait {}", scene.name(), scene.bodyNames().size(),
             scene.haptic().world().deformableCount() == 0 ? ""
@@ -151,6 +155,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                     opened.emulator().runner().lateCycles(), opened.emulator().runner().maxCycleGapNs() / 1e6);
             }
             Recorders.close(recorder, out);
+            signals.close();
             reported.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -163,7 +168,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             LOG.error("loop stopped by an error", fatal);
             return Main.EXIT_FAILURE;
         }
-        return Main.EXIT_OK;
+        return signals.received() ? Main.EXIT_INTERRUPTED : Main.EXIT_OK;
     }
 
     private static void statusLoop(PrintWriter out, LoopAssembly assembly, StreamSource scenes, OpenedDevice opened,

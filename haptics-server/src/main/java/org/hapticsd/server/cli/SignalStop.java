@@ -1,0 +1,63 @@
+package org.hapticsd.server.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM taken as a request to stop, handled by the command instead of by JVM shutdown.
+ *
+ * <p>Why not a shutdown hook alone: at JVM shutdown every hook runs at once, and jSerialComm's own hook uninitialises
+ * its native library. A serial link then fails its next write, so the closing FORCE of zero with outputEnable = 0
+ * (docs/device-protocol.md, section 11) never reached the device: measured with a device on a pty pair, the last
+ * FORCE it saw after Ctrl-C had output enabled, and its watchdog tripped 30 ms later. With this handler the command
+ * stops its loop and closes the device while the JVM is still whole, then returns {@link Main#EXIT_INTERRUPTED};
+ * the hooks run only after that. A second signal while closing exits at once (the hooks still run).
+ *
+ * <p>Where the JVM does not let a signal be handled, nothing is installed and the shutdown hook stays the fallback.
+ */
+final class SignalStop implements AutoCloseable {
+
+    private final List<Signal> signals = new ArrayList<>();
+    private final List<SignalHandler> previous = new ArrayList<>();
+    private volatile boolean received;
+
+    private SignalStop() {
+    }
+
+    /** Installs the handler for INT and TERM; {@code onSignal} runs on the JVM's signal thread at the first one. */
+    static SignalStop install(Runnable onSignal) {
+        SignalStop stop = new SignalStop();
+        for (String name : new String[] {"INT", "TERM"}) {
+            try {
+                Signal signal = new Signal(name);
+                SignalHandler old = Signal.handle(signal, s -> {
+                    if (stop.received) {
+                        System.exit(Main.EXIT_INTERRUPTED);
+                    }
+                    stop.received = true;
+                    onSignal.run();
+                });
+                stop.signals.add(signal);
+                stop.previous.add(old);
+            } catch (IllegalArgumentException | UnsupportedOperationException unavailable) {
+                // This JVM or platform keeps the signal to itself: the shutdown hook handles it.
+            }
+        }
+        return stop;
+    }
+
+    /** Whether a signal asked the command to stop. */
+    boolean received() {
+        return received;
+    }
+
+    /** Puts the previous handlers back. */
+    @Override
+    public void close() {
+        for (int i = 0; i < signals.size(); i++) {
+            Signal.handle(signals.get(i), previous.get(i));
+        }
+    }
+}
