@@ -70,6 +70,9 @@ final class LoopOptions {
             return SceneBuilder.build(spec);
         } catch (SceneException e) {
             throw new UsageException(e.getMessage());
+        } catch (UsageException e) {
+            // A bad --sim-* or --hand-* value: it names its flag, not the scene.
+            throw e;
         } catch (RuntimeException e) {
             // Not a refusal the loader or builder wrote, yet caused by this scene's content: still a bad scene.
             throw new UsageException(sceneName() + ": cannot build the scene: " + Main.oneLine(e));

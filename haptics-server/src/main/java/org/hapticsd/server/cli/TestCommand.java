@@ -42,7 +42,18 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
         if (recordDir != null && !Files.isDirectory(recordDir)) {
-            throw new UsageException("--record-dir " + recordDir + ": not a directory");
+            throw new UsageException("--record-dir " + recordDir + ": "
+                + (Files.exists(recordDir) ? "not a directory" : "directory does not exist"));
+        }
+        if (junitXml != null) {
+            // Checked before any script runs, like every other output path: a typo must not cost a whole run.
+            Path folder = junitXml.toAbsolutePath().getParent();
+            if (folder != null && !Files.isDirectory(folder)) {
+                throw new UsageException("--junit-xml " + junitXml + ": directory " + folder + " does not exist");
+            }
+            if (Files.isDirectory(junitXml)) {
+                throw new UsageException("--junit-xml " + junitXml + ": is a directory");
+            }
         }
         ScriptRunner runner = new ScriptRunner();
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();

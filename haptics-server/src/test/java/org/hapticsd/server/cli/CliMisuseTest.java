@@ -179,6 +179,21 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldNameTheFlagOfABadSimulatedStylusValueNotTheScene() {
+        String line = assertMisuse(run("simulate", "--duration", "0.1", "--out", dir.resolve("t.csv").toString(),
+            "--sim-mass", "-1"), "--sim-mass", "-1");
+        assertFalse(line.contains("cannot build the scene"), line);
+        assertFalse(Files.exists(dir.resolve("t.csv")), "nothing written");
+    }
+
+    @Test
+    void shouldRefuseAJunitXmlPathInAMissingDirectoryBeforeRunningAnyScript() {
+        String missing = dir.resolve("no-such-dir").resolve("r.xml").toString();
+        Result r = run("test", "../tests/dil/stall-lockstep.yaml", "--junit-xml", missing);
+        assertMisuse(r, "--junit-xml", "does not exist");
+    }
+
+    @Test
     void shouldRejectSimulateWithNegativeDuration() {
         assertMisuse(run("simulate", "--duration", "-1", "--out", dir.resolve("ticks.csv").toString()),
             "--duration", "-1");
