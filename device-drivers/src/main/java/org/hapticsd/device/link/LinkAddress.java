@@ -40,10 +40,16 @@ public record LinkAddress(Kind kind, String target, int number) {
         if (text.startsWith(SERIAL_PREFIX)) {
             String rest = text.substring(SERIAL_PREFIX.length());
             int colon = rest.lastIndexOf(':');
-            if (colon > 0 && rest.substring(colon + 1).chars().allMatch(Character::isDigit)
-                    && colon < rest.length() - 1) {
+            // A last segment without a '/' after the port is a baud rate (port paths are /dev/..., COM3 has no
+            // colon), so serial:/dev/ttyUSB0:abc is a bad baud rate, not a port named "/dev/ttyUSB0:abc".
+            if (colon > 0 && rest.indexOf('/', colon) < 0 && rest.indexOf('\\', colon) < 0) {
+                String baud = rest.substring(colon + 1);
+                if (baud.isEmpty() || !baud.chars().allMatch(Character::isDigit)) {
+                    throw new IllegalArgumentException("baud rate must be a whole number > 0, got '" + baud
+                            + "' in '" + text + "'");
+                }
                 return new LinkAddress(Kind.SERIAL, rest.substring(0, colon),
-                        parseNumber(rest.substring(colon + 1), "baud rate", text));
+                        parseNumber(baud, "baud rate", text));
             }
             return new LinkAddress(Kind.SERIAL, rest, DEFAULT_BAUD);
         }
