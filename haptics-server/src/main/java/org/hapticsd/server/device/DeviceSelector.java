@@ -119,6 +119,10 @@ public final class DeviceSelector {
                 ReplayDevice replay = new ReplayDevice(Path.of(name.substring(REPLAY_PREFIX.length())));
                 replay.open();
                 return new OpenedDevice(name, replay, null, null);
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new DeviceException("recording " + e.getFile() + " not found");
+            } catch (java.nio.file.AccessDeniedException e) {
+                throw new DeviceException("recording " + e.getFile() + " cannot be read (permission denied)");
             } catch (IOException e) {
                 throw new DeviceException(e.getMessage());
             }

@@ -194,6 +194,13 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldSayARecordingToReplayIsNotFound() {
+        String missing = dir.resolve("nothere.rec").toString();
+        assertMisuse(run("simulate", "--duration", "0.1", "--out", dir.resolve("r.csv").toString(), "--device",
+            "replay:" + missing), missing, "not found");
+    }
+
+    @Test
     void shouldRejectSimulateWithNegativeDuration() {
         assertMisuse(run("simulate", "--duration", "-1", "--out", dir.resolve("ticks.csv").toString()),
             "--duration", "-1");
