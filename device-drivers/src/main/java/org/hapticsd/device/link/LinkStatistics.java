@@ -52,8 +52,12 @@ public record LinkStatistics(Histogram roundTripNs, long framesReceived, long st
             s.append(", rtt not measured");
         }
         s.append(", crc errors ").append(crcErrors).append(", malformed ").append(malformedFrames)
+                .append(", oversize ").append(oversizeFrames)
                 .append(", gaps ").append(sequenceGaps).append(" (").append(framesLost).append(" frames lost)")
-                .append(", resyncs ").append(resyncs).append(", reconnects ").append(reconnects)
+                .append(", duplicates ").append(duplicates).append(", stale ").append(staleFrames)
+                .append(", resyncs ").append(resyncs).append(", links opened ").append(linksOpened)
+                .append(", sessions ").append(sessions).append(", reconnects ").append(reconnects)
+                .append(", sessions lost ").append(sessionsLost)
                 .append(", device watchdog trips ").append(deviceWatchdogTrips);
         if (lastError != null) {
             s.append(", last error: ").append(lastError);

@@ -30,7 +30,7 @@ class LinkDeviceCommandsTest {
             .matcher(call.out()).find(), call.out());
         Matcher end = Pattern.compile("(?m)^link emulator: protocol v2, states (\\d+), forces (\\d+), "
             + "rtt p50/p99/max .*"
-            + "crc errors 0, malformed 0, gaps 0 \\(0 frames lost\\).*reconnects 0").matcher(call.out());
+            + "crc errors 0, malformed 0, oversize 0, gaps 0 \\(0 frames lost\\).*reconnects 0").matcher(call.out());
         assertTrue(end.find(), call.out());
         // Both directions streamed all along: about one STATE and one FORCE per loop tick of the same run. Half
         // the ticks is the bound, relative to this run's own tick count rather than to 2.5 s of wall clock: a
