@@ -17,6 +17,7 @@ import org.hapticsd.protocol.Frame;
 import org.hapticsd.protocol.FrameDecoder;
 import org.hapticsd.protocol.FrameEncoder;
 import org.hapticsd.protocol.Info;
+import org.hapticsd.protocol.State;
 import org.hapticsd.protocol.Message;
 import org.hapticsd.protocol.MessageType;
 import org.junit.jupiter.api.Test;
@@ -359,6 +360,66 @@ class LinkSessionTest {
         assertFalse(session.isSessionActive());
         assertNotNull(session.lastError());
         assertTrue(session.lastError().contains("no common protocol version"), session.lastError());
+    }
+
+    @Test
+    void shouldRefuseAnInfoChoosingAVersionTheHostDidNotOfferOrNoRate() {
+        // Found by a device written from the spec: version 3 was accepted and the transmit thread then died encoding
+        // the first FORCE; rate index 0xFF opened a session that could never stream.
+        Info[] refused = {
+            validInfo().setVersionAndDof(Frame.LATEST_VERSION + 1, 3, 3),
+            validInfo().setSelectedRateIndex(Info.NO_RATE),
+        };
+        String[] reason = {"did not offer", "no session rate"};
+        for (int k = 0; k < refused.length; k++) {
+            LinkSession session = new LinkSession(CONFIG, "test");
+            session.linkOpened(0);
+            session.poll(0, new byte[LinkSession.MAX_POLL_BYTES], 0);
+            byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
+            int n = new FrameEncoder().encode(refused[k], 0, wire, 0);
+            session.receive(wire, 0, n, MS);
+            assertFalse(session.isSessionActive(), reason[k]);
+            assertTrue(session.isIncompatible(), reason[k]);
+            assertTrue(session.lastError().contains(reason[k]), session.lastError());
+        }
+        LinkSession session = new LinkSession(CONFIG, "test");
+        session.linkOpened(0);
+        session.poll(0, new byte[LinkSession.MAX_POLL_BYTES], 0);
+        byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
+        int n = new FrameEncoder().encode(validInfo(), 0, wire, 0);
+        session.receive(wire, 0, n, MS);
+        assertTrue(session.isSessionActive(), "the same INFO with version 2 and 1000 Hz opens the session");
+    }
+
+    @Test
+    void shouldCountTheTripsOfADeviceThatResetItsCountInsteadOfUnderflowing() {
+        // A device that answered with a second INFO mid-session had reset its count 3 → 0; the u16 difference was
+        // added as 65,533 trips.
+        LinkSession session = new LinkSession(CONFIG, "test");
+        session.linkOpened(0);
+        session.poll(0, new byte[LinkSession.MAX_POLL_BYTES], 0);
+        FrameEncoder encoder = new FrameEncoder();
+        byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
+        int n = encoder.encode(validInfo(), 0, wire, 0);
+        session.receive(wire, 0, n, MS);
+        int[] trips = {3, -1, 0, 1};
+        int sequence = 1;
+        for (int t : trips) {
+            if (t < 0) {
+                n = encoder.encode(validInfo(), sequence++, wire, 0);
+            } else {
+                State state = new State().setPositionM(0f, 0f, 0f).setLinkCounters(State.NOT_CARRIED, t);
+                n = encoder.encode(state, Frame.LATEST_VERSION, sequence++, wire, 0);
+            }
+            session.receive(wire, 0, n, 2 * MS + sequence);
+        }
+        assertEquals(4, session.statistics().deviceWatchdogTrips(), "3 before the reset, 1 after");
+    }
+
+    private static Info validInfo() {
+        return new Info().setVersionAndDof(Frame.LATEST_VERSION, 3, 3).setSelectedRateIndex(3)
+            .setWorkspaceM(-0.1f, -0.1f, -0.1f, 0.1f, 0.1f, 0.1f).setRatings(8f, 4f, 3000f, 1f)
+            .setSupportedRates(0x0F).setName("device");
     }
 
     @Test
