@@ -9,9 +9,10 @@ import sun.misc.SignalHandler;
  * Ctrl-C (SIGINT) and SIGTERM taken as a request to stop, handled by the command instead of by JVM shutdown.
  *
  * <p>Why not a shutdown hook alone: at JVM shutdown every hook runs at once, and jSerialComm's own hook uninitialises
- * its native library. A serial link then fails its next write, so the closing FORCE of zero with outputEnable = 0
- * (docs/device-protocol.md, section 11) never reached the device: measured with a device on a pty pair, the last
- * FORCE it saw after Ctrl-C had output enabled, and its watchdog tripped 30 ms later. With this handler the command
+ * its native library. A serial link may then fail its next write, so the closing FORCE of zero with outputEnable = 0
+ * (docs/device-protocol.md, section 11) does not reach the device: a device on a pty pair saw, after Ctrl-C, a last
+ * FORCE with output enabled and a link error on the host (the cause read from jSerialComm's hook, not isolated by a
+ * measurement). With this handler the command
  * stops its loop and closes the device while the JVM is still whole, then returns {@link Main#EXIT_INTERRUPTED};
  * the hooks run only after that. A second signal while closing exits at once (the hooks still run).
  *
