@@ -1,8 +1,10 @@
 package org.hapticsd.server.cli;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.DoubleConsumer;
+import java.util.stream.Collectors;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
 import org.hapticsd.protocol.stream.StreamFormatException;
@@ -69,7 +71,8 @@ final class LoopOptions {
             applyDeviceOverrides(spec.device());
             return SceneBuilder.build(spec);
         } catch (SceneException e) {
-            throw new UsageException(e.getMessage());
+            String overrides = overridesGiven();
+            throw new UsageException(e.getMessage() + (overrides.isEmpty() ? "" : " (with " + overrides + ")"));
         } catch (UsageException e) {
             // A bad --sim-* or --hand-* value: it names its flag, not the scene.
             throw e;
@@ -121,6 +124,26 @@ final class LoopOptions {
                 throw new UsageException("--hand-target: expected X,Y,Z in metres: " + e.getMessage());
             }
             device.hand().setPath(List.of());
+        }
+    }
+
+    /** The --sim-* and --hand-* flags given, as typed, so a scene refused after them names them too. */
+    private String overridesGiven() {
+        StringBuilder given = new StringBuilder();
+        appendOverride(given, "--sim-mass", simMassKg);
+        appendOverride(given, "--sim-damping", simDampingNspm);
+        appendOverride(given, "--hand-stiffness", handStiffnessNpm);
+        appendOverride(given, "--hand-damping", handDampingNspm);
+        if (handTargetM != null) {
+            given.append(given.length() == 0 ? "" : " ").append("--hand-target ").append(Arrays.stream(handTargetM)
+                .mapToObj(Double::toString).collect(Collectors.joining(",")));
+        }
+        return given.toString();
+    }
+
+    private static void appendOverride(StringBuilder given, String option, Double value) {
+        if (value != null) {
+            given.append(given.length() == 0 ? "" : " ").append(option).append(' ').append(value);
         }
     }
 

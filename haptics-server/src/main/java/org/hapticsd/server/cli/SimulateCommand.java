@@ -3,6 +3,7 @@ package org.hapticsd.server.cli;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +50,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         checkOutputDirectory(out);
+        long ticks = Math.round(durationS * rateHz);
+        checkRoomFor(out, ticks, scene);
         // The output file is created last, after every argument has been checked, so misuse never truncates
         // an existing file.
         // Simulated time: the loop may wait for the recorder, so the recording is complete whatever the disk.
@@ -58,7 +61,6 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         if (recorder != null) {
             loop.setTickSink(recorder);
         }
-        long ticks = Math.round(durationS * rateHz);
         double maxResidualNs = 0;
         int maxRows = 0;
         try (BufferedWriter csv = Files.newBufferedWriter(out)) {
@@ -93,6 +95,29 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             StatsReport.us(step.getValueAtPercentile(99)));
         err.flush();
         return loop.errorCount() > 0 ? Main.EXIT_FAILURE : Main.EXIT_OK;
+    }
+
+    /**
+     * Refuses a run whose CSV cannot fit on the disk of {@code file}, before anything is written: every row holds
+     * at least one byte per column (a value or its comma), so {@code ticks × columns} bytes is a lower bound, and
+     * a duration whose bound already exceeds the free space would only end, hours later, in a full disk.
+     */
+    private static void checkRoomFor(Path file, long ticks, BuiltScene scene) {
+        StringWriter header = new StringWriter();
+        new CsvTickWriter(header, scene).header();
+        long columns = header.toString().chars().filter(c -> c == ',').count() + 1;
+        double leastBytes = (double) ticks * columns;
+        long freeBytes;
+        try {
+            freeBytes = Files.getFileStore(file.toAbsolutePath().getParent()).getUsableSpace();
+        } catch (IOException e) {
+            return; // the store cannot say: a full disk is still reported as a write error
+        }
+        if (leastBytes > freeBytes) {
+            throw new UsageException(String.format(Locale.ROOT, "--duration: %d ticks of %d columns need at least "
+                + "%.3g GB for --out %s, more than the %.3g GB free on its disk", ticks, columns, leastBytes * 1e-9,
+                file, freeBytes * 1e-9));
+        }
     }
 
     private static void checkOutputDirectory(Path file) {

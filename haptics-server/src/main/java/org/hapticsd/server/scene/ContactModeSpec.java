@@ -21,6 +21,10 @@ public final class ContactModeSpec extends Located {
         if (value == null || value.size() != 2 || value.get(0) == null || value.get(1) == null) {
             throw new IllegalArgumentException("pair must name exactly two bodies, [A, B]");
         }
+        if (value.get(0).equals(value.get(1))) {
+            throw new IllegalArgumentException("pair names '" + value.get(0) + "' twice: a pair is two different "
+                + "bodies (to set one body against every other, use body: " + value.get(0) + ")");
+        }
         this.pair = List.copyOf(value);
     }
 

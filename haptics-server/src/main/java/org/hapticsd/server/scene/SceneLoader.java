@@ -95,6 +95,8 @@ public final class SceneLoader {
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new SceneException(file + ": scene file not found");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new SceneException(file + ": not UTF-8 text" + firstInvalidUtf8(file), e);
         } catch (IOException e) {
             throw new SceneException(file + ": cannot read scene file: " + e.getMessage(), e);
         }
@@ -336,7 +338,18 @@ public final class SceneLoader {
                 + (known.isEmpty() ? "" : " (expected one of: " + known + ")");
         }
         if (e instanceof InvalidTypeIdException badType) {
+            if (badType.getTypeId() == null) {
+                return "missing 'type' (one of " + ShapeSpec.TYPES + ")";
+            }
             return "unknown type '" + badType.getTypeId() + "' (expected " + ShapeSpec.TYPES + ")";
+        }
+        String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (original.startsWith("Trailing token")) {
+            return "a second YAML document (after '---'): a scene file holds one";
+        }
+        if (e instanceof MismatchedInputException empty && empty.getTargetType() != null
+            && original.startsWith("Cannot map `null` into type")) {
+            return "no value given (expected " + describeType(empty.getTargetType()) + ")";
         }
         Throwable cause = e.getCause();
         if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
@@ -349,6 +362,30 @@ public final class SceneLoader {
             return "expected " + describeType(target) + ": " + detail;
         }
         return firstLine(e.getOriginalMessage());
+    }
+
+    /** Where the first byte that is not UTF-8 sits, as " (line L, byte offset B)", or "" when unreadable. */
+    private static String firstInvalidUtf8(Path file) {
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+            java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
+            java.nio.charset.CoderResult result = decoder.decode(in, out, true);
+            if (!result.isError()) {
+                return "";
+            }
+            int offset = in.position();
+            int line = 1;
+            for (int i = 0; i < offset; i++) {
+                if (bytes[i] == '\n') {
+                    line++;
+                }
+            }
+            return String.format(" (line %d, byte offset %d: 0x%02x)", line, offset, bytes[offset] & 0xff);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** Setter messages start with the field name, which the path already gives. */

@@ -86,28 +86,32 @@ public final class ScriptRunner {
         } catch (JsonProcessingException e) {
             throw new ScriptException(SceneLoader.describe(file.toString(), e, lastList.get()));
         }
-        check(file, spec);
+        check(file, text, spec);
         return spec;
     }
 
-    private static void check(Path file, ScriptSpec spec) throws ScriptException {
+    private static void check(Path file, String text, ScriptSpec spec) throws ScriptException {
         String device = spec.device();
         boolean emulator = device.startsWith(DeviceSelector.EMULATOR);
         boolean linked = emulator || LinkAddress.isLinkAddress(device);
         boolean handScriptable = emulator || DeviceSelector.SIM.equals(device);
         if ((!Double.isNaN(spec.emulatorWatchdogMs()) || spec.emulatorTransport() != null) && !emulator) {
-            throw new ScriptException(file + ": emulator: settings for the emulator need device: emulator, not '"
+            throw new ScriptException(file + topLevelKey(text, "emulator")
+                + ": emulator: settings for the emulator need device: emulator, not '"
                 + device + "'");
         }
         if (spec.isLockstep() && !emulator) {
-            throw new ScriptException(file + ": timing: lockstep needs device: emulator (the in-process emulator "
+            throw new ScriptException(file + topLevelKey(text, "timing")
+                + ": timing: lockstep needs device: emulator (the in-process emulator "
                 + "advances with the loop); a real device keeps its own time, so '" + device + "' runs in real time");
         }
         if (spec.hostTimingGiven() && Double.isNaN(spec.hostBudgetMs())) {
-            throw new ScriptException(file + ": hostTiming.budgetMs: missing (milliseconds)");
+            throw new ScriptException(file + topLevelKey(text, "hostTiming")
+                + ": hostTiming.budgetMs: missing (milliseconds)");
         }
         if (spec.isLockstep() && spec.hostTimingGiven()) {
-            throw new ScriptException(file + ": hostTiming: no meaning in lockstep (time is simulated: the host's "
+            throw new ScriptException(file + topLevelKey(text, "hostTiming")
+                + ": hostTiming: no meaning in lockstep (time is simulated: the host's "
                 + "timing cannot change the verdict); leave it out or use timing: realtime");
         }
         double previousS = -1;
@@ -173,6 +177,21 @@ public final class ScriptRunner {
                 throw error(file, a, at + ".force", "give min, max or both (newtons)");
             }
         }
+    }
+
+    /**
+     * Where a top-level key of the script starts, as ":LINE:1", or "" if it is not found as such (a flow-style
+     * document): the script's top-level mapping is not {@link Located}, so its fields are found by their text.
+     */
+    static String topLevelKey(String text, String key) {
+        int line = 0;
+        for (String row : text.split("\n", -1)) {
+            line++;
+            if (row.startsWith(key + ":")) {
+                return ":" + line + ":1";
+            }
+        }
+        return "";
     }
 
     private static ScriptException error(Path file, Located where, String field, String problem) {

@@ -206,6 +206,17 @@ class CliMisuseTest {
             "--duration", "-1");
     }
 
+    /** 1e9 s at 1 kHz is 1e12 rows: no disk holds them, so the run is refused before it writes a byte. */
+    @Test
+    void shouldRefuseASimulationWhoseCsvCannotFitOnTheDisk() throws IOException {
+        Path csv = dir.resolve("previous.csv");
+        Files.writeString(csv, "t,force.x\n0.0,1.0\n");
+
+        assertMisuse(run("simulate", "--duration", "1e9", "--out", csv.toString()),
+            "--duration: 1000000000000 ticks of", "GB free on its disk");
+        assertEquals("t,force.x\n0.0,1.0\n", Files.readString(csv));
+    }
+
     /** Misuse must not destroy the result of an earlier run: the file is checked before it is opened. */
     @Test
     void shouldLeaveExistingOutputFileUntouchedWhenDeviceIsUnknown() throws IOException {

@@ -59,6 +59,20 @@ class SimulatedStylusOptionsTest {
     }
 
     @Test
+    void shouldNameTheFlagWhenTheSceneIsRefusedWithIt() {
+        StringWriter err = new StringWriter();
+        // 0.1 g on the default hand spring is valid on its own, but the stylus's substep cannot integrate it.
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err),
+            "simulate", "--sim-mass", "0.0001", "--duration", "0.01", "--out", "unused.csv");
+        assertEquals(2, code);
+        List<String> lines = err.toString().strip().lines().toList();
+        assertEquals(1, lines.size(), err.toString());
+        assertTrue(lines.get(0).contains("is too long for massKg 1.0E-4") && lines.get(0).endsWith("(with --sim-mass 1.0E-4)"),
+            lines.get(0));
+        assertTrue(Files.notExists(Path.of("unused.csv")));
+    }
+
+    @Test
     void shouldRejectAHandTargetWithoutThreeCoordinates() {
         StringWriter err = new StringWriter();
         int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err),

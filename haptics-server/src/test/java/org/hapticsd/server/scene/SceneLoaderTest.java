@@ -266,6 +266,48 @@ class SceneLoaderTest {
         }
 
         @Test
+        void shouldSayShapeTypeIsMissing() {
+            SceneException e = parseFails("""
+                name: untyped
+                bodies:
+                  - name: ball
+                    shape: {radiusM: 0.1}
+                """);
+
+            assertLocated(e, SOURCE, 4, "bodies[0].shape", "missing 'type' (one of sphere, plane, box");
+        }
+
+        @Test
+        void shouldSayASecondDocumentIsNotAllowed() {
+            SceneException e = parseFails("name: first\n---\nname: second\n");
+
+            assertEquals(SOURCE + ":3:1: a second YAML document (after '---'): a scene file holds one",
+                e.getMessage());
+        }
+
+        @Test
+        void shouldSayANullValueIsMissing() {
+            SceneException e = parseFails("name: nothing\nrateHz: null\n");
+
+            assertLocated(e, SOURCE, 2, "rateHz", "no value given (expected a whole number)");
+        }
+
+        @Test
+        void shouldNameABodyGivenTwiceInAPair() {
+            SceneException e = parseFails("""
+                name: self
+                bodies:
+                  - name: ball
+                    shape: {type: sphere, radiusM: 0.05}
+                    motion: dynamic
+                contactModes:
+                  - {pair: [ball, ball], mode: none}
+                """);
+
+            assertLocated(e, SOURCE, 7, "contactModes[0].pair", "names 'ball' twice");
+        }
+
+        @Test
         void shouldRejectRateOutOfRange() {
             SceneException high = parseFails("""
                 name: fast
@@ -480,6 +522,16 @@ class SceneLoaderTest {
             SceneException e = assertThrows(SceneException.class, () -> loader.load(file));
 
             assertLocated(e, file.toString(), 3, "contact.stiffnessNpm", "must be > 0");
+        }
+
+        @Test
+        void shouldSayWhereAFileStopsBeingUtf8(@TempDir Path dir) throws IOException {
+            Path file = dir.resolve("latin1.yaml");
+            Files.write(file, new byte[] {'n', 'a', 'm', 'e', ':', ' ', 'x', '\n', '#', ' ', (byte) 0xe9, '\n'});
+
+            SceneException e = assertThrows(SceneException.class, () -> loader.load(file));
+
+            assertEquals(file + ": not UTF-8 text (line 2, byte offset 10: 0xe9)", e.getMessage());
         }
 
         @Test

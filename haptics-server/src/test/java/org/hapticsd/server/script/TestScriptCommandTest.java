@@ -159,7 +159,8 @@ class TestScriptCommandTest {
         Files.writeString(settings, "name: s\ndevice: sim\nemulator: {watchdogMs: 20}\n");
         outcome = run("test", settings.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains("settings for the emulator need device: emulator"), outcome.err());
+        assertTrue(outcome.err().contains(settings + ":3:1: emulator: settings for the emulator need device: emulator"),
+            outcome.err());
 
         Path transport = dir.resolve("transport.yaml");
         Files.writeString(transport, "name: s\ndevice: emulator\nemulator: {transport: usb}\n");
@@ -227,7 +228,7 @@ class TestScriptCommandTest {
         Files.writeString(sim, "name: s\ndevice: sim\ntiming: lockstep\n");
         Outcome outcome = run("test", sim.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains("timing: lockstep needs device: emulator"), outcome.err());
+        assertTrue(outcome.err().contains(sim + ":3:1: timing: lockstep needs device: emulator"), outcome.err());
 
         Path latency = dir.resolve("latency.yaml");
         Files.writeString(latency, "name: s\ndevice: emulator\ntiming: lockstep\nassertions:\n"
@@ -241,13 +242,13 @@ class TestScriptCommandTest {
         Files.writeString(budget, "name: s\ndevice: emulator\ntiming: lockstep\nhostTiming: {budgetMs: 20}\n");
         outcome = run("test", budget.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains("hostTiming: no meaning in lockstep"), outcome.err());
+        assertTrue(outcome.err().contains(budget + ":4:1: hostTiming: no meaning in lockstep"), outcome.err());
 
         Path missing = dir.resolve("missing.yaml");
         Files.writeString(missing, "name: s\nhostTiming: {}\n");
         outcome = run("test", missing.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains("hostTiming.budgetMs: missing"), outcome.err());
+        assertTrue(outcome.err().contains(missing + ":2:1: hostTiming.budgetMs: missing"), outcome.err());
 
         Path timing = dir.resolve("timing.yaml");
         Files.writeString(timing, "name: s\ndevice: emulator\ntiming: fast\n");
