@@ -33,6 +33,8 @@ public final class DeformableSpec extends Located {
     private StringSpec string;
     private boolean modesAboutEquilibrium;
     private boolean startAtEquilibrium;
+    /** The mass-spring settings the file gave, in file order: a string takes none of them. */
+    private final java.util.Set<String> massSpringSettings = new java.util.LinkedHashSet<>();
 
     public void setName(String value) {
         if (value == null || !value.matches("[A-Za-z][A-Za-z0-9_-]*")) {
@@ -63,20 +65,24 @@ public final class DeformableSpec extends Located {
 
     /** Mass of every node that does not give its own, kg. */
     public void setMassKg(double value) {
+        massSpringSettings.add("massKg");
         this.massKg = Check.positive("massKg", value);
     }
 
     /** Stiffness of every spring that does not give its own, N/m. */
     public void setStiffnessNpm(double value) {
+        massSpringSettings.add("stiffnessNpm");
         this.stiffnessNpm = Check.positive("stiffnessNpm", value);
     }
 
     /** h of source 004 (3.10), every mode: C_i = 2·h·ω_i·M_i. */
     public void setDampingRatio(double value) {
+        massSpringSettings.add("dampingRatio");
         this.dampingRatio = Check.nonNegative("dampingRatio", value);
     }
 
     public void setIntegrator(String value) {
+        massSpringSettings.add("integrator");
         String key = value == null ? "" : value.toUpperCase(Locale.ROOT).replace('-', '_');
         try {
             this.integrator = MassSpringSpec.Integrator.valueOf(key);
@@ -87,6 +93,7 @@ public final class DeformableSpec extends Located {
     }
 
     public void setModes(int value) {
+        massSpringSettings.add("modes");
         if (value < 1) {
             throw new IllegalArgumentException("modes must be >= 1, got " + value);
         }
@@ -94,6 +101,7 @@ public final class DeformableSpec extends Located {
     }
 
     public void setSubsteps(int value) {
+        massSpringSettings.add("substeps");
         if (value < 1 || value > 1000) {
             throw new IllegalArgumentException("substeps must be 1..1000, got " + value);
         }
@@ -141,11 +149,13 @@ public final class DeformableSpec extends Located {
 
     /** The configuration the modes are taken about: {@code rest} (the positions given) or {@code equilibrium}. */
     public void setModesAbout(String value) {
+        massSpringSettings.add("modesAbout");
         this.modesAboutEquilibrium = configuration("modesAbout", value);
     }
 
     /** Where the body starts: {@code rest} (the positions given, at rest) or its static {@code equilibrium}. */
     public void setStart(String value) {
+        massSpringSettings.add("start");
         this.startAtEquilibrium = configuration("start", value);
     }
 
@@ -157,6 +167,11 @@ public final class DeformableSpec extends Located {
             return true;
         }
         throw new IllegalArgumentException(field + " must be rest or equilibrium, got '" + value + "'");
+    }
+
+    /** The mass-spring settings given ({@code massKg}, {@code modes}, …), in file order. */
+    public java.util.Set<String> massSpringSettings() {
+        return java.util.Collections.unmodifiableSet(massSpringSettings);
     }
 
     public boolean modesAboutEquilibrium() {
@@ -401,7 +416,8 @@ public final class DeformableSpec extends Located {
          * The string, straight along +x and at rest unless {@code start} says otherwise, under the scene's gravity in
          * its plane (x and z; a y part is perpendicular to the plane and dropped), and the body the world sees.
          */
-        public org.hapticsd.physics.deformable.StringBody build(String name, double nodeRadiusM, double[] gravityMps2) {
+        public org.hapticsd.physics.deformable.StringBody build(String name, double nodeRadiusM, double[] gravityMps2,
+                                                                double dtS) {
             if (samples % (points - 1) != 0) {
                 throw new IllegalArgumentException("string.samples (" + samples + ") must be a multiple of "
                     + "string.points − 1 (" + (points - 1) + ")");
@@ -430,12 +446,31 @@ public final class DeformableSpec extends Located {
             if (start != null) {
                 start.applyTo(model, "source".equals(basis));
             }
+            if ("centred".equals(scheme)) {
+                requireStableStep(model, terms, dtS);
+            }
             org.hapticsd.physics.deformable.StringBody body = new org.hapticsd.physics.deformable.StringBody(name,
                 model, originM, points, nodeRadiusM, densityKgpm, lengthM);
             if (drive != null) {
                 body.driveEnd(drive.path());
             }
             return body;
+        }
+    }
+
+    /**
+     * The centred step is explicit: it diverges, within a few ticks, once the highest kept mode has ω·Δt ≥ 2 (more
+     * terms, a stiffer or lighter or shorter string raise ω). Refused at load rather than left to reach NaN. The
+     * source's scheme is unstable at any step by design (deformable.md) and is not checked.
+     */
+    private static void requireStableStep(org.hapticsd.physics.deformable.ElasticString model, int terms,
+                                          double dtS) {
+        double omegaRadps = model.highestModeRadps(dtS);
+        if (!(omegaRadps * dtS < 2.0)) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "string.terms: with %d terms the "
+                + "highest mode is %.0f rad/s, and the explicit step at %.0f Hz needs ω·Δt < 2 (below %.0f rad/s; "
+                + "this one is %.2f): use fewer terms, a longer, heavier or softer string, or a higher rateHz",
+                terms, omegaRadps, 1.0 / dtS, 2.0 / dtS, omegaRadps * dtS));
         }
     }
 

@@ -151,7 +151,7 @@ public final class SceneBuilder {
                     if (d.string() == null) {
                         throw new IllegalArgumentException("string: missing (the fields of a string)");
                     }
-                    body = d.string().build(d.name(), d.nodeRadiusM(), spec.gravityMps2());
+                    body = d.string().build(d.name(), d.nodeRadiusM(), spec.gravityMps2(), dtS);
                 } else {
                 MassSpringSpec massSpring = d.toSpec(spec.gravityMps2());
                 double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()

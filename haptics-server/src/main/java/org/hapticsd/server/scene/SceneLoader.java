@@ -193,6 +193,11 @@ public final class SceneLoader {
             if ("string".equals(d.type()) && massSpringFields) {
                 throw error(source, d, at + ".type", "a string has no nodes, springs or grid (those are mass-spring's)");
             }
+            if ("string".equals(d.type()) && !d.massSpringSettings().isEmpty()) {
+                String given = String.join(", ", d.massSpringSettings());
+                throw error(source, d, at + "." + d.massSpringSettings().iterator().next(), "a string takes no "
+                    + given + " (mass-spring settings: a string's mass, stiffness and step are in string:)");
+            }
             if ("mass-spring".equals(d.type()) && d.string() != null) {
                 throw error(source, d, at + ".string", "only for type: string");
             }

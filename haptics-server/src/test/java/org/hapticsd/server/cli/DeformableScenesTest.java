@@ -292,5 +292,13 @@ class DeformableScenesTest {
             "string.start.endAtM: the end of an arc must lie in (0, L = 0.3], got 0.5");
         assertRefused(string + "      projection: least-squares\n",
             "string.projection: least-squares (the source's) has no place for applied forces");
+        // The default string (0.3 m, 0.05 kg/m, 0.001 N·m²) with 40 terms: its highest mode is far beyond 2000 rad/s.
+        assertRefused(string + "      terms: 40\n",
+            "deformables[0] (s): string.terms: with 40 terms the highest mode is");
+        assertRefused(string + "      terms: 40\n", "the explicit step at 1000 Hz needs ω·Δt < 2");
+        // Mass-spring settings mean nothing to a string: refused rather than ignored, naming each one given.
+        assertRefused("name: bad\ndeformables:\n  - name: s\n    type: string\n    substeps: 10\n    modes: 3\n"
+            + "    string: {terms: 4}\n",
+            "bad.yaml:3:5: deformables[0].substeps: a string takes no substeps, modes (mass-spring settings");
     }
 }

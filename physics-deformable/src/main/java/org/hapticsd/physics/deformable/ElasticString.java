@@ -1,5 +1,9 @@
 package org.hapticsd.physics.deformable;
 
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
+import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+
 /**
  * Source 001's dynamic string: a planar, inextensible elastica with inertia in the x–z plane. Its shape is the tangent
  * angle {@code θ(s, t) = Σ aᵢ(t)·φᵢ(s)} over the arc length s ∈ [0, L] (9); the left end is held at the origin, so
@@ -705,6 +709,43 @@ public final class ElasticString {
             }
         }
         throw new IllegalStateException("no static shape found from " + java.util.Arrays.toString(guess));
+    }
+
+    /**
+     * The highest angular frequency of the motion linearised about the current shape at rest, rad/s: √(−μ) for the
+     * most negative eigenvalue μ of J = ∂ä/∂a, J taken by central differences of {@link #accelerationAt} (the end's
+     * rows included). {@link Scheme#CENTRED} is Størmer–Verlet on ä = J·a, whose step λ² − (2 + T²μ)·λ + 1 = 0 keeps
+     * |λ| = 1 only while −4 ≤ T²μ ≤ 0: the step is stable while this frequency times T is below 2. An eigenvalue with
+     * a positive real part is the string's own instability (buckling under f), not the step's, and is left out.
+     * For the scene's check at load; it allocates.
+     */
+    public double highestModeRadps(double dtS) {
+        double[] base = aNext.clone();
+        double[] plus = new double[n];
+        double[] minus = new double[n];
+        DMatrixRMaj jacobian = new DMatrixRMaj(n, n);
+        for (int k = 0; k < n; k++) {
+            double h = 1e-6 * Math.max(1.0, Math.abs(base[k]));
+            double[] shape = base.clone();
+            shape[k] = base[k] + h;
+            accelerationAt(shape, shape, dtS, plus);
+            shape[k] = base[k] - h;
+            accelerationAt(shape, shape, dtS, minus);
+            for (int i = 0; i < n; i++) {
+                jacobian.set(i, k, (plus[i] - minus[i]) / (2 * h));
+            }
+        }
+        reactionX = 0;
+        reactionZ = 0;
+        EigenDecomposition_F64<DMatrixRMaj> eigen = DecompositionFactory_DDRM.eig(n, false);
+        if (!eigen.decompose(jacobian)) {
+            throw new IllegalStateException("the string's linearised modes could not be computed");
+        }
+        double omegaSq = 0;
+        for (int i = 0; i < eigen.getNumberOfEigenvalues(); i++) {
+            omegaSq = Math.max(omegaSq, -eigen.getEigenvalue(i).getReal());
+        }
+        return Math.sqrt(omegaSq);
     }
 
     /** Positions of the sample points, x and z interleaved (2 per sample), for the shape at step k + 1. */

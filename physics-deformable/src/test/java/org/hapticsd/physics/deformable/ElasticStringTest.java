@@ -173,6 +173,45 @@ class ElasticStringTest {
         assertEquals(expected, 2 * Math.PI / period, 0.01 * expected, "first mode, rad/s");
     }
 
+    /**
+     * The centred step is explicit: stable while the highest kept mode has ω·T < 2. {@link
+     * ElasticString#highestModeRadps} finds that ω; a step 5 % inside the bound keeps a small disturbance of every
+     * term bounded (within 10× over 2,000 steps), one 5 % beyond it grows it a thousandfold (the root of
+     * λ² + (ω²T² − 2)·λ + 1 = 0 at ωT = 2.1 is −1.88: a thousandfold in 11 steps). With one term, that ω is the
+     * sine's Rayleigh quotient in closed form (4.2 % above the beam's first mode), to 0.1 % (the trapezoid over 200
+     * intervals and the differences are far finer).
+     */
+    @Test
+    void shouldFindTheHighestModeThatBoundsTheCentredStep() {
+        double omega = cantilever(0.0).highestModeRadps(1e-3);
+        assertTrue(omega > 54.1, "above the beam's fourth mode, (10.996)²·√0.2 = 54.07 rad/s (Galerkin bounds it "
+            + "from above): " + omega);
+        assertTrue(largestGrowth(2.1 / omega) > 1e3, "beyond the bound, it diverges");
+        assertTrue(largestGrowth(1.9 / omega) < 10, "inside the bound, it stays");
+
+        ElasticString one = new ElasticString(1.0, 0.15, 0.03, 0.0, ElasticString.Basis.CLAMPED_FREE, 1, 200);
+        one.setProjection(ElasticString.Projection.GALERKIN);
+        // θ = sin(πs/2L), z = ∫θ: K = R·(π/2L)²·L/2, M = ρ·(2L/π)²·L·(3/2 − 4/π), the Rayleigh quotient of one sine.
+        double rayleigh = Math.sqrt((Math.PI * Math.PI / 8) / (4 / (Math.PI * Math.PI) * (1.5 - 4 / Math.PI))
+            * 0.03 / 0.15);
+        assertEquals(rayleigh, one.highestModeRadps(1e-3), 1e-3 * rayleigh, "one term: its Rayleigh quotient, rad/s");
+    }
+
+    /** The largest |aᵢ| over 2,000 centred steps of {@code dtS}, over its start of 1e-6 rad in every term. */
+    private static double largestGrowth(double dtS) {
+        ElasticString string = cantilever(0.0);
+        double[] a = {1e-6, 1e-6, 1e-6, 1e-6};
+        string.setCoefficients(a, a);
+        double largest = 0;
+        for (int k = 0; k < 2_000 && Double.isFinite(largest); k++) {
+            string.step(dtS);
+            for (double ai : string.coefficients(a)) {
+                largest = Math.max(largest, Math.abs(ai) / 1e-6);
+            }
+        }
+        return Double.isFinite(largest) ? largest : Double.POSITIVE_INFINITY;
+    }
+
     /** With f = 0 and a bend of 0.5 rad, T + U stays within 2 % over 10 s at T = 1 ms (measured ±0.16 %). */
     @Test
     void shouldKeepItsEnergyOverTenSeconds() {
