@@ -120,9 +120,10 @@ public final class MassSpringBody implements DeformableBody {
         this.modes = switch (spec.integrator()) {
             case MODAL_TRUNCATED -> {
                 if (spec.modes() < 1 || spec.modes() > dofs) {
-                    throw new IllegalArgumentException("modes must be 1.." + dofs + " for this body, was "
+                    throw new IllegalArgumentException("modes must be 1.." + dofs + " for this body, got "
                         + spec.modes());
                 }
+                requireWeightCarried(spec, basis);
                 yield spec.modes();
             }
             default -> dofs;
@@ -227,6 +228,52 @@ public final class MassSpringBody implements DeformableBody {
     @Override
     public void applyNodeForce(int node, double fxN, double fyN, double fzN) {
         applyForce(node, fxN, fyN, fzN);
+    }
+
+    /**
+     * Refuses a truncation whose kept modes take none of the body's weight. With mass-normalised modes, gravity's
+     * modal force is Qₘ = Σᵢ φₘᵢ·mᵢ·gᵢ and Σₘ Qₘ² = Σᵢ mᵢ·gᵢ² over all modes; when the kept ones hold none of it (they
+     * are zero-frequency motions no spring resists at the reference shape, e.g. the sideways swing of a chain at
+     * its unstretched rest), the body would hang frozen under gravity. Refused at load, naming the first mode that
+     * carries weight, rather than run without a word. A body without gravity is not checked.
+     */
+    private static void requireWeightCarried(MassSpringSpec spec, ModalBasis basis) {
+        int dofs = basis.dofs();
+        double total = 0;
+        double[] load = new double[dofs];
+        for (int i = 0; i < dofs; i++) {
+            int c = basis.coordinate(i);
+            load[i] = spec.massKg()[c / 3] * spec.gravityMps2()[c % 3];
+            total += load[i] * load[i] / spec.massKg()[c / 3];
+        }
+        if (total == 0) {
+            return;
+        }
+        double kept = 0;
+        int firstCarrying = -1;
+        for (int m = 0; m < dofs; m++) {
+            double q = 0;
+            for (int i = 0; i < dofs; i++) {
+                q += basis.phi(m, i) * load[i];
+            }
+            double share = q * q / total;
+            if (m < spec.modes()) {
+                kept += share;
+            }
+            if (firstCarrying < 0 && share > 1e-9) {
+                firstCarrying = m;
+            }
+        }
+        if (kept < 1e-9) {
+            boolean zeroModes = basis.omegaRadps(spec.modes() - 1) < 1e-6 * basis.omegaRadps(dofs - 1);
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "modes: the %d lowest modes "
+                + "(%.4g to %.4g rad/s) take none of the body's weight, so it would hang frozen under gravity: the "
+                + "first mode that carries weight is mode %d (%.4g rad/s); keep at least %d%s", spec.modes(),
+                basis.omegaRadps(0), basis.omegaRadps(spec.modes() - 1), firstCarrying + 1,
+                basis.omegaRadps(firstCarrying), firstCarrying + 1, zeroModes
+                    ? ", or take the modes about equilibrium (modesAbout: equilibrium), where tension stiffens the "
+                        + "zero-frequency motions no spring resists at rest" : ""));
+        }
     }
 
     /** Modes integrated: all free DOFs, or the L' of MODAL_TRUNCATED. */

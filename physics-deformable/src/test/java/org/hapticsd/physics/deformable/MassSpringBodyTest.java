@@ -269,4 +269,27 @@ class MassSpringBodyTest {
         assertTrue(e.getMessage().startsWith("modes must be 1.."), e.getMessage());
         assertFalse(e.getMessage().isEmpty());
     }
+
+    /**
+     * Source 004's chain at its unstretched rest: its four lowest modes are the masses' sideways motions, which no
+     * spring resists (ω = 0), and gravity has no part in them. Keeping only those would leave the chain hanging
+     * frozen under its weight, so the load refuses it and names the first mode that carries weight (the fifth, the
+     * chain's 10 rad/s mode); five modes are accepted and the chain falls.
+     */
+    @Test
+    void shouldRefuseATruncationThatKeepsNoneOfTheWeight() {
+        MassSpringSpec frozen = TwoDofModels.table1(Integrator.MODAL_TRUNCATED, 0.0).withIntegrator(
+            Integrator.MODAL_TRUNCATED, 4);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MassSpringBody(frozen));
+        assertTrue(e.getMessage().startsWith("modes: the 4 lowest modes (0.000 to 0.000 rad/s) take none of the "
+            + "body's weight") && e.getMessage().contains("the first mode that carries weight is mode 5 (10.00 rad/s)"),
+            e.getMessage());
+
+        MassSpringBody falls = new MassSpringBody(frozen.withIntegrator(Integrator.MODAL_TRUNCATED, 5));
+        for (int k = 0; k < 100; k++) {
+            falls.step(TwoDofModels.DT_S);
+        }
+        assertTrue(falls.position(2, 2) < -2 * TwoDofModels.L_M - 1e-6, "the lower mass sinks under gravity: "
+            + falls.position(2, 2));
+    }
 }
