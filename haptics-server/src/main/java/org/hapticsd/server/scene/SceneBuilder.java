@@ -160,6 +160,7 @@ public final class SceneBuilder {
                     d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM());
                 MassSpringBody massSpringBody = new MassSpringBody(d.name(), massSpring, d.nodeRadiusM(), basis,
                     d.surfaceTriangles());
+                requireStableSubstep(massSpringBody, d, dtS);
                 if (d.startAtEquilibrium()) {
                     massSpringBody.setState(equilibrium, new double[equilibrium.length]);
                 }
@@ -172,36 +173,31 @@ public final class SceneBuilder {
             for (int node = 0; node < body.nodeCount(); node++) {
                 lightestKg = Math.min(lightestKg, body.nodeMassKg(node));
             }
-            double limitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(lightestKg, d.couplingDampingNspm(), dtS);
-            if (!(d.couplingStiffnessNpm() < limitNpm)) {
-                throw new SceneException(at + "couplingStiffnessNpm " + d.couplingStiffnessNpm() + " N/m is not below "
-                    + String.format(java.util.Locale.ROOT, "%.4g", limitNpm) + " N/m, the most a " + lightestKg
-                    + " kg node keeps stable at " + spec.rateHz() + " Hz (k·Δt² + 2·b·Δt < 4·m)");
-            }
+            requireStableCoupling(at, "coupling", d.couplingStiffnessNpm(), d.couplingDampingNspm(), lightestKg,
+                "a " + lightestKg + " kg node", spec.rateHz());
             int index = world.addDeformable(body, d.couplingStiffnessNpm(), d.couplingDampingNspm());
             DeformableSpec.HoldSpec hold = d.heldByTool();
             if (hold != null) {
+                if (hold.node() == -1) {
+                    throw new SceneException(at + "heldByTool.node: missing (the node the tool holds, 0.."
+                        + (body.nodeCount() - 1) + ")");
+                }
                 if (hold.node() < 0 || hold.node() >= body.nodeCount()) {
                     throw new SceneException(at + "heldByTool.node: " + hold.node() + " is not a node of 0.."
                         + (body.nodeCount() - 1));
                 }
-                double holdLimitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(body.nodeMassKg(hold.node()),
-                    hold.dampingNspm(), dtS);
-                if (!(hold.stiffnessNpm() < holdLimitNpm)) {
-                    throw new SceneException(at + "heldByTool.stiffnessNpm " + hold.stiffnessNpm()
-                        + " N/m is not below " + String.format(java.util.Locale.ROOT, "%.4g", holdLimitNpm)
-                        + " N/m, the most the held node keeps stable at " + spec.rateHz() + " Hz");
+                if (body.nodePinned(hold.node())) {
+                    throw new SceneException(at + "heldByTool.node: node " + hold.node() + " is pinned, so the tool "
+                        + "could not move it: hold a free node");
                 }
+                requireStableCoupling(at, "heldByTool.", hold.stiffnessNpm(), hold.dampingNspm(),
+                    body.nodeMassKg(hold.node()), "the held node", spec.rateHz());
                 world.holdDeformableNode(index, hold.node(), toolBody, hold.stiffnessNpm(), hold.dampingNspm());
             }
             DeformableSpec.GrabSpec grab = d.grab();
             if (grab != null) {
-                double grabLimitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(lightestKg, grab.dampingNspm(), dtS);
-                if (!(grab.stiffnessNpm() < grabLimitNpm)) {
-                    throw new SceneException(at + "grab.stiffnessNpm " + grab.stiffnessNpm() + " N/m is not below "
-                        + String.format(java.util.Locale.ROOT, "%.4g", grabLimitNpm) + " N/m, the most a "
-                        + lightestKg + " kg node keeps stable at " + spec.rateHz() + " Hz");
-                }
+                requireStableCoupling(at, "grab.", grab.stiffnessNpm(), grab.dampingNspm(), lightestKg,
+                    "a " + lightestKg + " kg node", spec.rateHz());
                 grabs.add(grab);
                 grabbed.add(index);
             }
@@ -432,4 +428,55 @@ public final class SceneBuilder {
     private static Vector3d vector(double[] xyz) {
         return new Vector3d(xyz[0], xyz[1], xyz[2]);
     }
+
+    /**
+     * Refuses a mass-spring body whose integrator is unstable at the scene's substep on its highest integrated mode
+     * ({@link MassSpringBody#stableStepLimitS}): such a body reaches NaN within seconds, and a body blowing up
+     * throws whatever it touches. The message gives the substeps that would do, and truncation as the other way.
+     */
+    private static void requireStableSubstep(MassSpringBody body, DeformableSpec d, double dtS) {
+        double limitS = body.stableStepLimitS();
+        double hS = dtS / d.substeps();
+        if (hS < limitS) {
+            return;
+        }
+        long substeps = (long) Math.floor(dtS / limitS) + 1;
+        String integrator = d.integrator().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "integrator: %s is unstable at this "
+            + "step: its %s is %.4g rad/s, so a substep must be shorter than %.4g ms, and %.4g ms "
+            + "(%d Hz, substeps: %d) is not; use substeps: %d or more%s", integrator,
+            d.integrator() == MassSpringSpec.Integrator.MODAL_TRUNCATED ? "highest kept mode" : "highest mode",
+            body.highestIntegratedModeRadps(),
+            limitS * 1e3, hS * 1e3, Math.round(1 / dtS), d.substeps(), substeps,
+            d.integrator() == MassSpringSpec.Integrator.MODAL_TRUNCATED ? ", or fewer modes"
+                : ", or modal-truncated with only the modes below " + String.format(java.util.Locale.ROOT, "%.4g",
+                    2 / hS) + " rad/s (docs/deformable.md)"));
+    }
+
+
+    /**
+     * A spring–damper on a node (the contact coupling, a grasp, a grab) must be stable on the lightest node it can
+     * act on at the scene's rate: k·Δt² + 2·b·Δt < 4·m ({@link PhysicsWorld#maxStableCouplingStiffnessNpm}). When
+     * the damping alone breaks it, no stiffness can help, and the message says so rather than give a negative limit.
+     *
+     * @param prefix {@code "coupling"} (the body's {@code couplingStiffnessNpm}) or a field prefix ending in '.'
+     */
+    private static void requireStableCoupling(String at, String prefix, double stiffnessNpm, double dampingNspm,
+                                              double massKg, String node, int rateHz) throws SceneException {
+        double dtS = 1.0 / rateHz;
+        double limitNpm = PhysicsWorld.maxStableCouplingStiffnessNpm(massKg, dampingNspm, dtS);
+        String stiffness = prefix.endsWith(".") ? prefix + "stiffnessNpm" : prefix + "StiffnessNpm";
+        String damping = prefix.endsWith(".") ? prefix + "dampingNspm" : prefix + "DampingNspm";
+        if (!(limitNpm > 0)) {
+            throw new SceneException(at + damping + " " + dampingNspm + " N·s/m alone is too much for " + node
+                + " at " + rateHz + " Hz: 2·b·Δt < 4·m needs b below " + String.format(java.util.Locale.ROOT, "%.4g",
+                2 * massKg / dtS) + " N·s/m");
+        }
+        if (!(stiffnessNpm < limitNpm)) {
+            throw new SceneException(at + stiffness + " " + stiffnessNpm + " N/m is not below "
+                + String.format(java.util.Locale.ROOT, "%.4g", limitNpm) + " N/m, the most " + node
+                + " keeps stable at " + rateHz + " Hz (k·Δt² + 2·b·Δt < 4·m)");
+        }
+    }
+
 }

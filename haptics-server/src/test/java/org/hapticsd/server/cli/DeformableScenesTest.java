@@ -271,18 +271,41 @@ class DeformableScenesTest {
             "bad.yaml:3:5: deformables[0] (chain): springs[0].nodes: two different nodes of 0..1 needed, got [0, 2]");
         assertRefused(head + "    integrator: leapfrog\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "bad.yaml:5:17: deformables[0].integrator: must be newmark, modal, modal-truncated or symplectic-euler, got 'leapfrog'");
-        assertRefused(head + "    massKg: 0.0001\n    couplingStiffnessNpm: 1000\n    nodes:\n      - {position: [0, 0, 0]}\n",
-            "couplingStiffnessNpm 1000.0 N/m is not below");
+        // 0.6 g with the default 1 N·s/m: (4·m − 2·b·Δt)/Δt² = 400 N/m.
+        assertRefused(head + "    massKg: 0.0006\n    couplingStiffnessNpm: 1000\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "couplingStiffnessNpm 1000.0 N/m is not below 400.0 N/m, the most a 6.0E-4 kg node keeps stable at 1000 Hz");
         assertRefused("name: bad\ndeformables:\n  - type: mass-spring\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "deformables[0].name: missing");
         assertRefused(head + "    integrator: modal-truncated\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "modes: missing");
         assertRefused(head + "    heldByTool: {node: 5}\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "heldByTool.node: 5 is not a node of 0..0");
+        assertRefused(head + "    heldByTool: {stiffnessNpm: 100}\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "heldByTool.node: missing (the node the tool holds, 0..0)");
+        assertRefused(head + "    heldByTool: {node: 0}\n    nodes:\n      - {position: [0, 0, 0], pinned: true}\n"
+            + "      - {position: [0, 0, -1]}\n    springs:\n      - {nodes: [0, 1]}\n",
+            "heldByTool.node: node 0 is pinned, so the tool could not move it");
+        // 1 N·s/m on 0.1 g at 1 kHz: 2·b·Δt = 2e-3 > 4·m = 4e-4 whatever the stiffness.
+        assertRefused(head + "    massKg: 0.0001\n    couplingDampingNspm: 1\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "couplingDampingNspm 1.0 N·s/m alone is too much for a 1.0E-4 kg node at 1000 Hz: 2·b·Δt < 4·m needs b "
+                + "below 0.2000 N·s/m");
         // Nothing holds it up: under gravity a free body has no equilibrium to take its modes about.
         assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
             + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",
             "deformables[0] (chain): no static equilibrium found");
+        // 0.1 g on a 1000 N/m spring: ω = √(k/m) = 3162 rad/s, beyond 2/Δt = 2000 rad/s at 1 kHz; 2 substeps do.
+        String stiff = head + "    integrator: newmark\n    massKg: 0.0001\n    couplingStiffnessNpm: 0\n"
+            + "    couplingDampingNspm: 0\n"
+            + "    nodes:\n      - {position: [0, 0, 0], pinned: true}\n      - {position: [0, 0, -0.1]}\n"
+            + "    springs:\n      - {nodes: [0, 1]}\n";
+        assertRefused(stiff, "bad.yaml:3:5: deformables[0] (chain): integrator: newmark is unstable at this step: its "
+            + "highest mode is 3162 rad/s, so a substep must be shorter than 0.6325 ms, and 1.000 ms (1000 Hz, "
+            + "substeps: 1) is not; use substeps: 2 or more");
+        Path stable = dir.resolve("stable.yaml");
+        Files.writeString(stable, stiff + "    substeps: 2\n");
+        CliCall accepted = CliCall.run("simulate", "--scene", stable.toString(), "--duration", "0.1", "--out",
+            dir.resolve("stable.csv").toString());
+        assertEquals(0, accepted.exitCode(), accepted.toString());
         String string = "name: bad\ndeformables:\n  - name: s\n    type: string\n    string:\n";
         assertRefused(string + "      rightEnd: driven\n", "deformables[0] (s): string.drive: missing");
         assertRefused(string + "      start: {endAtM: [0.29]}\n", "string.start: needs basis: source");

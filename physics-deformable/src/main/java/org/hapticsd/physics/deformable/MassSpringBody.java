@@ -276,6 +276,34 @@ public final class MassSpringBody implements DeformableBody {
         }
     }
 
+    /**
+     * The longest step (one substep) at which this body's integrator is stable on its highest integrated mode,
+     * linearised about the modes' reference shape, s; infinite for a body without free degrees of freedom.
+     * Explicit Newmark (β = 0, γ = ½) and the modal step (the same scheme per mode) need ω·h < 2 whatever the
+     * damping (γ = ½); symplectic Euler with the modal damping c = 2ζω needs (ωh)² + 4ζ·ωh < 4 (the Jury bound of
+     * its step). ω is the highest mode of all ({@code NEWMARK}, {@code SYMPLECTIC_EULER}, {@code MODAL}) or of the
+     * kept ones ({@code MODAL_TRUNCATED}). A necessary bound, not a sufficient one: a large rotation stiffens the
+     * springs beyond their linearisation (docs/deformable.md, the cloth released flat).
+     */
+    public double stableStepLimitS() {
+        if (dofs == 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double omega = basis.omegaRadps(modes - 1);
+        if (!(omega > 0)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double zeta = spec.dampingRatio();
+        double limitOmegaH = spec.integrator() == MassSpringSpec.Integrator.SYMPLECTIC_EULER
+            ? -2 * zeta + 2 * Math.sqrt(zeta * zeta + 1) : 2.0;
+        return limitOmegaH / omega;
+    }
+
+    /** The highest integrated mode's angular frequency (all, or the kept ones when truncated), rad/s. */
+    public double highestIntegratedModeRadps() {
+        return dofs == 0 ? 0.0 : basis.omegaRadps(modes - 1);
+    }
+
     /** Modes integrated: all free DOFs, or the L' of MODAL_TRUNCATED. */
     public int modesKept() {
         return modes;
