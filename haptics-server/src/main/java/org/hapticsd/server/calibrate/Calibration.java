@@ -74,6 +74,8 @@ public final class Calibration {
     private static final int MATERIAL = 5;
     /** Replayed time an event may take before it is cut off (a run of e > 1 can go on), s. */
     private static final double MAX_EVENT_S = 5.0;
+    /** An event's momentum at or below this, kg·m/s, is no motion: nothing to take errors relative to. */
+    private static final double MIN_MOMENTUM_SCALE = 1e-12;
 
     private final CollisionData data;
     private final Model model;
@@ -81,6 +83,8 @@ public final class Calibration {
     private final long seed;
     private final int maxEvaluations;
     private final List<CollisionReplay> replays = new ArrayList<>();
+    /** Each event's momentum scale ({@link #momentumScale}), in the order of the events. */
+    private final double[] scales;
     private final List<Parameter> parameters = new ArrayList<>();
     private final List<String> ratioPairs = new ArrayList<>();
     private final ImpulseParameters start;
@@ -109,6 +113,10 @@ public final class Calibration {
             replays.add(new CollisionReplay(event, dtS, settings.impactThresholdMps(), settings.frictionThresholdMps(),
                 MAX_EVENT_S));
         }
+        scales = new double[data.events().size()];
+        for (int i = 0; i < scales.length; i++) {
+            scales[i] = momentumScale(data.events().get(i));
+        }
         forces = data.hasForceSamples();
         start = model == Model.MULTI ? new ImpulseParameters(0.310, 187.150, 1.630, 0.970, 0.110, Map.of(), 7.5)
             : ImpulseParameters.TABLE_2_SINGLE_POINT;
@@ -124,6 +132,7 @@ public final class Calibration {
             }
             ratioPairs.addAll(pairs);
         }
+        requireInformation(settings.impactThresholdMps());
         parameters.add(new Parameter("e", bounds.elasticity(), start.elasticity(), true));
         parameters.add(new Parameter("S_h", bounds.heightFactorPerS(), start.heightFactorPerS(), forces));
         parameters.add(new Parameter("S_w", bounds.durationFactorMsNs(), start.durationFactorMsNs(), forces));
@@ -145,6 +154,33 @@ public final class Calibration {
                 materialEvents.add(i);
             }
         }
+    }
+
+    /**
+     * Refuses data a fit would only print noise from: an event in which no body moves (its errors are relative to
+     * its momentum, which is zero), or data in which no contact approaches faster than the impact threshold (no event
+     * is a collision, so no parameter of the impulse model acts). Each names where and why.
+     */
+    private void requireInformation(double impactThresholdMps) {
+        for (int i = 0; i < scales.length; i++) {
+            CollisionData.Event event = data.events().get(i);
+            if (scales[i] <= MIN_MOMENTUM_SCALE) {
+                throw new IllegalArgumentException(data.source() + ":" + event.line() + ": event " + event.id()
+                    + ": no body moves before or after (every velocity is zero): its errors, relative to its "
+                    + "momentum, mean nothing");
+            }
+        }
+        for (CollisionReplay replay : replays) {
+            replay.run(start);
+            for (int c = 0; c < replay.event().contacts().size(); c++) {
+                if (replay.collisions(c) > 0) {
+                    return;
+                }
+            }
+        }
+        throw new IllegalArgumentException(data.source() + ": no event is a collision at an impact threshold of "
+            + impactThresholdMps + " m/s (no contact approaches faster), so nothing in the impulse model acts: "
+            + "lower --impact-threshold, or give collisions");
     }
 
     /**
@@ -319,7 +355,7 @@ public final class Calibration {
             CollisionReplay replay = replays.get(e);
             replay.run(p);
             CollisionData.Event event = replay.event();
-            double scale = momentumScale(event);
+            double scale = scales[e];
             double sum = 0.0;
             for (int i = 0; i < event.bodies().size(); i++) {
                 CollisionData.Body body = event.bodies().get(i);
@@ -413,16 +449,30 @@ public final class Calibration {
             start.minimumDurationMs());
     }
 
-    /** The largest {@code m·|v|} of the event's moving bodies, before or after, kg·m/s. */
+    /**
+     * The largest momentum of the event's moving bodies, before or after, kg·m/s: {@code m·|v|}, and where the
+     * angular velocity is measured {@code |J·ω|/ℓ} over the body's lever arm (the same measure as the angular error),
+     * so an event of spinning bodies has a scale too.
+     */
     private static double momentumScale(CollisionData.Event event) {
         double scale = 0.0;
-        for (CollisionData.Body body : event.bodies()) {
-            if (body.moves()) {
-                scale = Math.max(scale, body.massKg() * Math.max(body.velocityBeforeMps().length(),
-                    body.velocityAfterMps().length()));
+        Matrix3d inertia = new Matrix3d();
+        Vector3d spin = new Vector3d();
+        for (int i = 0; i < event.bodies().size(); i++) {
+            CollisionData.Body body = event.bodies().get(i);
+            if (!body.moves()) {
+                continue;
+            }
+            scale = Math.max(scale, body.massKg() * Math.max(body.velocityBeforeMps().length(),
+                body.velocityAfterMps().length()));
+            if (body.angularMeasured()) {
+                inertia.set(body.inertiaKgM2());
+                double arm = leverArm(event, i);
+                scale = Math.max(scale, inertia.transform(body.angularVelocityBeforeRadps(), spin).length() / arm);
+                scale = Math.max(scale, inertia.transform(body.angularVelocityAfterRadps(), spin).length() / arm);
             }
         }
-        return Math.max(scale, 1e-12);
+        return Math.max(scale, MIN_MOMENTUM_SCALE);
     }
 
     /** The largest distance from the body's centre to one of its contacts in the event, m. */
@@ -458,10 +508,11 @@ public final class Calibration {
     /** Per body name: mean errors of the replay with the fitted parameters (the form of Tables 1 and 3). */
     private List<CalibrationResult.BodyError> bodyErrors(ImpulseParameters fitted) {
         Map<String, double[]> sums = new LinkedHashMap<>();
-        for (CollisionReplay replay : replays) {
+        for (int e = 0; e < replays.size(); e++) {
+            CollisionReplay replay = replays.get(e);
             replay.run(fitted);
             CollisionData.Event event = replay.event();
-            double scale = momentumScale(event);
+            double scale = scales[e];
             double speedScale = 0.0;
             for (CollisionData.Body body : event.bodies()) {
                 if (body.moves()) {
@@ -474,12 +525,16 @@ public final class Calibration {
                 if (!body.moves()) {
                     continue;
                 }
-                double[] s = sums.computeIfAbsent(body.name(), key -> new double[6]);
+                double[] s = sums.computeIfAbsent(body.name(), key -> new double[7]);
                 Vector3d replayed = replay.velocityAfter(i);
                 Vector3d measured = new Vector3d(body.velocityAfterMps());
                 double velocityError = replayed.distance(measured);
                 s[0]++;
-                s[2] += velocityError / Math.max(speedScale, 1e-12);
+                // Relative to the event's speeds, where it has any: an event of bodies that only spin has none.
+                if (speedScale > 1e-9) {
+                    s[2] += velocityError / speedScale;
+                    s[6]++;
+                }
                 // The impulse error relative to the body's own measured impulse, where it had one (5 % of the
                 // event's momentum): m·|v' − v₁| / m·|v₁ − v₀|.
                 double impulse = body.massKg() * measured.distance(body.velocityBeforeMps());
@@ -498,7 +553,8 @@ public final class Calibration {
         for (Map.Entry<String, double[]> entry : sums.entrySet()) {
             double[] s = entry.getValue();
             errors.add(new CalibrationResult.BodyError(entry.getKey(), (int) s[0],
-                s[5] > 0 ? 100.0 * s[1] / s[5] : Double.NaN, 100.0 * s[2] / s[0], s[4] > 0 ? s[3] / s[4] : Double.NaN));
+                s[5] > 0 ? 100.0 * s[1] / s[5] : Double.NaN, s[6] > 0 ? 100.0 * s[2] / s[6] : Double.NaN,
+                s[4] > 0 ? s[3] / s[4] : Double.NaN));
         }
         return errors;
     }

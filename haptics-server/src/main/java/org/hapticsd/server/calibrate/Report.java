@@ -39,8 +39,8 @@ public final class Report {
         out.printf(Locale.ROOT, "  %-12s %7s %18s %18s %18s%n", "body", "events", "impulse error %",
             "velocity error %", "direction error °");
         for (CalibrationResult.BodyError b : result.bodies()) {
-            out.printf(Locale.ROOT, "  %-12s %7d %18s %18.3f %18s%n", b.name(), b.events(), orDash(b.impulsePercent()),
-                b.velocityPercent(), orDash(b.directionDeg()));
+            out.printf(Locale.ROOT, "  %-12s %7d %18s %18s %18s%n", b.name(), b.events(), orDash(b.impulsePercent()),
+                orDash(b.velocityPercent()), orDash(b.directionDeg()));
         }
         out.flush();
     }

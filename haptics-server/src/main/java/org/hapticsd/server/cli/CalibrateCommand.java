@@ -109,8 +109,14 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (CollisionDataException e) {
             throw new UsageException(e.getMessage());
         }
-        CalibrationResult result = new Calibration(collisions, chosen, ranges, seed, 1.0 / rateHz, settings,
-            evaluations).run();
+        Calibration calibration;
+        try {
+            calibration = new Calibration(collisions, chosen, ranges, seed, 1.0 / rateHz, settings, evaluations);
+        } catch (IllegalArgumentException e) {
+            // Data a fit would only print noise from (no motion, no collision): named, exit 2.
+            throw new UsageException(e.getMessage());
+        }
+        CalibrationResult result = calibration.run();
         Report.print(result, parent.out());
         return Main.EXIT_OK;
     }

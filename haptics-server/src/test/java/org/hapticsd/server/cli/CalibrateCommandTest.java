@@ -68,6 +68,30 @@ class CalibrateCommandTest {
             "--model", "multi", "--bounds", bounds.toString());
     }
 
+    /**
+     * Data a fit could only print noise from is refused, not fitted: no event collides at a threshold of 100 m/s
+     * (the example's strikes approach at about 1 m/s), and an event whose velocities are all zero has no momentum to
+     * take its errors relative to (before, every parameter was printed as fitted, e at mid-range).
+     */
+    @Test
+    void shouldRefuseDataThatCarriesNothingToFit() throws Exception {
+        assertUsage("single-point.csv: no event is a collision at an impact threshold of 100.0 m/s", "--data",
+            "../examples/calibration/single-point.csv", "--model", "single", "--impact-threshold", "100");
+
+        List<String> lines = Files.readAllLines(Path.of("../examples/calibration/single-point.csv"));
+        List<String> header = List.of(lines.get(1).split(","));
+        String[] cells = lines.get(2).split(",", -1);
+        for (String column : List.of("a_vx0", "a_vy0", "a_vz0", "a_wx0", "a_wy0", "a_wz0", "a_vx1", "a_vy1", "a_vz1",
+                "a_wx1", "a_wy1", "a_wz1")) {
+            cells[header.indexOf(column)] = "0";
+        }
+        lines.set(2, String.join(",", cells));
+        Path still = dir.resolve("still.csv");
+        Files.write(still, lines);
+        assertUsage(still + ":3: event s0: no body moves before or after", "--data", still.toString(), "--model",
+            "single");
+    }
+
     private static void assertUsage(String expected, String... args) {
         String[] all = new String[args.length + 1];
         all[0] = "calibrate";
