@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.hapticsd.device.Workspace;
 import org.hapticsd.device.sim.ExternalHandTarget;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.SimulatedDevice;
@@ -233,7 +234,11 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         Vector3d pointM = new Vector3d(move.xM(), move.yM(), move.zM());
         return offer(loop -> {
             loop.mapping().scenePointToDevice(pointM, pointM);
-            target.set(pointM.x, pointM.y, pointM.z);
+            // A hand cannot take the stylus beyond its mechanism: a point outside the device's workspace is held at
+            // the nearest point of it, so no client can fling the simulated stylus (and the scene) kilometres away.
+            Workspace w = loop.device().info().workspace();
+            target.set(Math.min(w.maxX(), Math.max(w.minX(), pointM.x)), Math.min(w.maxY(), Math.max(w.minY(), pointM.y)),
+                Math.min(w.maxZ(), Math.max(w.minZ(), pointM.z)));
             if (loop.device() instanceof SimulatedDevice stylus) {
                 stylus.setHandTarget(target);
             }

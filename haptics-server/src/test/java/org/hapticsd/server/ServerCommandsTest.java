@@ -238,6 +238,21 @@ class ServerCommandsTest {
         assertEquals(0.0, tool.distance(0.02, -0.01, 0.015), 1e-3, "tool at " + tool);
     }
 
+    /**
+     * A client asking for a point 1000 km away gets the hand held at the workspace's edge (the default cube of
+     * ±0.1 m about the device origin): the stylus ends within 1 mm of that edge, not flung off with the scene.
+     */
+    @Test
+    void shouldHoldAHandSentOutsideTheWorkspaceAtItsEdge() throws Exception {
+        ticks(100);
+        assertNull(run(new Command.MoveHand(1e6, 0.0, 0.0)));
+        ticks(1500);
+        LoopSnapshot s = assembly.loop().lastSnapshot();
+        Vector3d device = new Vector3d(s.devicePositionM[0], s.devicePositionM[1], s.devicePositionM[2]);
+        double edge = assembly.loop().device().info().workspace().maxX();
+        assertEquals(edge, device.x, 1e-3, "device at " + device);
+    }
+
     @Test
     void shouldRefuseMovingTheHandOfARealDevice() throws Exception {
         try (ServerCommands real = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000,

@@ -337,10 +337,11 @@ public final class HapticLoop implements LoopControl {
         }
         s.overruns = stats.overruns();
         s.paused = paused;
-        s.physicsOverBudget = physicsBudget.overBudget();
-        s.physicsStepP99Ns = physicsBudget.stepP99Ns();
+        // Paused, nothing is stepped: the last window's verdict is not the present's (stream-protocol.md 4.3).
+        s.physicsOverBudget = !paused && physicsBudget.overBudget();
+        s.physicsStepP99Ns = paused ? 0 : physicsBudget.stepP99Ns();
         s.physicsBudgetNs = physicsBudget.budgetNs();
-        s.physicsLoadPercent = physicsBudget.loadPercent();
+        s.physicsLoadPercent = paused ? 0 : physicsBudget.loadPercent();
         s.droppedPairs = paused ? 0 : world.profile().lastDroppedPairs();
         s.droppedPoints = paused ? 0 : world.profile().lastDroppedPoints();
         droppedPairsTotal += s.droppedPairs;

@@ -92,6 +92,20 @@ class LoopPhysicsReportTest {
         assertEquals(0L, r.snapshot().physicsStepP99Ns);
     }
 
+    /** Over budget, then paused: the snapshot says 0 and within budget while nothing is stepped (protocol 4.3). */
+    @Test
+    void shouldReportNoLoadWhilePausedAfterAWindowOverBudget() throws Exception {
+        Run r = run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1_000_000L);
+        r.ticks(1000, LoopEvents.PHYSICS_BUDGET_CHANGED);
+        assertTrue(r.snapshot().physicsOverBudget);
+        assertEquals(100, r.snapshot().physicsLoadPercent, "a 1 ms step is one tick period");
+        r.assembly().loop().setPaused(true);
+        r.ticks(10, LoopEvents.PHYSICS_BUDGET_CHANGED);
+        assertFalse(r.snapshot().physicsOverBudget);
+        assertEquals(0, r.snapshot().physicsLoadPercent);
+        assertEquals(0L, r.snapshot().physicsStepP99Ns);
+    }
+
     /**
      * Six 1 cm balls land on a floor, one contact point each, in a scene whose budget holds four points: from the
      * landing on, every step drops the two shallowest points (each ball rests at nearly the same depth, so which two
