@@ -188,12 +188,69 @@ public final class StreamServer implements AutoCloseable {
             }
         }
         try {
-            return SslContextBuilder.forServer(files.certificateChain().toFile(), files.privateKey().toFile())
-                .build();
+            SslContext context = SslContextBuilder.forServer(files.certificateChain().toFile(),
+                files.privateKey().toFile()).build();
+            requireKeyOfCertificate(files);
+            return context;
         } catch (SSLException | IllegalArgumentException e) {
             throw new IOException("cannot use TLS certificate " + files.certificateChain() + " with key "
                 + files.privateKey() + ": " + e.getMessage() + " (PEM certificate chain, unencrypted PKCS#8 PEM key)",
                 e);
+        }
+    }
+
+    /**
+     * Netty builds a context from any certificate and any key; a pair that does not belong together then fails
+     * every handshake, with nothing in the server's log. So the key signs a challenge and the certificate's public
+     * key must verify it. A key not in PKCS#8 PEM (what Netty's JDK provider reads) is left to Netty.
+     */
+    private static void requireKeyOfCertificate(StreamServerConfig.Tls files) throws IOException {
+        java.security.cert.X509Certificate certificate;
+        try (java.io.InputStream in = Files.newInputStream(files.certificateChain())) {
+            certificate = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
+                .getInstance("X.509").generateCertificate(in);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("TLS certificate " + files.certificateChain() + ": " + e.getMessage(), e);
+        }
+        String pem = Files.readString(files.privateKey(), java.nio.charset.StandardCharsets.US_ASCII);
+        int begin = pem.indexOf("-----BEGIN PRIVATE KEY-----");
+        int end = pem.indexOf("-----END PRIVATE KEY-----");
+        if (begin < 0 || end < begin) {
+            return;
+        }
+        String algorithm = certificate.getPublicKey().getAlgorithm();
+        String signature = switch (algorithm) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "Ed25519", "EdDSA" -> "Ed25519";
+            default -> null;
+        };
+        if (signature == null) {
+            return;
+        }
+        byte[] der = java.util.Base64.getMimeDecoder().decode(pem.substring(begin + 27, end));
+        boolean matches;
+        try {
+            java.security.PrivateKey key = java.security.KeyFactory.getInstance(algorithm)
+                .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(der));
+            byte[] challenge = "hapticsd: does this key belong to this certificate?".getBytes(
+                java.nio.charset.StandardCharsets.US_ASCII);
+            java.security.Signature signer = java.security.Signature.getInstance(signature);
+            signer.initSign(key);
+            signer.update(challenge);
+            byte[] signed = signer.sign();
+            java.security.Signature verifier = java.security.Signature.getInstance(signature);
+            verifier.initVerify(certificate.getPublicKey());
+            verifier.update(challenge);
+            matches = verifier.verify(signed);
+        } catch (java.security.GeneralSecurityException e) {
+            // A key of another algorithm than the certificate's, or unreadable as one: it cannot be this one's.
+            matches = false;
+        }
+        if (!matches) {
+            throw new IOException("TLS key " + files.privateKey() + " does not belong to certificate "
+                + files.certificateChain() + " (" + certificate.getSubjectX500Principal().getName() + "): every "
+                + "handshake would fail; give the key the certificate was made for");
         }
     }
 

@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -109,6 +110,22 @@ class StreamTlsTest {
                 () -> server(loop, new StreamServerConfig.Tls(pem.privateKey(), pem.certificateChain())));
             assertTrue(swapped.getMessage().contains("cannot use TLS certificate " + pem.privateKey()),
                 swapped.getMessage());
+        }
+    }
+
+    /**
+     * A certificate with another pair's key: Netty builds the context, and every handshake would then fail with
+     * nothing in the log. The server refuses it at start and names both files.
+     */
+    @Test
+    void shouldRefuseAKeyThatDoesNotBelongToTheCertificate() throws Exception {
+        Path other = Files.createDirectory(dir.resolve("other"));
+        StreamServerConfig.Tls otherPair = TestCertificate.make(other).files();
+        try (FakeLoop loop = new FakeLoop()) {
+            IOException mismatched = assertThrows(IOException.class,
+                () -> server(loop, new StreamServerConfig.Tls(pem.certificateChain(), otherPair.privateKey())));
+            assertTrue(mismatched.getMessage().startsWith("TLS key " + otherPair.privateKey() + " does not belong to "
+                + "certificate " + pem.certificateChain()), mismatched.getMessage());
         }
     }
 }
