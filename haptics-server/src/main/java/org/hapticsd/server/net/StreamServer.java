@@ -338,11 +338,19 @@ public final class StreamServer implements AutoCloseable {
     /** Closes both ports and every connection; waits at most 2 s. */
     @Override
     public void close() {
-        if (workers != null) {
-            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        // Stop accepting first, then the acceptor, then the connections: with the workers shut down while the
+        // listening sockets still accepted, every connection arriving meanwhile was handed to a dead event loop
+        // and logged a RejectedExecutionException with its stack trace.
+        for (Channel listening : new Channel[] {http, tcp}) {
+            if (listening != null) {
+                listening.close().syncUninterruptibly();
+            }
         }
         if (boss != null) {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (workers != null) {
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 }
