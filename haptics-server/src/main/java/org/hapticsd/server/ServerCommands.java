@@ -260,7 +260,9 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 // A spring needs k > 0; damping may be switched off.
                 boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
                 if (!inside) {
-                    return outside(name, value, 0.0, max);
+                    return stiffness ? String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits "
+                        + "(0, %s] (a spring needs a stiffness above 0; a remote user may only lower what the scene "
+                        + "file sets)", name, value, max) : outside(name, value, 0.0, max);
                 }
                 double k = name.equals(STIFFNESS) ? value : stiffnessNpm;
                 double b = name.equals(DAMPING) ? value : dampingNspm;

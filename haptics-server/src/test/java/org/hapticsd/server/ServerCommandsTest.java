@@ -150,7 +150,10 @@ class ServerCommandsTest {
         PhysicsWorld world = assembly.loop().world();
         String tooStiff = run(new Command.SetParameter(ServerCommands.STIFFNESS, 800.5));
         assertNotNull(tooStiff);
-        assertTrue(tooStiff.contains("outside the local limits [0.0, 800.0]"), tooStiff);
+        assertTrue(tooStiff.contains("outside the local limits (0, 800.0]"), tooStiff);
+        String zero = run(new Command.SetParameter(ServerCommands.STIFFNESS, 0.0));
+        assertTrue(zero.contains("0.0 is outside the local limits (0, 800.0] (a spring needs a stiffness above 0"),
+            zero);
         assertTrue(run(new Command.SetParameter(ServerCommands.DAMPING, -0.1)).contains("outside"));
         assertTrue(run(new Command.SetParameter(ServerCommands.FORCE_SCALE, 1.01)).contains("[0.0, 1.0]"));
         assertTrue(run(new Command.SetParameter(ServerCommands.FORCE_SCALE, Double.NaN)).contains("outside"));

@@ -56,8 +56,13 @@ final class WatchCommand implements Callable<Integer> {
     String token;
 
     @Option(names = "--trust-cert", paramLabel = "PEM",
-        description = "For wss://: trust the certificate(s) in this PEM file instead of the JVM's trust store.")
+        description = "For wss:// (or tcp:// with --tls): trust the certificate(s) in this PEM file instead of the "
+            + "JVM's trust store.")
     Path trustCert;
+
+    @Option(names = "--tls", description = "For tcp://: connect over TLS (a server run with --tls-cert serves TLS on "
+        + "both ports). WebSocket chooses by its scheme, wss://.")
+    boolean tls;
 
     @Override
     public Integer call() {
@@ -77,6 +82,13 @@ final class WatchCommand implements Callable<Integer> {
                 throw new UsageException("--token: " + e.getMessage());
             }
         }
+        if (tls) {
+            try {
+                builder.tls(true);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--tls is for tcp:// URLs; " + url + " chooses TLS by its scheme (wss://)");
+            }
+        }
         if (trustCert != null) {
             builder.trustCertificate(trustCert);
         }
@@ -87,7 +99,8 @@ final class WatchCommand implements Callable<Integer> {
             client = builder.listener(listener).build();
         } catch (IllegalArgumentException e) {
             closeQuietly(recording);
-            throw new UsageException("--trust-cert: " + e.getMessage());
+            // The library names its builder method; on the command line that is --tls.
+            throw new UsageException("--trust-cert: " + e.getMessage().replace("tls(true)", "--tls"));
         }
 
         CountDownLatch stopRequested = new CountDownLatch(1);

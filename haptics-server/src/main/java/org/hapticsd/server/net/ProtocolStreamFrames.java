@@ -120,7 +120,7 @@ public final class ProtocolStreamFrames implements StreamFrames {
             }
             deformableNodeCounts[d] = body.nodeCount();
             bodies.add(new Body(firstDeformableId + d, body.name(), Motion.DYNAMIC,
-                new org.hapticsd.protocol.stream.Shape.Deformable(nodes, body.edges(), body.triangles()), "",
+                new org.hapticsd.protocol.stream.Shape.Deformable(nodes, body.edges(), body.triangles()), "default",
                 DEFORMABLE_COLOUR, new Vec3(0f, 0f, 0f), new Quat(1f, 0f, 0f, 0f)));
         }
         double toolRadiusM = world.shape(toolBody) instanceof SphereShape s ? s.radiusM() : 0.0;

@@ -134,6 +134,12 @@ class WatchCommandTest {
     }
 
     @Test
+    void shouldRefuseTlsForAWebSocketUrlPointingToItsScheme() {
+        CliCall.run("watch", "--url", "ws://127.0.0.1:8080/ws", "--tls", "--seconds", "1")
+            .assertMisuse("--tls is for tcp:// URLs; ws://127.0.0.1:8080/ws chooses TLS by its scheme (wss://)");
+    }
+
+    @Test
     void shouldRefuseARateOutOfRange() {
         CliCall.run("watch", "--rate", "70000", "--seconds", "1").assertMisuse("--rate", "70000");
     }

@@ -321,7 +321,10 @@ public final class StreamJson {
         try {
             return Enum.valueOf(type, s);
         } catch (IllegalArgumentException e) {
-            throw new StreamFormatException(field + " \"" + s + "\" is not a " + type.getSimpleName() + " name", e);
+            // The names a client may send, not the Java type's: "command \"X\" is not one of ESTOP, ...".
+            String names = java.util.Arrays.stream(type.getEnumConstants()).map(Enum::name)
+                .collect(java.util.stream.Collectors.joining(", "));
+            throw new StreamFormatException(field + " \"" + s + "\" is not one of " + names, e);
         }
     }
 

@@ -70,7 +70,8 @@ class StreamJsonTest {
         assertRefused("[1]", "message must be a JSON object");
         assertRefused("{\"type\":\"BYE\"}", "type \"BYE\" is not a message type");
         assertRefused("{\"type\":\"COMMAND\",\"commandId\":1,\"authToken\":\"\",\"command\":\"FLY\"}",
-            "command \"FLY\" is not a CommandKind name");
+            "command \"FLY\" is not one of PAUSE, RESUME, RESET_SCENE, LOAD_SCENE, EMERGENCY_STOP, RESET_STOP, "
+                + "SET_PARAMETER, MOVE_HAND");
         String state = StreamJson.encodeJson(StreamSamples.state());
         assertRefused(state.replace("\"depthM\"", "\"depthMm\""), "contacts[0].depthM is missing");
         assertRefused(state.replace("[0.0625,0.0,-0.03]", "[0.0625,0.0]"),
