@@ -42,7 +42,7 @@ public final class ContactModeSpec extends Located {
 
     public void setCorrelationRatio(double value) {
         if (!(value > 0.0 && value <= 1.0)) {
-            throw new IllegalArgumentException("must be in (0, 1], got " + value);
+            throw new IllegalArgumentException("correlationRatio must be in (0, 1], got " + value);
         }
         this.correlationRatio = value;
     }

@@ -31,6 +31,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.yaml.snakeyaml.error.Mark;
@@ -349,6 +350,11 @@ public final class SceneLoader {
             return "unknown type '" + badType.getTypeId() + "' (expected " + ShapeSpec.TYPES + ")";
         }
         String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (original.toLowerCase(Locale.ROOT).matches(
+                "malformed numeric value '[-+]?\\.(nan|inf)'.*")) {
+            return "must be a finite number, got " + original.substring("Malformed numeric value ".length(),
+                original.indexOf('\'', "Malformed numeric value '".length()) + 1);
+        }
         if (original.startsWith("Trailing token")) {
             return "a second YAML document (after '---'): a scene file holds one";
         }
@@ -357,8 +363,12 @@ public final class SceneLoader {
             return "no value given (expected " + describeType(empty.getTargetType()) + ")";
         }
         Throwable cause = e.getCause();
+        // A setter's refusal inside a nested mapping comes wrapped in Jackson's own exceptions.
+        while (cause instanceof JsonMappingException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
         if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
-            return stripFieldPrefix(cause.getMessage());
+            return stripFieldPrefix(cause.getMessage(), e);
         }
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             Class<?> target = mismatch.getTargetType();
@@ -394,12 +404,18 @@ public final class SceneLoader {
     }
 
     /** Setter messages start with the field name, which the path already gives. */
-    private static String stripFieldPrefix(String message) {
+    private static String stripFieldPrefix(String message, JsonProcessingException e) {
         int space = message.indexOf(' ');
-        if (space > 0 && message.substring(0, space).matches("[A-Za-z]+(\\[\\d+])?")) {
-            return message.substring(space + 1);
+        if (space <= 0) {
+            return message;
         }
-        return message;
+        String first = message.substring(0, space).replaceFirst("\\[\\d+]$", "");
+        // Only the field's own name: a message may as well begin with a word ("must be ...").
+        String field = null;
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            field = mapping.getPath().get(mapping.getPath().size() - 1).getFieldName();
+        }
+        return first.equals(field) ? message.substring(space + 1) : message;
     }
 
     private static String describeType(Class<?> type) {

@@ -293,6 +293,25 @@ class SceneLoaderTest {
         }
 
         @Test
+        void shouldSayYamlNanAndInfinityAreNotFiniteNumbers() {
+            assertLocated(parseFails("name: n\ncontact: {stiffnessNpm: .nan}\n"), SOURCE, 2, "contact.stiffnessNpm",
+                "must be a finite number, got '.nan'");
+            assertLocated(parseFails("name: n\ncontact: {stiffnessNpm: -.inf}\n"), SOURCE, 2, "contact.stiffnessNpm",
+                "must be a finite number, got '-.inf'");
+        }
+
+        @Test
+        void shouldNotRepeatAFieldNameWithADigitNorEatAMessagesFirstWord() {
+            assertEquals(SOURCE + ":5:35: deformables[0].string.bendingStiffnessNm2: must be > 0 and finite, got -1.0",
+                parseFails("name: s\ndeformables:\n  - name: s\n    type: string\n"
+                    + "    string: {bendingStiffnessNm2: -1}\n").getMessage());
+            assertTrue(parseFails("name: s\nbodies:\n  - {name: a, motion: dynamic, shape: {type: sphere, radiusM: 0.1}}\n"
+                + "  - {name: b, motion: dynamic, shape: {type: sphere, radiusM: 0.1}, position: [1, 0, 0]}\n"
+                + "contactModes:\n  - {pair: [a, b], mode: impulse, correlationRatio: 0}\n").getMessage()
+                .endsWith("contactModes[0].correlationRatio: must be in (0, 1], got 0.0"));
+        }
+
+        @Test
         void shouldNameABodyGivenTwiceInAPair() {
             SceneException e = parseFails("""
                 name: self
