@@ -132,6 +132,15 @@ public final class Calibration {
             }
             ratioPairs.addAll(pairs);
         }
+        for (String pair : bounds.pairCorrelationRatios().keySet()) {
+            if (!ratioPairs.contains(pair)) {
+                // A range for a pair the fit has no ratio for would be ignored without a word (a typo in a name).
+                throw new IllegalArgumentException("bounds: alphas: " + pair + " is not a pair that touches in a "
+                    + "multi-point event of " + data.source() + (model == Model.MULTI ? " (those are: "
+                    + (ratioPairs.isEmpty() ? "none" : String.join(", ", ratioPairs)) + ")" : " (--model single "
+                    + "fits no correlation ratio)"));
+            }
+        }
         requireInformation(settings.impactThresholdMps());
         parameters.add(new Parameter("e", bounds.elasticity(), start.elasticity(), true));
         parameters.add(new Parameter("S_h", bounds.heightFactorPerS(), start.heightFactorPerS(), forces));
