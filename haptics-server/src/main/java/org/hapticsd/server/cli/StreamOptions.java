@@ -60,6 +60,10 @@ final class StreamOptions {
                 throw new UsageException("stream: TLS file " + file + " does not exist or cannot be read");
             }
         }
+        if (httpPort == tcpPort && httpPort != 0) {
+            throw new UsageException("stream: --http-port and --tcp-port are both " + httpPort
+                + ": the web/WebSocket port and the raw TCP port need two ports");
+        }
         if (sceneDir != null && !Files.isDirectory(sceneDir)) {
             throw new UsageException("stream: --scene-dir " + sceneDir + " is not a directory");
         }

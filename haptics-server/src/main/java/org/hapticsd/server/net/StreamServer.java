@@ -302,7 +302,14 @@ public final class StreamServer implements AutoCloseable {
         return DEFAULT_RATE_HZ;
     }
 
+    /**
+     * Counts a connection closed for a protocol error. A socket error (a reset: the client closed with data unread)
+     * is how connections end, not an error of the client's; a TLS failure is one.
+     */
     void countClientError(Throwable cause) {
+        if (cause instanceof java.io.IOException && !(cause instanceof javax.net.ssl.SSLException)) {
+            return;
+        }
         clientErrors.incrementAndGet();
     }
 

@@ -217,6 +217,12 @@ class CliMisuseTest {
         assertEquals("t,force.x\n0.0,1.0\n", Files.readString(csv));
     }
 
+    @Test
+    void shouldRefuseTheSamePortForBothStreamPorts() {
+        assertMisuse(run("run", "--http-port", "18555", "--tcp-port", "18555", "--duration", "0.5"),
+            "--http-port and --tcp-port are both 18555");
+    }
+
     /** Misuse must not destroy the result of an earlier run: the file is checked before it is opened. */
     @Test
     void shouldLeaveExistingOutputFileUntouchedWhenDeviceIsUnknown() throws IOException {

@@ -303,4 +303,16 @@ class StreamServerTest {
             }
         }
     }
+
+    /** A client resetting its connection is how connections end, not a protocol error; a failed TLS handshake is one. */
+    @Test
+    void shouldCountProtocolErrorsNotConnectionResets() throws Exception {
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, localConfig(), 8)) {
+            server.countClientError(new IOException("Connection reset by peer"));
+            assertEquals(0, server.clientErrors());
+            server.countClientError(new javax.net.ssl.SSLHandshakeException("not TLS"));
+            server.countClientError(new io.netty.handler.codec.CorruptedFrameException("length 2049 > 1024"));
+            assertEquals(2, server.clientErrors());
+        }
+    }
 }
