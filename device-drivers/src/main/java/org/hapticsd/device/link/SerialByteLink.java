@@ -2,17 +2,23 @@ package org.hapticsd.device.link;
 
 import com.fazecast.jSerialComm.SerialPort;
 import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The device link over a serial port (USB CDC-ACM, an FTDI adapter, a pseudo-terminal) through jSerialComm:
  * 8 data bits, no parity, one stop bit, no flow control, as the protocol's byte budget assumes (8N1).
  *
  * <p>Reads are semi-blocking (return as soon as one byte arrived, or after the read timeout with none); writes
- * block until the bytes are queued. jSerialComm reports errors as -1 rather than exceptions; they become
+ * block until the bytes are queued, and fail when the port takes no byte for {@link #WRITE_STALL_NS}. jSerialComm reports errors as -1 rather than exceptions; they become
  * {@link IOException}s naming the port. An unplugged adapter keeps {@code isOpen()} true, so loss is detected
  * by read errors and by frame age upstream, never by asking the port.
  */
 public final class SerialByteLink implements ByteLink {
+    /** A write that makes no progress for this long fails: far beyond any device's frame time. */
+    static final long WRITE_STALL_NS = 500_000_000L;
+    /** The pause between attempts while the port takes nothing. */
+    private static final long WRITE_RETRY_NS = 200_000L;
+
     private final SerialPort port;
     private final String name;
 
@@ -79,12 +85,29 @@ public final class SerialByteLink implements ByteLink {
     @Override
     public void write(byte[] buffer, int offset, int length) throws IOException {
         int written = 0;
+        long stalledSinceNs = 0;
+        boolean stalled = false;
         while (written < length) {
             int n = port.writeBytes(buffer, length - written, offset + written);
             if (n < 0) {
                 throw new IOException(name + ": write failed (error " + port.getLastErrorCode() + ")");
             }
-            written += n;
+            if (n > 0) {
+                written += n;
+                stalled = false;
+                continue;
+            }
+            // The port took nothing: a full output buffer that nobody drains (a pty whose other side is gone, a
+            // device that stopped reading). Retrying without limit spun a core forever on the caller's thread.
+            long nowNs = System.nanoTime();
+            if (!stalled) {
+                stalled = true;
+                stalledSinceNs = nowNs;
+            } else if (nowNs - stalledSinceNs > WRITE_STALL_NS) {
+                throw new IOException(name + ": write stalled: the port took no byte for "
+                    + WRITE_STALL_NS / 1_000_000 + " ms (the device stopped reading, or the other side is gone)");
+            }
+            LockSupport.parkNanos(WRITE_RETRY_NS);
         }
     }
 

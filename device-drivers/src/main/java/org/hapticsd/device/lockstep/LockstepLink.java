@@ -128,6 +128,9 @@ public final class LockstepLink implements HapticDevice, EmulatorControl {
         }
     }
 
+    /** The first transport failure, once the link broke; every later tick fails with it. */
+    private IllegalStateException broken;
+
     @Override
     public DeviceInfo info() {
         DeviceInfo info = session.info();
@@ -140,10 +143,11 @@ public final class LockstepLink implements HapticDevice, EmulatorControl {
     /** Steps the device to now and takes its STATE of this tick. A broken link fails the tick (the loop latches it). */
     @Override
     public boolean readState(long nowNs, DeviceState dest) {
+        requireUnbroken();
         try {
             step(clock.getAsLong());
         } catch (IOException e) {
-            throw new IllegalStateException("lockstep link " + hostSide.name() + ": " + e.getMessage(), e);
+            throw breaks(e);
         }
         return session.readState(dest);
     }
@@ -152,11 +156,28 @@ public final class LockstepLink implements HapticDevice, EmulatorControl {
     public void commandForce(double forceXN, double forceYN, double forceZN,
                              double torqueXNm, double torqueYNm, double torqueZNm) {
         session.commandForce(forceXN, forceYN, forceZN);
+        requireUnbroken();
         try {
             flushHost(clock.getAsLong());
         } catch (IOException e) {
-            throw new IllegalStateException("lockstep link " + hostSide.name() + ": " + e.getMessage(), e);
+            throw breaks(e);
         }
+    }
+
+    /**
+     * A link that broke stays broken: every later tick fails at once with the first failure, instead of waiting out
+     * the transport guard (or a stalled write) again on every tick, which held a lockstep run for hours of wall
+     * clock after its socat was killed.
+     */
+    private void requireUnbroken() {
+        if (broken != null) {
+            throw broken;
+        }
+    }
+
+    private IllegalStateException breaks(IOException e) {
+        broken = new IllegalStateException("lockstep link " + hostSide.name() + ": " + e.getMessage(), e);
+        return broken;
     }
 
     @Override
@@ -211,6 +232,10 @@ public final class LockstepLink implements HapticDevice, EmulatorControl {
      */
     @Override
     public void close() {
+        if (open && broken != null) {
+            // Nothing can cross a broken link; the firmware's own watchdog zeroes its output.
+            open = false;
+        }
         if (open) {
             long nowNs = clock.getAsLong();
             session.beginClose(nowNs);

@@ -64,6 +64,29 @@ class PseudoTerminalPairTest {
         }
     }
 
+    /**
+     * With socat gone, the host's pty takes no more bytes (writes return 0 once its buffer is full): a write then
+     * fails within its stall limit, naming the port, instead of retrying forever on the loop's thread (a lockstep run
+     * hung that way, a core at 100 %, when its socat was killed).
+     */
+    @Test
+    void shouldFailAWriteTheOtherSideNoLongerTakes() throws IOException {
+        assumeSocat();
+        PseudoTerminalPair pair = PseudoTerminalPair.start(dir);
+        try (SerialByteLink host = SerialByteLink.open(pair.hostPath().toString(), 1_000_000, READ_TIMEOUT_MS)) {
+            pair.close();
+            byte[] chunk = new byte[4096];
+            long startNs = System.nanoTime();
+            IOException stalled = assertThrows(IOException.class, () -> {
+                for (int i = 0; i < 100_000; i++) {
+                    host.write(chunk, 0, chunk.length);
+                }
+            });
+            assertTrue(stalled.getMessage().startsWith("serial:" + pair.hostPath()), stalled.getMessage());
+            assertTrue(System.nanoTime() - startNs < 10_000_000_000L, "failed within the class timeout's half");
+        }
+    }
+
     @Test
     void shouldStopSocatAndRemoveLinksOnClose() throws IOException {
         assumeSocat();

@@ -524,6 +524,13 @@ public final class HapticLoop implements LoopControl {
     public void shutdown() {
         try {
             device.commandForce(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        } catch (RuntimeException e) {
+            // A device that fails now (a link that broke during the run) cannot take the zero either; closing it is
+            // what is left (a link device's firmware zeroes its output when the host goes quiet). The run's own
+            // error, if it had one, is the one to report.
+            if (lastError.get() == null) {
+                lastError.set(e);
+            }
         } finally {
             device.close();
         }
