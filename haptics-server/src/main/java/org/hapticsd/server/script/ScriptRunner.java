@@ -131,12 +131,19 @@ public final class ScriptRunner {
             if ((step.unplugS() > 0 || step.garbageBytes() > 0) && !emulator) {
                 throw error(file, step, at, "unplug and garbage need device: emulator, not '" + device + "'");
             }
+            if (!Double.isNaN(spec.durationS()) && step.atS() >= spec.durationS()) {
+                throw error(file, step, at + ".at", String.format(Locale.ROOT, "%.3f s is not before the run's end "
+                    + "(duration %.3f s): the step would never happen", step.atS(), spec.durationS()));
+            }
             if (!step.movesHand()) {
                 // Faults may happen at any time, during a move or a hold: only hand steps must follow each other.
                 continue;
             }
             if (step.moveToM() != null && step.overS() == 0) {
                 throw error(file, step, at + ".over", "missing (seconds the move takes)");
+            }
+            if (step.moveToM() == null && step.overS() != 0) {
+                throw error(file, step, at + ".over", "only a moveTo takes time; this step happens at its at");
             }
             if (!(step.atS() > previousS)) {
                 throw error(file, step, at + ".at", "times must increase along the timeline");
@@ -175,6 +182,15 @@ public final class ScriptRunner {
             if (a.force() != null && a.force().minN() == Double.NEGATIVE_INFINITY
                 && a.force().maxN() == Double.POSITIVE_INFINITY) {
                 throw error(file, a, at + ".force", "give min, max or both (newtons)");
+            }
+            if (a.force() != null && a.force().minN() > a.force().maxN()) {
+                throw error(file, a, at + ".force", "min " + a.force().minN() + " N is above max " + a.force().maxN()
+                    + " N: no force could pass");
+            }
+            double endS = instant ? a.atS() : a.toS();
+            if (!Double.isNaN(spec.durationS()) && (instant || interval) && endS > spec.durationS()) {
+                throw error(file, a, at + (instant ? ".at" : ".to"), String.format(Locale.ROOT, "%.3f s is after the "
+                    + "run's end (duration %.3f s): nothing would be measured there", endS, spec.durationS()));
             }
         }
     }
@@ -428,7 +444,8 @@ public final class ScriptRunner {
     private static double defaultDurationS(ScriptSpec spec) {
         double endS = 0;
         for (ScriptSpec.Step step : spec.timeline()) {
-            endS = Math.max(endS, step.atS() + step.overS());
+            // A step ends after its move, or once the cable is plugged back in.
+            endS = Math.max(endS, step.atS() + step.overS() + Math.max(0, step.unplugS()));
         }
         for (ScriptSpec.Assertion a : spec.assertions()) {
             endS = Math.max(endS, Double.isNaN(a.atS()) ? (Double.isNaN(a.toS()) ? 0 : a.toS()) : a.atS());
@@ -515,6 +532,12 @@ public final class ScriptRunner {
             : String.format(Locale.ROOT, "from %.3f s to %.3f s", a.fromS(), a.toS());
         if (first < 0) {
             return new AssertionResult(name, false, "no tick " + window, "ticks " + window);
+        }
+        if (!instant && trace.timeNs[trace.count - 1] + periodNs < toNs) {
+            // The run ended inside the window (a link that broke, a run cut short): what it did not reach was not
+            // measured, so the window cannot pass.
+            return new AssertionResult(name, false, String.format(Locale.ROOT, "the run ended at %.3f s, inside the "
+                + "window", trace.timeNs[trace.count - 1] * 1e-9), "ticks " + window);
         }
         if (a.safety() != null) {
             for (int i = first; i <= last; i++) {

@@ -68,7 +68,8 @@ class TestScriptCommandTest {
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void shouldFailAnInstantAfterTheEndOfTheRun(@TempDir Path dir) throws Exception {
+    void shouldRefuseAnInstantAfterTheGivenEndOfTheRun(@TempDir Path dir) throws Exception {
+        // The script contradicts itself: refused before it runs (it used to run, then fail with "no tick").
         Path script = dir.resolve("late.yaml");
         Files.writeString(script, """
             name: late
@@ -77,8 +78,10 @@ class TestScriptCommandTest {
               - {name: after the end, at: 2.0, safety: gated}
             """);
         Outcome outcome = run("test", script.toString());
-        assertEquals(1, outcome.code(), outcome.out());
-        assertTrue(outcome.out().contains("FAIL after the end: measured no tick at 2.000 s"), outcome.out());
+        assertEquals(2, outcome.code(), outcome.out());
+        assertTrue(outcome.err().contains(script + ":4:") && outcome.err().contains("assertions[0].at: 2.000 s is "
+            + "after the run's end (duration 0.500 s)"), outcome.err());
+        assertEquals("", outcome.out(), "nothing ran");
     }
 
     @Test
@@ -220,6 +223,39 @@ class TestScriptCommandTest {
         String report = Files.readString(xml);
         assertTrue(report.contains("errors=\"2\""), report);
         assertTrue(report.contains("<error type=\"HostStall\" message=\"host stalled"), report);
+    }
+
+    /**
+     * Times past a given duration, and a force range no force fits, are refused before anything runs: before, a
+     * window running 29 s past a 1 s run passed, measured over the ticks it had.
+     */
+    @Test
+    void shouldRefuseTimesPastTheDurationAndAnEmptyForceRange(@TempDir Path dir) throws Exception {
+        Path window = dir.resolve("window.yaml");
+        Files.writeString(window, "name: s\ndevice: sim\nduration: 1.0\nassertions:\n"
+            + "  - {from: 0.5, to: 30.0, force: {max: 100}}\n");
+        Outcome outcome = run("test", window.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains(window + ":5:") && outcome.err().contains("assertions[0].to: 30.000 s is "
+            + "after the run's end (duration 1.000 s)"), outcome.err());
+
+        Path step = dir.resolve("step.yaml");
+        Files.writeString(step, "name: s\ndevice: sim\nduration: 1.0\ntimeline:\n  - {at: 2.0, hold: [0.01, 0, 0]}\n");
+        outcome = run("test", step.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("timeline[0].at: 2.000 s is not before the run's end"), outcome.err());
+
+        Path over = dir.resolve("over.yaml");
+        Files.writeString(over, "name: s\ndevice: sim\ntimeline:\n  - {at: 0.2, hold: [0.01, 0, 0], over: 0.3}\n");
+        outcome = run("test", over.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("timeline[0].over: only a moveTo takes time"), outcome.err());
+
+        Path range = dir.resolve("range.yaml");
+        Files.writeString(range, "name: s\ndevice: sim\nassertions:\n  - {at: 0.5, force: {min: 5, max: 1}}\n");
+        outcome = run("test", range.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("assertions[0].force: min 5.0 N is above max 1.0 N"), outcome.err());
     }
 
     @Test
