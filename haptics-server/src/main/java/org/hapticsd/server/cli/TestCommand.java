@@ -96,7 +96,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         }
         int total = results.values().stream().mapToInt(List::size).sum();
         out.println((total - failed - errors) + " passed, " + failed + " failed"
-            + (errors > 0 ? ", " + errors + " not checked (host stalled)" : ""));
+            + (errors > 0 ? ", " + errors + " not checked" : ""));
         out.flush();
         if (junitXml != null) {
             try {

@@ -50,7 +50,8 @@ public final class JUnitXml {
                 if (r.outcome() == AssertionResult.Outcome.FAIL) {
                     xml.append("      <failure message=\"").append(escape(checked)).append("\"/>\n");
                 } else if (r.outcome() == AssertionResult.Outcome.ERROR) {
-                    xml.append("      <error type=\"HostStall\" message=\"").append(escape(r.error()))
+                    xml.append("      <error type=\"").append(errorType(r.error())).append("\" message=\"")
+                        .append(escape(r.error()))
                         .append("\">").append(escape("not checked: " + checked)).append("</error>\n");
                 }
                 if (r.hostTiming() != null) {
@@ -70,5 +71,16 @@ public final class JUnitXml {
 
     static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** Why an assertion could not be checked, as the error's type: what a CI report groups by. */
+    static String errorType(String why) {
+        if (why.startsWith("the device could not be opened")) {
+            return "DeviceUnavailable";
+        }
+        if (why.startsWith("the run could not be completed")) {
+            return "LinkBroken";
+        }
+        return "HostStall";
     }
 }

@@ -87,6 +87,13 @@ public final class ScriptRunner {
             throw new ScriptException(SceneLoader.describe(file.toString(), e, lastList.get()));
         }
         check(file, text, spec);
+        String device = deviceOf(file, spec);
+        String replayed = device.startsWith(DeviceSelector.REPLAY_PREFIX)
+            ? device.substring(DeviceSelector.REPLAY_PREFIX.length()) : null;
+        if (replayed != null && !Files.isRegularFile(Path.of(replayed))) {
+            throw new ScriptException(file + topLevelKey(text, "device") + ": device: recording " + replayed
+                + " not found (a relative path is taken from the script's folder)");
+        }
         return spec;
     }
 
@@ -264,10 +271,21 @@ public final class ScriptRunner {
                 : Math.round(spec.emulatorWatchdogMs() * 1e6);
             InProcessEmulator.Transport transport = spec.emulatorTransport() == null ? InProcessEmulator.Transport.AUTO
                 : InProcessEmulator.Transport.valueOf(spec.emulatorTransport().toUpperCase(Locale.ROOT));
-            opened = DeviceSelector.open(spec.device(), scene, rateHz, emulatorHand, watchdogNs, transport,
-                lockstepClock);
+            opened = DeviceSelector.open(deviceOf(scriptFile, spec), scene, rateHz, emulatorHand, watchdogNs,
+                transport, lockstepClock);
         } catch (DeviceException e) {
-            throw new ScriptException(scriptFile + ": device: " + e.getMessage());
+            // A device that cannot be reached (nothing on the port, a link that does not answer) is not a malformed
+            // script: this script's checks cannot be made, the other scripts still run, and the report is written.
+            String why = "the device could not be opened: " + scriptFile + ": device: " + e.getMessage();
+            List<AssertionResult> unchecked = new java.util.ArrayList<>();
+            for (int i = 0; i < spec.assertions().size(); i++) {
+                unchecked.add(new AssertionResult(nameOf(spec.assertions().get(i), i), false, "nothing", "a run")
+                    .asError(why));
+            }
+            if (unchecked.isEmpty()) {
+                unchecked.add(new AssertionResult("device", false, "nothing", "a run").asError(why));
+            }
+            return unchecked;
         }
         if (opened.device() instanceof SimulatedDevice stylus && hasHandSteps) {
             stylus.setHandTarget(handPath);
@@ -495,6 +513,21 @@ public final class ScriptRunner {
             current = to;
         }
         return new WaypointHandTarget(points, false);
+    }
+
+    /**
+     * The script's device, with a {@code replay:} recording's relative path taken from the script's folder, as the
+     * scene's is: a suite run from another directory finds the same file.
+     */
+    static String deviceOf(Path scriptFile, ScriptSpec spec) {
+        String device = spec.device();
+        if (!device.startsWith(DeviceSelector.REPLAY_PREFIX)) {
+            return device;
+        }
+        Path recording = Path.of(device.substring(DeviceSelector.REPLAY_PREFIX.length()));
+        Path folder = scriptFile.toAbsolutePath().getParent();
+        return recording.isAbsolute() || folder == null ? device
+            : DeviceSelector.REPLAY_PREFIX + folder.resolve(recording);
     }
 
     static String nameOf(ScriptSpec.Assertion a, int index) {
