@@ -66,6 +66,16 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 throw new UsageException(e.getMessage());
             }
         }
+        if (recordDir != null) {
+            Map<String, Path> recordedBy = new java.util.HashMap<>();
+            for (Path script : loaded.keySet()) {
+                Path other = recordedBy.putIfAbsent(recordingName(script), script);
+                if (other != null) {
+                    throw new UsageException("--record-dir " + recordDir + ": " + other + " and " + script
+                        + " would both record to " + recordDir.resolve(recordingName(script)) + ": rename one");
+                }
+            }
+        }
         PrintWriter out = parent.out();
         Map<String, List<AssertionResult>> results = new LinkedHashMap<>();
         long startNs = System.nanoTime();
@@ -79,7 +89,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             List<AssertionResult> checked;
             try {
                 Path recording = recordDir == null ? null
-                    : recordDir.resolve(entry.getKey().getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".rec");
+                    : recordDir.resolve(recordingName(entry.getKey()));
                 checked = runner.run(entry.getKey(), entry.getValue(), recording);
             } catch (ScriptRunner.ScriptException e) {
                 throw new UsageException(e.getMessage());
@@ -106,5 +116,10 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             }
         }
         return failed > 0 ? Main.EXIT_FAILURE : errors > 0 ? Main.EXIT_INCONCLUSIVE : Main.EXIT_OK;
+    }
+
+    /** {@code DIR/SCRIPT.rec}: the script's file name without its .yaml or .yml. */
+    private static String recordingName(Path script) {
+        return script.getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".rec";
     }
 }

@@ -56,6 +56,8 @@ public final class HapticLoop implements LoopControl {
     private final long periodNs;
     private final double dtS;
     private final PhysicsBudget physicsBudget;
+    /** Whether the step's wall-clock time is judged against the tick (not on simulated time: see the setter). */
+    private boolean judgePhysicsBudget = true;
     private long droppedPairsTotal;
     private long droppedPointsTotal;
 
@@ -186,8 +188,8 @@ public final class HapticLoop implements LoopControl {
         }
         long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
-        // A paused loop does not step, so it has no step time to judge.
-        if (!paused && physicsBudget.record(t - stepStartNs)) {
+        // A paused loop does not step, so it has no step time to judge; nor does a loop on simulated time.
+        if (!paused && judgePhysicsBudget && physicsBudget.record(t - stepStartNs)) {
             tickEvents |= LoopEvents.PHYSICS_BUDGET_CHANGED;
         }
 
@@ -473,6 +475,15 @@ public final class HapticLoop implements LoopControl {
             safety.regate();
             tickEvents |= LoopEvents.PAUSE_CHANGED;
         }
+    }
+
+    /**
+     * Whether to judge the physics step's wall-clock time against the tick period. A loop on simulated time (lockstep)
+     * has no deadline a slow step could miss, and a verdict from the wall clock would make its record differ from run
+     * to run; it says false. Before the first tick.
+     */
+    public void setJudgePhysicsBudget(boolean judge) {
+        this.judgePhysicsBudget = judge;
     }
 
     @Override

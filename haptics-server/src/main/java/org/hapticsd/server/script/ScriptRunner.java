@@ -291,6 +291,8 @@ public final class ScriptRunner {
             stylus.setHandTarget(handPath);
         }
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
+        // In lockstep, time is simulated: a wall-clock verdict on the step would differ from run to run.
+        assembly.loop().setJudgePhysicsBudget(!lockstep);
         TickTrace trace = new TickTrace((int) Math.ceil(durationS * rateHz) + rateHz);
         TickRecorder recorder = null;
         if (recording != null) {

@@ -223,6 +223,16 @@ class CliMisuseTest {
             "--http-port and --tcp-port are both 18555");
     }
 
+    @Test
+    void shouldRefuseTwoScriptsThatWouldRecordToTheSameFile() throws IOException {
+        Path a = Files.createDirectory(dir.resolve("a")).resolve("same.yaml");
+        Path b = Files.createDirectory(dir.resolve("b")).resolve("same.yaml");
+        Files.writeString(a, "name: a\ndevice: sim\n");
+        Files.writeString(b, "name: b\ndevice: sim\n");
+        assertMisuse(run("test", a.toString(), b.toString(), "--record-dir", dir.toString()),
+            a + " and " + b + " would both record to " + dir.resolve("same.rec"));
+    }
+
     /** Misuse must not destroy the result of an earlier run: the file is checked before it is opened. */
     @Test
     void shouldLeaveExistingOutputFileUntouchedWhenDeviceIsUnknown() throws IOException {

@@ -92,6 +92,16 @@ class LoopPhysicsReportTest {
         assertEquals(0L, r.snapshot().physicsStepP99Ns);
     }
 
+    /** On simulated time (lockstep) the step's wall-clock time is not judged: the record stays the same run to run. */
+    @Test
+    void shouldNotJudgeTheStepWhenTheLoopRunsOnSimulatedTime() throws Exception {
+        Run r = run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1_000_000L);
+        r.assembly().loop().setJudgePhysicsBudget(false);
+        assertEquals(List.of(), r.ticks(2000, LoopEvents.PHYSICS_BUDGET_CHANGED));
+        assertFalse(r.snapshot().physicsOverBudget);
+        assertEquals(0, r.snapshot().physicsLoadPercent);
+    }
+
     /** Over budget, then paused: the snapshot says 0 and within budget while nothing is stepped (protocol 4.3). */
     @Test
     void shouldReportNoLoadWhilePausedAfterAWindowOverBudget() throws Exception {
