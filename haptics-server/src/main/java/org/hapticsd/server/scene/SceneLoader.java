@@ -356,7 +356,7 @@ public final class SceneLoader {
                 original.indexOf('\'', "Malformed numeric value '".length()) + 1);
         }
         if (original.startsWith("Trailing token")) {
-            return "a second YAML document (after '---'): a scene file holds one";
+            return "a second YAML document (after '---'): the file holds one";
         }
         if (e instanceof MismatchedInputException empty && empty.getTargetType() != null
             && original.startsWith("Cannot map `null` into type")) {
@@ -374,6 +374,19 @@ public final class SceneLoader {
             Class<?> target = mismatch.getTargetType();
             String detail = firstLine(e.getOriginalMessage())
                 .replace(" (but could if coercion was enabled using `CoercionConfig`)", "");
+            // Jackson's "Cannot deserialize value of type `java.util.ArrayList<...>` from Object value" names Java
+            // types: say what the file has instead.
+            java.util.regex.Matcher found = java.util.regex.Pattern.compile("^Cannot deserialize value of type `[^`]*` "
+                + "from (\\w+) value").matcher(detail);
+            if (found.find()) {
+                String given = switch (found.group(1)) {
+                    case "Array" -> "a list";
+                    case "Object" -> "a mapping";
+                    case "String" -> "text";
+                    default -> "a " + found.group(1).toLowerCase(Locale.ROOT);
+                };
+                return "expected " + describeType(target) + ", got " + given;
+            }
             return "expected " + describeType(target) + ": " + detail;
         }
         return firstLine(e.getOriginalMessage());

@@ -281,7 +281,7 @@ class SceneLoaderTest {
         void shouldSayASecondDocumentIsNotAllowed() {
             SceneException e = parseFails("name: first\n---\nname: second\n");
 
-            assertEquals(SOURCE + ":3:1: a second YAML document (after '---'): a scene file holds one",
+            assertEquals(SOURCE + ":3:1: a second YAML document (after '---'): the file holds one",
                 e.getMessage());
         }
 
