@@ -43,7 +43,14 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (reason == null) {
             Throwable malformed = malformed(cause);
-            if (malformed != null) {
+            io.netty.handler.codec.http.HttpResponseStatus refusal = refusal(cause);
+            if (refusal != null) {
+                // 4xx: the server refuses this request as asked (a bad rate or format in the URL, a foreign
+                // Origin, a wrong path); asking again would get the same answer, so it is final.
+                reason = "the server refused the WebSocket handshake: " + refusal
+                    + " (the URL's query or path, or this client's Origin)";
+                client.refusedForGood();
+            } else if (malformed != null) {
                 client.countDecodeError();
                 reason = "malformed message from server: " + malformed.getMessage();
             } else {
@@ -51,6 +58,17 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
             }
         }
         ctx.close();
+    }
+
+    /** The 4xx status of a refused WebSocket handshake behind {@code cause}, or null. */
+    static io.netty.handler.codec.http.HttpResponseStatus refusal(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof io.netty.handler.codec.http.websocketx.WebSocketClientHandshakeException handshake
+                && handshake.response() != null && handshake.response().status().code() / 100 == 4) {
+                return handshake.response().status();
+            }
+        }
+        return null;
     }
 
     /** The stream or framing error behind {@code cause}, or null if it is an I/O or TLS failure. */

@@ -98,6 +98,8 @@ public final class StreamClient implements AutoCloseable {
     private boolean sessionUp;
     private long sceneRevision = -1;
     private boolean subscriptionOwed;
+    /** The server refused the handshake with a 4xx: the same request would be refused again (I/O thread). */
+    private boolean refused;
     private ScheduledFuture<?> reconnectTimer;
 
     private StreamClient(Builder b, StreamEndpoint endpoint, SslContext tls) {
@@ -270,6 +272,11 @@ public final class StreamClient implements AutoCloseable {
         });
     }
 
+    /** The server refused the handshake for good (4xx): no reconnect (I/O thread). */
+    void refusedForGood() {
+        refused = true;
+    }
+
     /** A connection, or an attempt at one, has ended (I/O thread). */
     void ended(Channel ch, String reason) {
         if (ch != channel) {
@@ -281,7 +288,7 @@ public final class StreamClient implements AutoCloseable {
         sceneRevision = -1;
         pending.failAll(new StreamClosedException("connection closed before the ACK: " + reason));
         notifyListener(l -> l.onDisconnected(reason));
-        if (closed || !reconnect) {
+        if (closed || !reconnect || refused) {
             firstSession.completeExceptionally(new StreamClosedException(reason));
             return;
         }

@@ -115,7 +115,12 @@ final class WatchCommand implements Callable<Integer> {
         try {
             out.println("watch: " + url + (recordFile == null ? "" : ", recording to " + recordFile));
             out.flush();
-            client.connect();
+            // With reconnecting on, the first session fails only for good (a 4xx to the handshake): stop at once.
+            client.connect().whenComplete((hello, error) -> {
+                if (error != null) {
+                    stopRequested.countDown();
+                }
+            });
             statusLoop(out, client, stopRequested, startNs, limitS);
         } finally {
             client.close();

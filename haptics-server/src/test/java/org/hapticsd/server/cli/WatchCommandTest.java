@@ -139,6 +139,23 @@ class WatchCommandTest {
             .assertMisuse("--tls is for tcp:// URLs; ws://127.0.0.1:8080/ws chooses TLS by its scheme (wss://)");
     }
 
+    /**
+     * A handshake the server refuses with 400 (a fractional rate) is final: no reconnect, the server's status in the
+     * reason, exit 1, and watch stops instead of retrying until --seconds (30 s here) runs out.
+     */
+    @Test
+    void shouldStopAtOnceWhenTheServerRefusesTheHandshake() {
+        CliCall call = CliCall.run("watch", "--url", "ws://127.0.0.1:" + server.httpPort() + "/ws?rate=1.5",
+            "--seconds", "30");
+        assertEquals(Main.EXIT_FAILURE, call.exitCode(), call.toString());
+        assertTrue(call.err().contains("the server refused the WebSocket handshake: 400 Bad Request"), call.toString());
+        java.util.regex.Matcher summary = java.util.regex.Pattern.compile("watch: ([0-9.]+) s, .* (\\d+) reconnect")
+            .matcher(call.out());
+        assertTrue(summary.find(), call.toString());
+        assertEquals(0, Integer.parseInt(summary.group(2)), "no reconnect:\n" + call);
+        assertTrue(Double.parseDouble(summary.group(1)) < 30.0, "stopped before --seconds:\n" + call);
+    }
+
     @Test
     void shouldRefuseARateOutOfRange() {
         CliCall.run("watch", "--rate", "70000", "--seconds", "1").assertMisuse("--rate", "70000");
