@@ -60,6 +60,13 @@ final class StreamOptions {
                 throw new UsageException("stream: TLS file " + file + " does not exist or cannot be read");
             }
         }
+        for (String origin : origins) {
+            // An origin is scheme://host[:port], exactly what a browser sends: anything else would never match.
+            if (!origin.matches("(?i)https?://[A-Za-z0-9.\\-\\[\\]:]+")) {
+                throw new UsageException("stream: --allow-origin " + origin + ": an origin is scheme://host[:port] "
+                    + "as a browser sends it, e.g. http://viewer.lab:3000 (no path, no trailing slash)");
+            }
+        }
         if (httpPort == tcpPort && httpPort != 0) {
             throw new UsageException("stream: --http-port and --tcp-port are both " + httpPort
                 + ": the web/WebSocket port and the raw TCP port need two ports");

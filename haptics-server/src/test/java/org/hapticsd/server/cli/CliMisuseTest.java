@@ -218,6 +218,14 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldRefuseAnAllowedOriginThatIsNotAnOrigin() {
+        assertMisuse(run("run", "--allow-origin", "notaurl", "--duration", "0.5"), "--allow-origin notaurl",
+            "scheme://host[:port]");
+        assertMisuse(run("run", "--allow-origin", "http://viewer.lab:3000/", "--duration", "0.5"),
+            "--allow-origin http://viewer.lab:3000/");
+    }
+
+    @Test
     void shouldRefuseTheSamePortForBothStreamPorts() {
         assertMisuse(run("run", "--http-port", "18555", "--tcp-port", "18555", "--duration", "0.5"),
             "--http-port and --tcp-port are both 18555");
