@@ -107,10 +107,12 @@ public final class ScriptRunner {
                 + ": emulator: settings for the emulator need device: emulator, not '"
                 + device + "'");
         }
-        if (spec.isLockstep() && !emulator) {
+        boolean simulatedTime = emulator || DeviceSelector.SIM.equals(device)
+            || device.startsWith(DeviceSelector.REPLAY_PREFIX);
+        if (spec.isLockstep() && !simulatedTime) {
             throw new ScriptException(file + topLevelKey(text, "timing")
-                + ": timing: lockstep needs device: emulator (the in-process emulator "
-                + "advances with the loop); a real device keeps its own time, so '" + device + "' runs in real time");
+                + ": timing: lockstep needs device: emulator, sim or replay:FILE (devices that can advance with the "
+                + "loop); a real device keeps its own time, so '" + device + "' runs in real time");
         }
         if (spec.hostTimingGiven() && Double.isNaN(spec.hostBudgetMs())) {
             throw new ScriptException(file + topLevelKey(text, "hostTiming")

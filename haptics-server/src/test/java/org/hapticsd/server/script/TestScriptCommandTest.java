@@ -1,5 +1,6 @@
 package org.hapticsd.server.script;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -294,13 +295,57 @@ class TestScriptCommandTest {
         assertEquals("", outcome.out(), "nothing ran");
     }
 
+    /**
+     * A recording as a regression test: the simulated stylus's press, run in lockstep and recorded, then replayed in
+     * lockstep. Every tick's commanded force (the safety ramp included, timed on the simulated clock) and safety
+     * state come back bit for bit, and two runs of the original record the same bytes.
+     */
+    @Test
+    void shouldReplayALockstepRecordingBitForBitInLockstep(@TempDir Path dir) throws Exception {
+        Path press = dir.resolve("press.yaml");
+        Files.writeString(press, """
+            name: press
+            device: sim
+            timing: lockstep
+            timeline:
+              - {at: 0.3, moveTo: [0.05, 0.0, 0.0], over: 0.5}
+            assertions:
+              - {name: wall, from: 1.2, to: 1.4, force: {axis: x, min: -4.30, max: -4.04}}
+            """);
+        Path first = Files.createDirectory(dir.resolve("first"));
+        Path second = Files.createDirectory(dir.resolve("second"));
+        assertEquals(0, run("test", press.toString(), "--record-dir", first.toString()).code());
+        assertEquals(0, run("test", press.toString(), "--record-dir", second.toString()).code());
+        assertArrayEquals(Files.readAllBytes(first.resolve("press.rec")), Files.readAllBytes(second.resolve("press.rec")));
+
+        Path replay = dir.resolve("replay.yaml");
+        Files.writeString(replay, "name: replay\ndevice: replay:first/press.rec\ntiming: lockstep\nduration: 1.4\n"
+            + "assertions:\n  - {name: wall, from: 1.2, to: 1.4, force: {axis: x, min: -4.30, max: -4.04}}\n");
+        Path replayed = Files.createDirectory(dir.resolve("replayed"));
+        Outcome outcome = run("test", replay.toString(), "--record-dir", replayed.toString());
+        assertEquals(0, outcome.code(), outcome.out());
+        org.hapticsd.server.record.Recording original = org.hapticsd.server.record.Recording.read(
+            first.resolve("press.rec"));
+        org.hapticsd.server.record.Recording again = org.hapticsd.server.record.Recording.read(
+            replayed.resolve("replay.rec"));
+        assertTrue(again.recordCount() > 1000 && again.recordCount() <= original.recordCount(),
+            again.recordCount() + " of " + original.recordCount());
+        for (int i = 0; i < again.recordCount(); i++) {
+            for (int axis = 0; axis < 3; axis++) {
+                assertEquals(original.commandedForceN(i, axis), again.commandedForceN(i, axis), 0.0, "tick " + i);
+            }
+            assertEquals(original.safety(i), again.safety(i), "tick " + i);
+        }
+    }
+
     @Test
     void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
         Path sim = dir.resolve("sim.yaml");
-        Files.writeString(sim, "name: s\ndevice: sim\ntiming: lockstep\n");
+        Files.writeString(sim, "name: s\ndevice: tcp:127.0.0.1:1\ntiming: lockstep\n");
         Outcome outcome = run("test", sim.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains(sim + ":3:1: timing: lockstep needs device: emulator"), outcome.err());
+        assertTrue(outcome.err().contains(sim + ":3:1: timing: lockstep needs device: emulator, sim or replay:FILE"),
+            outcome.err());
 
         Path latency = dir.resolve("latency.yaml");
         Files.writeString(latency, "name: s\ndevice: emulator\ntiming: lockstep\nassertions:\n"
