@@ -78,6 +78,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         }
         PrintWriter out = parent.out();
         Map<String, List<AssertionResult>> results = new LinkedHashMap<>();
+        Map<String, Double> secondsByScript = new LinkedHashMap<>();
         long startNs = System.nanoTime();
         int failed = 0;
         int errors = 0;
@@ -87,10 +88,12 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 ? ", lockstep: simulated time, the same verdict on any machine" : ""));
             out.flush();
             List<AssertionResult> checked;
+            long scriptStartNs = System.nanoTime();
             try {
                 Path recording = recordDir == null ? null
                     : recordDir.resolve(recordingName(entry.getKey()));
                 checked = runner.run(entry.getKey(), entry.getValue(), recording);
+                secondsByScript.put(name, (System.nanoTime() - scriptStartNs) * 1e-9);
             } catch (ScriptRunner.ScriptException e) {
                 throw new UsageException(e.getMessage());
             }
@@ -110,7 +113,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         out.flush();
         if (junitXml != null) {
             try {
-                JUnitXml.write(junitXml, results, (System.nanoTime() - startNs) * 1e-9);
+                JUnitXml.write(junitXml, results, secondsByScript, (System.nanoTime() - startNs) * 1e-9);
             } catch (IOException e) {
                 throw new UsageException("--junit-xml " + junitXml + ": cannot write: " + e.getMessage());
             }

@@ -21,6 +21,12 @@ public final class JUnitXml {
 
     public static void write(Path file, Map<String, List<AssertionResult>> resultsByScript, double elapsedS)
         throws IOException {
+        write(file, resultsByScript, Map.of(), elapsedS);
+    }
+
+    /** As above, with each script's own wall-clock time as its testsuite's {@code time} (what CI reports show). */
+    public static void write(Path file, Map<String, List<AssertionResult>> resultsByScript,
+                             Map<String, Double> secondsByScript, double elapsedS) throws IOException {
         int tests = 0;
         int failures = 0;
         int errors = 0;
@@ -34,10 +40,12 @@ public final class JUnitXml {
             tests, failures, errors, elapsedS));
         for (Map.Entry<String, List<AssertionResult>> script : resultsByScript.entrySet()) {
             List<AssertionResult> results = script.getValue();
+            Double seconds = secondsByScript.get(script.getKey());
             xml.append(String.format(Locale.ROOT,
-                "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">%n",
+                "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\"%s>%n",
                 escape(script.getKey()), results.size(), count(results, AssertionResult.Outcome.FAIL),
-                count(results, AssertionResult.Outcome.ERROR)));
+                count(results, AssertionResult.Outcome.ERROR),
+                seconds == null ? "" : String.format(Locale.ROOT, " time=\"%.3f\"", seconds)));
             for (AssertionResult r : results) {
                 xml.append("    <testcase classname=\"").append(escape(script.getKey())).append("\" name=\"")
                     .append(escape(r.name())).append('"');

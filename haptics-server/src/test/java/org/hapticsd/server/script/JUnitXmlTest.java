@@ -41,7 +41,7 @@ class JUnitXmlTest {
                 .asError("host stalled 27.0 ms at 1.840 s (no FORCE reached the device; budget 20 ms)")));
         results.put("lockstep", List.of(new AssertionResult("exact", true, "1 trip", "exactly 1")));
         Path file = dir.resolve("results.xml");
-        JUnitXml.write(file, results, 12.5);
+        JUnitXml.write(file, results, Map.of("lockstep", 1.25), 12.5);
         return file;
     }
 
@@ -59,6 +59,8 @@ class JUnitXmlTest {
         assertEquals("1", suites.getAttribute("failures"));
         assertEquals("1", suites.getAttribute("errors"));
         Element suite = (Element) suites.getElementsByTagName("testsuite").item(0);
+        assertEquals("", suite.getAttribute("time"), "no time given for this script");
+        assertEquals("1.250", ((Element) suites.getElementsByTagName("testsuite").item(1)).getAttribute("time"));
         assertEquals("press \"the\" wall <real time>", suite.getAttribute("name"));
         assertEquals("1", suite.getAttribute("failures"));
         assertEquals("1", suite.getAttribute("errors"));
