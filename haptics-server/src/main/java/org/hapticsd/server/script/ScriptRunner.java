@@ -192,6 +192,17 @@ public final class ScriptRunner {
                 && a.force().maxN() == Double.POSITIVE_INFINITY) {
                 throw error(file, a, at + ".force", "give min, max or both (newtons)");
             }
+            String[] countNames = {"framesLost", "reconnects", "deviceWatchdogTrips"};
+            ScriptSpec.CountBound[] counts = {a.framesLost(), a.reconnects(), a.deviceWatchdogTrips()};
+            for (int c = 0; c < counts.length; c++) {
+                if (counts[c] != null && counts[c].min() == 0 && counts[c].max() == Long.MAX_VALUE) {
+                    throw error(file, a, at + "." + countNames[c], "give min, max or both (a count)");
+                }
+                if (counts[c] != null && counts[c].min() > counts[c].max()) {
+                    throw error(file, a, at + "." + countNames[c], "min " + counts[c].min() + " is above max "
+                        + counts[c].max() + ": no count could pass");
+                }
+            }
             if (a.force() != null && a.force().minN() > a.force().maxN()) {
                 throw error(file, a, at + ".force", "min " + a.force().minN() + " N is above max " + a.force().maxN()
                     + " N: no force could pass");

@@ -257,6 +257,12 @@ class TestScriptCommandTest {
         outcome = run("test", range.toString());
         assertEquals(2, outcome.code());
         assertTrue(outcome.err().contains("assertions[0].force: min 5.0 N is above max 1.0 N"), outcome.err());
+
+        Path empty = dir.resolve("empty.yaml");
+        Files.writeString(empty, "name: s\ndevice: emulator\nassertions:\n  - {framesLost: {}}\n");
+        outcome = run("test", empty.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("assertions[0].framesLost: give min, max or both"), outcome.err());
     }
 
     /**
