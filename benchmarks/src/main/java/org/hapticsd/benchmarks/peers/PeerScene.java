@@ -17,6 +17,11 @@ import org.hapticsd.server.scene.SpherePile;
  *   <li>{@code pile-N}: {@link SpherePile}{@code (N)}, N spheres of radius 0.05 m and 1 kg dropped into an open
  *       1 m box; {@code pile-200} is the issue's scene ({@code scenes/pile-200.yaml}), 50 … 800 its scale
  *       series.</li>
+ *   <li>{@code wide-N}: the same spheres at the same depth instead of in the same box, to tell the engine's growth
+ *       from the scene's (docs/performance.md): the box's inside is {@code √(N/200)} m wide, so its floor holds as
+ *       many spheres per square metre as {@code pile-200}'s, and they drop from a grid of {@code ⌈9·√(N/200)⌉} per
+ *       row at the pile's 0.11 m pitch, layer above layer (about 2.5 layers at every N); same jitter, seed, radius,
+ *       mass and materials. Not the issue's series: a measurement of what a constant-depth series gives.</li>
  *   <li>{@code stack-10}: {@link CubeStack}{@code (10)}, the stack of {@code scenes/cube-stack.yaml}: ten cubes of
  *       0.1 m edge and 1 kg, each up to 2 mm off the one below and turned by ±1°, every contact starting 0.1 mm
  *       deep. Rejected: a perfect column, which {@link CubeStack} explains is degenerate for a box–box
@@ -42,9 +47,17 @@ public final class PeerScene {
     /** Unit quaternion per body, w x y z. */
     private final double[] orientations;
     private final int walls;
+    /** Per wall: centre x y z and half extents x y z, m. */
+    private final double[][] wallBoxes;
 
     private PeerScene(String name, boolean cubes, double sizeM, double massKg, double friction, double restitution,
                       double[] centresM, double[] orientations, int walls) {
+        this(name, cubes, sizeM, massKg, friction, restitution, centresM, orientations, walls, pileWalls(walls));
+    }
+
+    private PeerScene(String name, boolean cubes, double sizeM, double massKg, double friction, double restitution,
+                      double[] centresM, double[] orientations, int walls, double[][] wallBoxes) {
+        this.wallBoxes = wallBoxes;
         this.name = name;
         this.cubes = cubes;
         this.sizeM = sizeM;
@@ -70,8 +83,63 @@ public final class PeerScene {
             }
             return pile(new SpherePile(spheres));
         }
+        if (name.startsWith("wide-")) {
+            int spheres;
+            try {
+                spheres = Integer.parseInt(name.substring("wide-".length()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("scene '" + name + "': expected wide-N with N a number", e);
+            }
+            if (spheres < 1 || spheres > 10_000) {
+                throw new IllegalArgumentException("scene '" + name + "': N must be 1..10000");
+            }
+            return wide(spheres);
+        }
         throw new IllegalArgumentException("scene '" + name + "': expected stack-" + CubeStack.BENCHMARK_CUBES
-            + " or pile-N");
+            + ", pile-N or wide-N");
+    }
+
+    private static double[][] pileWalls(int walls) {
+        double[][] boxes = new double[walls][];
+        for (int w = 0; w < walls; w++) {
+            boxes[w] = SpherePile.wall(w);
+        }
+        return boxes;
+    }
+
+    /** {@code wide-N}: see the class comment. */
+    private static PeerScene wide(int spheres) {
+        double scale = Math.sqrt(spheres / 200.0);
+        int perRow = (int) Math.ceil(SpherePile.PER_ROW * scale);
+        double insideM = perRow * SpherePile.SPACING_M + 0.01;
+        java.util.SplittableRandom jitter = new java.util.SplittableRandom(0x9113_5EEDL);
+        double[] c = new double[3 * spheres];
+        double firstM = -0.5 * (perRow - 1) * SpherePile.SPACING_M;
+        for (int i = 0; i < spheres; i++) {
+            int layer = i / (perRow * perRow);
+            int inLayer = i % (perRow * perRow);
+            c[3 * i] = firstM + (inLayer % perRow) * SpherePile.SPACING_M
+                + (2 * jitter.nextDouble() - 1) * SpherePile.JITTER_M;
+            c[3 * i + 1] = firstM + (inLayer / perRow) * SpherePile.SPACING_M
+                + (2 * jitter.nextDouble() - 1) * SpherePile.JITTER_M;
+            c[3 * i + 2] = SpherePile.LOWEST_CENTRE_M + layer * SpherePile.SPACING_M;
+        }
+        double[][] walls = new double[4][];
+        double h = 0.5 * SpherePile.WALL_HEIGHT_M;
+        double offsetM = 0.5 * insideM + 0.5 * SpherePile.WALL_THICKNESS_M;
+        double longHalfM = 0.5 * insideM + SpherePile.WALL_THICKNESS_M;
+        for (int w = 0; w < 4; w++) {
+            double sign = w % 2 == 0 ? 1.0 : -1.0;
+            walls[w] = w < 2
+                ? new double[] {sign * offsetM, 0.0, h, 0.5 * SpherePile.WALL_THICKNESS_M, longHalfM, h}
+                : new double[] {0.0, sign * offsetM, h, longHalfM, 0.5 * SpherePile.WALL_THICKNESS_M, h};
+        }
+        double[] q = new double[4 * spheres];
+        for (int i = 0; i < spheres; i++) {
+            q[4 * i] = 1.0;
+        }
+        return new PeerScene("wide-" + spheres, false, SpherePile.RADIUS_M, SpherePile.MASS_KG, SpherePile.FRICTION,
+            SpherePile.ELASTICITY, c, q, 4, walls);
     }
 
     private static PeerScene pile(SpherePile pile) {
@@ -143,7 +211,7 @@ public final class PeerScene {
 
     /** Wall {@code w}: centre x y z and half extents x y z, m. */
     public double[] wall(int w) {
-        return SpherePile.wall(w);
+        return wallBoxes[w].clone();
     }
 
     /** Steps of the settling before the timed window. */
