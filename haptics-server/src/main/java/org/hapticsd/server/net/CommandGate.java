@@ -38,6 +38,11 @@ import org.hapticsd.server.loop.LoopCommand;
 public final class CommandGate implements StreamRequests {
     private static final int COMMAND_TYPE = 0x82;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** For {@link #topLevelCommandId}: no nesting limit (its parse skips nested values without recursing). */
+    private static final com.fasterxml.jackson.core.JsonFactory DEEP = com.fasterxml.jackson.core.JsonFactory.builder()
+        .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+            .maxNestingDepth(Integer.MAX_VALUE).build())
+        .build();
     private final byte[] token;
     private final CommandExecutor executor;
     private final AtomicLong accepted = new AtomicLong();
@@ -150,9 +155,45 @@ public final class CommandGate implements StreamRequests {
                 return id.asLong();
             }
         } catch (java.io.IOException | RuntimeException notJson) {
-            // Not even JSON: nothing to answer.
+            // Not a JSON tree (too deep, or broken after its first fields): its top-level fields may still say
+            // which COMMAND it was, read one by one below.
+            return topLevelCommandId(message);
         }
         return -1;
+    }
+
+    /**
+     * The {@code commandId} of a message whose top level reads as a COMMAND up to where it breaks: a streaming
+     * parse of the top-level fields that skips nested values without a depth limit (it does not recurse), so a
+     * COMMAND with a readable id still gets its MALFORMED ACK however deep or broken the rest is.
+     */
+    private static long topLevelCommandId(String message) {
+        String type = null;
+        long id = -1;
+        try (com.fasterxml.jackson.core.JsonParser parser = DEEP.createParser(message)) {
+            if (parser.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                return -1;
+            }
+            while (parser.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                com.fasterxml.jackson.core.JsonToken value = parser.nextToken();
+                if ("type".equals(field) && value == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                    type = parser.getText();
+                } else if ("commandId".equals(field) && value == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
+                    && parser.getNumberType() != com.fasterxml.jackson.core.JsonParser.NumberType.BIG_INTEGER) {
+                    long candidate = parser.getLongValue();
+                    id = candidate >= 0 && candidate <= 0xFFFF_FFFFL ? candidate : -1;
+                } else {
+                    parser.skipChildren();
+                }
+                if ("COMMAND".equals(type) && id >= 0) {
+                    return id;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException broken) {
+            // Broken before both fields were read.
+        }
+        return "COMMAND".equals(type) ? id : -1;
     }
 
     /** SUBSCRIBE gets no answer; a COMMAND gets an ACK, now or when the executor is done, in its place. */

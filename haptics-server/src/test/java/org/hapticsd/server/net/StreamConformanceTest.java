@@ -797,6 +797,11 @@ class StreamConformanceTest {
             assertFalse(second.accepted(), second.toString());
             assertTrue(second.reason().startsWith("MALFORMED: "), second.toString());
             assertEquals(99, nextAck(json, RawWebSocket.TEXT).commandId());
+            // Nested 5000 deep, past the JSON reader's depth limit: its top-level id is still read and answered.
+            json.sendText(head + "\"commandId\":93,\"x\":" + "[".repeat(5000) + "}");
+            AckMessage deep = nextAck(json, RawWebSocket.TEXT);
+            assertEquals(93, deep.commandId(), deep.toString());
+            assertTrue(deep.reason().startsWith("MALFORMED: "), deep.toString());
         }
     }
 
