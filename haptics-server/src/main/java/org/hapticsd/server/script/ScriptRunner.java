@@ -245,9 +245,35 @@ public final class ScriptRunner {
                 Path folder = scriptFile.toAbsolutePath().getParent();
                 scene = loader.load(folder == null ? Path.of(spec.scene()) : folder.resolve(spec.scene()));
             }
-            return SceneBuilder.build(scene);
+            BuiltScene built = SceneBuilder.build(scene);
+            requireEmulatorKeepsUp(scriptFile, spec, built);
+            return built;
         } catch (SceneException e) {
             throw new ScriptException(scriptFile + ": scene: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The in-process emulator streams STATE at the rate its profile picks for the loop's (at most 1000 Hz). A loop
+     * so much faster that more than the scene's {@code safety.watchdogTicks} ticks pass between two states goes SAFE
+     * on its own watchdog and never renders force: refused before anything runs, with the rates that would do.
+     */
+    private static void requireEmulatorKeepsUp(Path scriptFile, ScriptSpec spec, BuiltScene scene)
+            throws ScriptException {
+        String device = spec.device();
+        if (!device.startsWith(DeviceSelector.EMULATOR)) {
+            return;
+        }
+        int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
+        org.hapticsd.device.emulator.EmulatorProfile profile = DeviceSelector.profile(device);
+        int deviceHz = 125 << profile.selectRateIndex(rateHz);
+        int ticksPerState = (int) Math.ceil((double) rateHz / deviceHz);
+        int watchdogTicks = scene.safety().watchdogTicks();
+        if (ticksPerState > watchdogTicks) {
+            throw new ScriptException(scriptFile + ": rateHz: the loop at " + rateHz + " Hz would see the emulator's "
+                + profile.name() + " profile's STATE (at most " + deviceHz + " Hz) every " + ticksPerState
+                + " ticks, more than the scene's safety.watchdogTicks (" + watchdogTicks + "): the loop watchdog "
+                + "would hold it SAFE; use rateHz up to " + deviceHz * watchdogTicks + ", or raise watchdogTicks");
         }
     }
 

@@ -258,6 +258,15 @@ class TestScriptCommandTest {
         assertEquals(2, outcome.code());
         assertTrue(outcome.err().contains("assertions[0].force: min 5.0 N is above max 1.0 N"), outcome.err());
 
+        // The Falcon-like emulator streams at most 1000 Hz: a 4000 Hz loop sees a state every 4 ticks, past the
+        // default 3-tick loop watchdog, and would never leave SAFE.
+        Path fast = dir.resolve("fast.yaml");
+        Files.writeString(fast, "name: s\ndevice: emulator\ntiming: lockstep\nrateHz: 4000\n");
+        outcome = run("test", fast.toString());
+        assertEquals(2, outcome.code());
+        assertTrue(outcome.err().contains("every 4 ticks, more than the scene's safety.watchdogTicks (3)")
+            && outcome.err().contains("use rateHz up to 3000"), outcome.err());
+
         Path empty = dir.resolve("empty.yaml");
         Files.writeString(empty, "name: s\ndevice: emulator\nassertions:\n  - {framesLost: {}}\n");
         outcome = run("test", empty.toString());
