@@ -270,10 +270,11 @@ public final class ScriptRunner {
         int ticksPerState = (int) Math.ceil((double) rateHz / deviceHz);
         int watchdogTicks = scene.safety().watchdogTicks();
         if (ticksPerState > watchdogTicks) {
-            throw new ScriptException(scriptFile + ": rateHz: the loop at " + rateHz + " Hz would see the emulator's "
-                + profile.name() + " profile's STATE (at most " + deviceHz + " Hz) every " + ticksPerState
-                + " ticks, more than the scene's safety.watchdogTicks (" + watchdogTicks + "): the loop watchdog "
-                + "would hold it SAFE; use rateHz up to " + deviceHz * watchdogTicks + ", or raise watchdogTicks");
+            throw new ScriptException(scriptFile + ": rateHz: the in-process emulator ('" + profile.name()
+                + "') sends STATE at " + deviceHz + " Hz at most, so a " + rateHz + " Hz loop would see one every "
+                + ticksPerState + " ticks, more than the scene's safety.watchdogTicks (" + watchdogTicks + "): the "
+                + "loop watchdog would hold it SAFE; use rateHz up to " + deviceHz * watchdogTicks
+                + ", or raise watchdogTicks");
         }
     }
 

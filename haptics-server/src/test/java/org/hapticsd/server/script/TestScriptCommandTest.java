@@ -264,7 +264,7 @@ class TestScriptCommandTest {
         Files.writeString(fast, "name: s\ndevice: emulator\ntiming: lockstep\nrateHz: 4000\n");
         outcome = run("test", fast.toString());
         assertEquals(2, outcome.code());
-        assertTrue(outcome.err().contains("every 4 ticks, more than the scene's safety.watchdogTicks (3)")
+        assertTrue(outcome.err().contains("would see one every 4 ticks, more than the scene's safety.watchdogTicks (3)")
             && outcome.err().contains("use rateHz up to 3000"), outcome.err());
 
         Path empty = dir.resolve("empty.yaml");
