@@ -75,28 +75,27 @@ public final class PeerScene {
             return stack(new CubeStack(CubeStack.BENCHMARK_CUBES));
         }
         if (name.startsWith("pile-")) {
-            int spheres;
-            try {
-                spheres = Integer.parseInt(name.substring("pile-".length()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("scene '" + name + "': expected pile-N with N a number", e);
-            }
-            return pile(new SpherePile(spheres));
+            return pile(new SpherePile(spheres(name, "pile-")));
         }
         if (name.startsWith("wide-")) {
-            int spheres;
-            try {
-                spheres = Integer.parseInt(name.substring("wide-".length()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("scene '" + name + "': expected wide-N with N a number", e);
-            }
-            if (spheres < 1 || spheres > 10_000) {
-                throw new IllegalArgumentException("scene '" + name + "': N must be 1..10000");
-            }
-            return wide(spheres);
+            return wide(spheres(name, "wide-"));
         }
         throw new IllegalArgumentException("scene '" + name + "': expected stack-" + CubeStack.BENCHMARK_CUBES
             + ", pile-N or wide-N");
+    }
+
+    /** N of {@code PREFIX-N}, 1..10,000. */
+    private static int spheres(String name, String prefix) {
+        int spheres;
+        try {
+            spheres = Integer.parseInt(name.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("scene '" + name + "': expected " + prefix + "N with N a number", e);
+        }
+        if (spheres < 1 || spheres > 10_000) {
+            throw new IllegalArgumentException("scene '" + name + "': N must be 1..10000");
+        }
+        return spheres;
     }
 
     private static double[][] pileWalls(int walls) {
