@@ -260,9 +260,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 // A spring needs k > 0; damping may be switched off.
                 boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
                 if (!inside) {
-                    return stiffness ? String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits "
-                        + "(0, %s] (a spring needs a stiffness above 0; a remote user may only lower what the scene "
-                        + "file sets)", name, value, max) : outside(name, value, 0.0, max);
+                    return stiffness ? outside(name, value, "(0", max, "a spring needs a stiffness above 0; ")
+                        : outside(name, value, 0.0, max);
                 }
                 double k = name.equals(STIFFNESS) ? value : stiffnessNpm;
                 double b = name.equals(DAMPING) ? value : dampingNspm;
@@ -288,9 +287,14 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     }
 
     private static String outside(String name, double value, double min, double max) {
-        return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits [%s, %s]%s", name,
-            value, min, max,
-            name.equals(FORCE_SCALE) ? "" : " (a remote user may only lower what the scene file sets)");
+        return outside(name, value, "[" + min, max, "");
+    }
+
+    /** {@code low} is the range's opening bracket and bound ("[0.0", or "(0" when 0 itself is out). */
+    private static String outside(String name, double value, String low, double max, String why) {
+        return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits %s, %s]%s", name,
+            value, low, max,
+            name.equals(FORCE_SCALE) ? "" : " (" + why + "a remote user may only lower what the scene file sets)");
     }
 
     /** A file of the scene directory for {@code name}, with or without its .yaml/.yml extension. */

@@ -350,10 +350,9 @@ public final class SceneLoader {
             return "unknown type '" + badType.getTypeId() + "' (expected " + ShapeSpec.TYPES + ")";
         }
         String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
-        if (original.toLowerCase(Locale.ROOT).matches(
-                "malformed numeric value '[-+]?\\.(nan|inf)'.*")) {
-            return "must be a finite number, got " + original.substring("Malformed numeric value ".length(),
-                original.indexOf('\'', "Malformed numeric value '".length()) + 1);
+        java.util.regex.Matcher nonFinite = NON_FINITE.matcher(original);
+        if (nonFinite.lookingAt()) {
+            return "must be a finite number, got " + nonFinite.group(1);
         }
         if (original.startsWith("Trailing token")) {
             return "a second YAML document (after '---'): the file holds one";
@@ -392,6 +391,10 @@ public final class SceneLoader {
         return firstLine(e.getOriginalMessage());
     }
 
+    /** YAML's .nan and .inf, which Jackson reads as malformed numbers: the value, quoted, in group 1. */
+    private static final java.util.regex.Pattern NON_FINITE =
+        java.util.regex.Pattern.compile("Malformed numeric value ('[-+]?\\.(?i:nan|inf)')");
+
     /** Where the first byte that is not UTF-8 sits, as " (line L, byte offset B)", or "" when unreadable. */
     private static String firstInvalidUtf8(Path file) {
         try {
@@ -410,7 +413,7 @@ public final class SceneLoader {
                     line++;
                 }
             }
-            return String.format(" (line %d, byte offset %d: 0x%02x)", line, offset, bytes[offset] & 0xff);
+            return String.format(Locale.ROOT, " (line %d, byte offset %d: 0x%02x)", line, offset, bytes[offset] & 0xff);
         } catch (IOException e) {
             return "";
         }

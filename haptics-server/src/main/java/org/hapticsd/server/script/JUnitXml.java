@@ -83,10 +83,10 @@ public final class JUnitXml {
 
     /** Why an assertion could not be checked, as the error's type: what a CI report groups by. */
     static String errorType(String why) {
-        if (why.startsWith("the device could not be opened")) {
+        if (why.startsWith(ScriptRunner.DEVICE_UNAVAILABLE)) {
             return "DeviceUnavailable";
         }
-        if (why.startsWith("the run could not be completed")) {
+        if (why.startsWith(ScriptRunner.LINK_BROKEN)) {
             return "LinkBroken";
         }
         return "HostStall";

@@ -215,6 +215,11 @@ public final class ScriptRunner {
         }
     }
 
+    /** How an ERROR's reason begins when the script's device could not be opened (JUnit type DeviceUnavailable). */
+    static final String DEVICE_UNAVAILABLE = "the device could not be opened";
+    /** How an ERROR's reason begins when a lockstep link broke during the run (JUnit type LinkBroken). */
+    static final String LINK_BROKEN = "the run could not be completed";
+
     /**
      * Where a top-level key of the script starts, as ":LINE:1", or "" if it is not found as such (a flow-style
      * document): the script's top-level mapping is not {@link Located}, so its fields are found by their text.
@@ -316,7 +321,7 @@ public final class ScriptRunner {
         } catch (DeviceException e) {
             // A device that cannot be reached (nothing on the port, a link that does not answer) is not a malformed
             // script: this script's checks cannot be made, the other scripts still run, and the report is written.
-            String why = "the device could not be opened: " + scriptFile + ": device: " + e.getMessage();
+            String why = DEVICE_UNAVAILABLE + ": " + scriptFile + ": device: " + e.getMessage();
             List<AssertionResult> unchecked = new java.util.ArrayList<>();
             for (int i = 0; i < spec.assertions().size(); i++) {
                 unchecked.add(new AssertionResult(nameOf(spec.assertions().get(i), i), false, "nothing", "a run")
@@ -453,7 +458,7 @@ public final class ScriptRunner {
     private static String lockstepFailure(LoopAssembly assembly) {
         Throwable error = assembly.loop().lastError();
         if (error != null && String.valueOf(error.getMessage()).startsWith("lockstep link")) {
-            return "the run could not be completed: " + error.getMessage();
+            return LINK_BROKEN + ": " + error.getMessage();
         }
         return null;
     }
