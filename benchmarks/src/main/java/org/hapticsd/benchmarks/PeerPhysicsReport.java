@@ -95,10 +95,11 @@ public final class PeerPhysicsReport {
         }
 
         out.println();
-        out.printf(Locale.ROOT, "Physics against its peers: %s %s (%s), %d CPUs, load average %s before, %s after%n",
+        out.printf(Locale.ROOT, "Physics against its peers: %s %s (%s), %d CPUs, load average %s before, %s after;"
+                + " %.1f s of settling, then %.1f s timed%n",
             System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
             System.getProperty("java.vm.vendor"), Runtime.getRuntime().availableProcessors(), loadBefore,
-            loadAverage());
+            loadAverage(), PeerScene.settleS(), PeerScene.TIMED_S);
         out.println();
         printTable(out, scenes, engines, times, episodes);
         out.println();

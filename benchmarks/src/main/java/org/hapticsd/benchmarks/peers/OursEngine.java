@@ -112,6 +112,17 @@ final class OursEngine implements PeerEngine {
         return max;
     }
 
+    /** How many dynamic bodies move faster than {@code speedMps}: whether a scene has settled. */
+    int bodiesFasterThan(double speedMps) {
+        int count = 0;
+        for (int b = firstDynamic; b < world.bodyCount(); b++) {
+            if (world.bodyLinearVelocity(b, velocity).length() > speedMps) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     private static ContactSettings probeSettings() {
         ContactSettings s = ContactSettings.defaults();
         if (System.getProperty("lcp.tol") != null) {

@@ -10,7 +10,7 @@ import org.hapticsd.server.scene.SpherePile;
  * builds its world from {@link #centreM}, {@link #orientation}, {@link #wall} and the sizes, so the start poses
  * are the same doubles everywhere (Bullet rounds them to floats). No scene has a haptic tool.
  *
- * <p>The protocol of every scene (the validation issue's, for the pile): {@link #SETTLE_S} of settling from the
+ * <p>The protocol of every scene (the validation issue's, for the pile): {@link #settleS()} of settling from the
  * start, untimed, then the steps of the next {@link #TIMED_S} are timed and their penetration recorded.
  *
  * <ul>
@@ -32,8 +32,10 @@ public final class PeerScene {
     /** Time step of every engine, s: the haptic loop's 1 kHz. */
     public static final double DT_S = 0.001;
     public static final double GRAVITY_MPS2 = 9.81;
-    /** Settling before timing starts, s. */
+    /** Settling before timing starts, s, unless {@value #SETTLE_PROPERTY} says otherwise. */
     public static final double SETTLE_S = 3.0;
+    /** The system property that overrides {@link #SETTLE_S}, seconds. */
+    public static final String SETTLE_PROPERTY = "settle.s";
     /** Timed window after settling, s. */
     public static final double TIMED_S = 2.0;
 
@@ -213,9 +215,27 @@ public final class PeerScene {
         return wallBoxes[w].clone();
     }
 
-    /** Steps of the settling before the timed window. */
+    /**
+     * The settling before the timed window, s: {@link #SETTLE_S}, or the system property {@value #SETTLE_PROPERTY}
+     * for a measurement of how the protocol's settling changes the numbers (docs/performance.md, *Sixth session*:
+     * the larger piles are still settling at 3 s). JMH's forks inherit the launching JVM's {@code -D} flags.
+     */
+    public static double settleS() {
+        String value = System.getProperty(SETTLE_PROPERTY);
+        if (value == null) {
+            return SETTLE_S;
+        }
+        double settleS = Double.parseDouble(value);
+        if (!(settleS >= 0.0) || !Double.isFinite(settleS)) {
+            throw new IllegalArgumentException(
+                SETTLE_PROPERTY + " must be a finite number of seconds >= 0, got " + value);
+        }
+        return settleS;
+    }
+
+    /** Steps of the settling before the timed window, {@link #settleS()}. */
     public static int settleSteps() {
-        return (int) Math.round(SETTLE_S / DT_S);
+        return (int) Math.round(settleS() / DT_S);
     }
 
     /** Steps of the timed window. */

@@ -9,7 +9,8 @@ import org.hapticsd.physics.StepStage;
  * Where our engine's step time goes, outside JMH: for each scene of {@link PeerScene} (the peer benchmark's
  * protocol: {@link PeerScene#SETTLE_S} untimed, then {@link PeerScene#TIMED_S} of steps timed one by one with
  * {@link System#nanoTime()}), the step's p50, p90 and p99, the share of steps whose velocity sweeps ran to the sweep
- * limit or the work budget, the sweeps' work in full sweeps, the median of each {@link StepStage}, and the mean of
+ * limit or the work budget, the sweeps' work in full sweeps, how many bodies still move faster than 1 mm/s (mean
+ * over every 50th step, outside the timing), the median of each {@link StepStage}, and the mean of
  * each stage over the slowest 3 % of the steps (what makes the tail). One line per scene and round; each round
  * builds the scene anew, so rounds differ only by the machine.
  *
@@ -22,6 +23,13 @@ import org.hapticsd.physics.StepStage;
  */
 public final class StepProbe {
     private static final int SLOWEST_PERCENT = 3;
+    /** A body faster than this, m/s, counts as still moving ("moving": the mean count per sampled step). */
+    private static final double SETTLED_SPEED_MPS = 1e-3;
+    /**
+     * The moving bodies are counted every this many timed steps, so that reading every body's velocity between
+     * steps does not warm the caches of the steps timed.
+     */
+    private static final int MOVING_SAMPLE_STEPS = 50;
 
     private StepProbe() {
     }
@@ -51,6 +59,7 @@ public final class StepProbe {
         long[][] stage = new long[StepStage.count()][steps];
         int stopped = 0;
         double work = 0.0;
+        long moving = 0;
         for (int i = 0; i < steps; i++) {
             long t0 = System.nanoTime();
             engine.step();
@@ -64,15 +73,20 @@ public final class StepProbe {
             }
             int points = profile.lastLcpRowCount();
             work += points == 0 ? 0.0 : (double) profile.lastVelocityVisits() / points;
+            if (i % MOVING_SAMPLE_STEPS == 0) {
+                moving += engine.bodiesFasterThan(SETTLED_SPEED_MPS);
+            }
         }
         engine.close();
         long[] sorted = total.clone();
         Arrays.sort(sorted);
         long slowCut = sorted[steps * (100 - SLOWEST_PERCENT) / 100];
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-            "%-9s round %d: p50 %7.1f p90 %7.1f p99 %7.1f us, p99/p50 %.2f | unconverged %4.1f%%, work %.2f sweeps |",
+            "%-9s round %d: p50 %7.1f p90 %7.1f p99 %7.1f us, p99/p50 %.2f | unconverged %4.1f%%, work %.2f sweeps,"
+                + " moving %.1f |",
             name, round, sorted[steps / 2] / 1e3, sorted[steps * 9 / 10] / 1e3, sorted[steps * 99 / 100] / 1e3,
-            (double) sorted[steps * 99 / 100] / sorted[steps / 2], 100.0 * stopped / steps, work / steps));
+            (double) sorted[steps * 99 / 100] / sorted[steps / 2], 100.0 * stopped / steps, work / steps,
+            (double) moving / ((steps + MOVING_SAMPLE_STEPS - 1) / MOVING_SAMPLE_STEPS)));
         for (int s = 0; s < StepStage.count(); s++) {
             long[] times = stage[s].clone();
             Arrays.sort(times);
