@@ -7,6 +7,7 @@ import org.hapticsd.server.loop.HapticLoop;
 import org.hapticsd.server.loop.LoopStats;
 import org.hapticsd.server.loop.SnapshotExchange;
 import org.hapticsd.server.loop.TickSchedule;
+import org.hapticsd.server.safety.SafetyConfig;
 import org.hapticsd.server.safety.SafetyLayer;
 import org.hapticsd.server.scene.BuiltScene;
 
@@ -29,13 +30,22 @@ public final class LoopAssembly {
      * @param stageTimer wall clock used to time stages
      */
     public LoopAssembly(BuiltScene scene, HapticDevice device, int rateHz, NanoClock stageTimer) {
+        this(scene, device, rateHz, stageTimer, scene.safety());
+    }
+
+    /**
+     * @param safetyConfig the safety limits, when they are not the scene's own (a device slower than the loop:
+     *                     {@link SafetyConfig#forDeviceRate})
+     */
+    public LoopAssembly(BuiltScene scene, HapticDevice device, int rateHz, NanoClock stageTimer,
+                        SafetyConfig safetyConfig) {
         this.scene = scene;
         this.device = device;
         this.rateHz = rateHz;
         long periodNs = TickSchedule.periodNsFor(rateHz);
         this.snapshots = new SnapshotExchange(scene.haptic().world().bodyCount(),
                 scene.haptic().world().deformableNodeCount());
-        this.safety = new SafetyLayer(scene.safety(), device.info().maxForceN());
+        this.safety = new SafetyLayer(safetyConfig, device.info().maxForceN());
         this.loop = new HapticLoop(scene.haptic(), device, safety, stats, commands, snapshots, stageTimer, periodNs);
     }
 

@@ -117,6 +117,8 @@ public final class LinkSession {
     /** Ping tokens whose departure time is remembered; a PONG older than this is not timed. */
     private static final int PING_WINDOW = 64;
     private static final long HISTOGRAM_MAX_NS = 10_000_000_000L;
+    /** STATE frames not newer than the last, in a row, after which the session is restarted (32 ms at 1 kHz). */
+    static final int STALE_STATES_BEFORE_RESTART = 32;
 
     private enum ReArm { NONE, DISABLE_SENT, ENABLE_SENT }
 
@@ -191,6 +193,7 @@ public final class LinkSession {
     private long stateCountRead;
     private long unwrappedDeviceTimeUs;
     private long lastDeviceTimeUs = -1;
+    private int staleStatesInRow;
 
     // Statistics.
     private final Histogram roundTripNs = new Histogram(1_000L, HISTOGRAM_MAX_NS, 3);
@@ -453,6 +456,16 @@ public final class LinkSession {
     }
 
     private int sendForce(long nowNs, double x, double y, double z, boolean enable, byte[] out, int pos) {
+        // The last guard before the wire: never more than the device declared, whatever the loop commanded (the
+        // safety layer clamps already; this holds even if a caller or a rounding does not). No allocation.
+        double magnitude = Math.sqrt(x * x + y * y + z * z);
+        double limitN = info == null ? 0.0 : info.maxForceN();
+        if (!(magnitude <= limitN)) {
+            double scale = magnitude > 0.0 && Double.isFinite(magnitude) ? limitN / magnitude : 0.0;
+            x *= scale;
+            y *= scale;
+            z *= scale;
+        }
         force.setForceN((float) x, (float) y, (float) z).setTorqueNm(0f, 0f, 0f).setOutputEnabled(enable);
         if (nowNs - nextForceNs > sessionPeriodNs) {
             nextForceNs = nowNs;
@@ -558,10 +571,12 @@ public final class LinkSession {
             return;
         }
         DeviceInfo first = info;
-        if (first != null && first.maxForceN() < described.maxForceN()) {
-            // The safety layer was sized for the first device; a stronger one on the same link is not trusted.
-            lastError = linkName + ": a different device answered (max force " + described.maxForceN()
-                    + " N > " + first.maxForceN() + " N); keeping it disconnected";
+        if (first != null && !first.equals(described)) {
+            // The safety layer, the workspace mapping and the force ceiling were sized for the first device. A weaker
+            // one would get the first one's force (found by a device that came back declaring 1 N after 3 N), a
+            // stronger one is not trusted: any other description is a different device, kept disconnected.
+            lastError = linkName + ": a different device answered (" + difference(first, described)
+                    + "); the session was sized for the first, so it stays disconnected: restart to use it";
             return;
         }
         if (first == null) {
@@ -580,7 +595,52 @@ public final class LinkSession {
         incompatible = false;
     }
 
+    /** The first field in which two descriptions differ, for the message that refuses the second. */
+    private static String difference(DeviceInfo first, DeviceInfo second) {
+        if (first.maxForceN() != second.maxForceN()) {
+            return "max force " + second.maxForceN() + " N, the first " + first.maxForceN() + " N";
+        }
+        if (first.maxContinuousForceN() != second.maxContinuousForceN()) {
+            return "continuous force " + second.maxContinuousForceN() + " N, the first "
+                    + first.maxContinuousForceN() + " N";
+        }
+        if (!first.workspace().equals(second.workspace())) {
+            return "workspace " + second.workspace() + ", the first " + first.workspace();
+        }
+        if (first.degreesOfFreedom() != second.degreesOfFreedom()) {
+            return second.degreesOfFreedom() + " actuated DOF, the first " + first.degreesOfFreedom();
+        }
+        if (!first.name().equals(second.name())) {
+            return "name '" + second.name() + "', the first '" + first.name() + "'";
+        }
+        return "stiffness " + second.maxStiffnessNpm() + " N/m and damping " + second.dampingNspm()
+                + " N·s/m, the first " + first.maxStiffnessNpm() + " N/m and " + first.dampingNspm() + " N·s/m";
+    }
+
+    /**
+     * A STATE that is not newer than the last (section 5: stale or duplicate) is counted by the decoder and not
+     * used: the loop must never render from an older position than it already had. After
+     * {@value #STALE_STATES_BEFORE_RESTART} of them in a row, none newer, the device's counter went back without a
+     * new session (it restarted its firmware, say): the session is ended and HELLO sent, which restarts the count.
+     */
+    private void onStaleState(long nowNs) {
+        if (++staleStatesInRow < STALE_STATES_BEFORE_RESTART) {
+            return;
+        }
+        lastError = linkName + ": " + staleStatesInRow + " STATE frames in a row older than the last (the device's "
+                + "sequence went back without a new session); restarting the session";
+        sessionsLost++;
+        endSession();
+        handshakeStartNs = nowNs;
+        helloDue = true;
+    }
+
     private void onState(State message, long nowNs) {
+        if (!message.isNewer()) {
+            onStaleState(nowNs);
+            return;
+        }
+        staleStatesInRow = 0;
         long timeUs = message.deviceTimeUs();
         if (lastDeviceTimeUs >= 0) {
             unwrappedDeviceTimeUs += (timeUs - lastDeviceTimeUs) & 0xFFFF_FFFFL;
@@ -661,6 +721,7 @@ public final class LinkSession {
 
     private void endSession() {
         sessionActive = false;
+        staleStatesInRow = 0;
         flagsKnown = false;
         deviceFlags = 0;
         deviceFaultCode = 0;

@@ -416,6 +416,91 @@ class LinkSessionTest {
         assertEquals(4, session.statistics().deviceWatchdogTrips(), "3 before the reset, 1 after");
     }
 
+    @Test
+    void shouldNotAcceptAWeakerDeviceOnTheSameLink() {
+        // Found by a device that came back declaring 1 N after 3 N: it was sent the first device's 3 N.
+        SessionWire wire = open(EmulatedDevice.Firmware.defaults());
+        wire.run(10, 0, 0, 0);
+        wire.session.linkClosed("replugged");
+        EmulatorProfile twoNewtons = new EmulatorProfile("Weaker device", 3, 3, 1, 0, 0, Workspace.cube(0.05),
+                2.0, 1.0, 3000.0, 1.0, 0.15, EmulatorProfile.RATES_125_TO_1000_HZ, 1000, 1_000_000_000L);
+        SessionWire weaker = new SessionWire(wire.session, new EmulatedDevice(twoNewtons, new FixedHandTarget(0, 0, 0)));
+        weaker.nowNs = wire.nowNs;
+        weaker.run(50, 5.0, 0, 0);
+        assertFalse(weaker.session.isSessionActive());
+        assertTrue(weaker.session.lastError().contains("max force 2.0 N, the first 8.0 N"),
+            weaker.session.lastError());
+        assertEquals(0.0, weaker.device.appliedForceN(0), "no force reaches a device the session was not sized for");
+    }
+
+    @Test
+    void shouldNeverSendMoreThanTheDeviceDeclaredWhateverTheLoopCommands() {
+        LinkSession session = new LinkSession(CONFIG, "test");
+        session.linkOpened(0);
+        byte[] out = new byte[LinkSession.MAX_POLL_BYTES];
+        session.poll(0, out, 0);
+        FrameEncoder encoder = new FrameEncoder();
+        byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
+        session.receive(wire, 0, encoder.encode(validInfo(), 0, wire, 0), MS);
+        State homed = new State().setStatusFlags(org.hapticsd.protocol.StatusFlags.HOMED)
+            .setLinkCounters(State.NOT_CARRIED, 0);
+        session.receive(wire, 0, encoder.encode(homed, Frame.LATEST_VERSION, 1, wire, 0), MS);
+        // 13 N along (3, 4, 12) against the device's declared 8 N.
+        session.commandForce(3.0, 4.0, 12.0);
+        int n = session.poll(2 * MS, out, 0);
+        List<org.hapticsd.protocol.Force> forces = new ArrayList<>();
+        new FrameDecoder(m -> {
+            if (m instanceof org.hapticsd.protocol.Force f) {
+                forces.add(new org.hapticsd.protocol.Force().setForceN(f.forceN(0), f.forceN(1), f.forceN(2)));
+            }
+        }).feed(out, 0, n);
+        assertEquals(1, forces.size());
+        org.hapticsd.protocol.Force sent = forces.get(0);
+        double x = sent.forceN(0);
+        double y = sent.forceN(1);
+        double z = sent.forceN(2);
+        assertEquals(8.0, Math.sqrt(x * x + y * y + z * z), 1e-5, "clamped to the declared 8 N");
+        assertEquals(8.0 * 12.0 / 13.0, z, 1e-5, "in the commanded direction");
+    }
+
+    @Test
+    void shouldNotUseStaleStatesAndRestartTheSessionWhenTheDevicesSequenceWentBack() {
+        LinkSession session = new LinkSession(CONFIG, "test");
+        session.linkOpened(0);
+        byte[] out = new byte[LinkSession.MAX_POLL_BYTES];
+        session.poll(0, out, 0);
+        FrameEncoder encoder = new FrameEncoder();
+        byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
+        session.receive(wire, 0, encoder.encode(validInfo(), 40_000, wire, 0), MS);
+        assertTrue(session.isSessionActive());
+        org.hapticsd.device.DeviceState read = new org.hapticsd.device.DeviceState();
+        State state = new State().setPositionM(0.01f, 0f, 0f).setLinkCounters(State.NOT_CARRIED, 0);
+        session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, 40_001, wire, 0), 2 * MS);
+        assertTrue(session.readState(read));
+        assertEquals(0.01f, (float) read.positionXM);
+        // The counter goes back by 10,001 (the firmware restarted it without a new session): every frame after it is
+        // stale (spec 5), until it would pass the last one again some 10,000 frames later.
+        state.setPositionM(0.05f, 0f, 0f);
+        int sequence = 30_000;
+        for (int k = 1; k < LinkSession.STALE_STATES_BEFORE_RESTART; k++) {
+            session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, sequence++, wire, 0), (2 + k) * MS);
+            assertFalse(session.readState(read), "a stale STATE is not the newest position (" + k + ")");
+            assertTrue(session.isSessionActive());
+        }
+        session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, sequence, wire, 0), 40 * MS);
+        assertFalse(session.isSessionActive(), "the session restarts after 32 stale STATEs in a row");
+        assertTrue(session.lastError().contains("restarting the session"), session.lastError());
+        int n = session.poll(41 * MS, out, 0);
+        List<String> types = new ArrayList<>();
+        new FrameDecoder(m -> types.add(m.type().name())).feed(out, 0, n);
+        assertEquals(List.of("HELLO"), types);
+        // The device's INFO starts the count afresh, and its states are used again.
+        session.receive(wire, 0, encoder.encode(validInfo(), 7, wire, 0), 42 * MS);
+        session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, 8, wire, 0), 43 * MS);
+        assertTrue(session.readState(read));
+        assertEquals(0.05f, (float) read.positionXM);
+    }
+
     private static Info validInfo() {
         return new Info().setVersionAndDof(Frame.LATEST_VERSION, 3, 3).setSelectedRateIndex(3)
             .setWorkspaceM(-0.1f, -0.1f, -0.1f, 0.1f, 0.1f, 0.1f).setRatings(8f, 4f, 3000f, 1f)

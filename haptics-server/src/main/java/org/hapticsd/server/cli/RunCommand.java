@@ -25,6 +25,7 @@ import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.net.StreamServerConfig;
 import org.hapticsd.server.net.StreamSource;
 import org.hapticsd.server.record.TickRecorder;
+import org.hapticsd.server.safety.SafetyConfig;
 import org.hapticsd.server.scene.BuiltScene;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,11 +83,17 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             opened.close();
             throw e;
         }
-        if (opened.link() != null && opened.link().sessionRateHz() != rateHz) {
-            LOG.warn("device {} streams at {} Hz, the loop runs at {} Hz: ticks without a new state count toward "
-                + "the safety watchdog", opened.name(), opened.link().sessionRateHz(), rateHz);
+        SafetyConfig safetyConfig = scene.safety();
+        if (opened.link() != null && opened.link().sessionRateHz() < rateHz) {
+            // A state every few ticks is the device's rate, not a fault: the loop watchdog counts its periods.
+            int deviceHz = opened.link().sessionRateHz();
+            safetyConfig = safetyConfig.forDeviceRate(rateHz, deviceHz);
+            LOG.warn("device {} streams at {} Hz, the loop runs at {} Hz: the loop watchdog allows {} ticks without a "
+                + "new state (safety.watchdogTicks {} of the device's periods)", opened.name(), deviceHz, rateHz,
+                safetyConfig.watchdogTicks(), scene.safety().watchdogTicks());
         }
-        LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
+        LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE,
+            safetyConfig);
         LoopStatsBoard board = new LoopStatsBoard();
         StreamService stream = null;
         if (streamConfig != null) {

@@ -44,6 +44,25 @@ public record SafetyConfig(double maxForceN, double maxForceStepN, double gateTh
         }
     }
 
+    /** The same limits with another {@code watchdogTicks}. */
+    public SafetyConfig withWatchdogTicks(int ticks) {
+        return new SafetyConfig(maxForceN, maxForceStepN, gateThresholdN, gateTicks, rampNs, ticks, overrunLimit);
+    }
+
+    /**
+     * The loop watchdog for a device that sends a state only every {@code ceil(loopRateHz / deviceRateHz)} ticks:
+     * {@code watchdogTicks} of the device's periods rather than of the loop's, as the device's own watchdog counts
+     * periods of the slower side (docs/device-protocol.md, section 7). A device at the loop rate or faster keeps
+     * this config.
+     */
+    public SafetyConfig forDeviceRate(int loopRateHz, int deviceRateHz) {
+        if (deviceRateHz <= 0 || deviceRateHz >= loopRateHz) {
+            return this;
+        }
+        int ticksPerState = (loopRateHz + deviceRateHz - 1) / deviceRateHz;
+        return withWatchdogTicks(watchdogTicks * ticksPerState);
+    }
+
     public static SafetyConfig defaults() {
         return new SafetyConfig(DEFAULT_MAX_FORCE_N, DEFAULT_MAX_FORCE_STEP_N, DEFAULT_GATE_THRESHOLD_N,
             DEFAULT_GATE_TICKS, DEFAULT_RAMP_NS, DEFAULT_WATCHDOG_TICKS, DEFAULT_OVERRUN_LIMIT);

@@ -430,6 +430,32 @@ class SafetyLayerTest {
         }
 
         @Test
+        void shouldCountADeviceSlowerThanTheLoopInItsOwnPeriods() {
+            // Found by a 250 Hz device under the 1 kHz loop: a state every 4 ticks always passed the 3-tick watchdog,
+            // so it never got force.
+            SafetyConfig slow = unslewed().forDeviceRate(1000, 250);
+            assertEquals(4 * WATCHDOG_TICKS, slow.watchdogTicks());
+            assertEquals(unslewed(), unslewed().forDeviceRate(1000, 1000), "a device at the loop rate keeps it");
+            assertEquals(2 * WATCHDOG_TICKS, unslewed().forDeviceRate(1000, 600).watchdogTicks(), "ceil(1000/600)");
+            Driver d = new Driver(slow, DEVICE_MAX_N).active().outputting(2.0, 0.0, 0.0);
+            for (int state = 0; state < 100; state++) {
+                for (int i = 1; i < 4; i++) {
+                    d.tick(2.0, 0.0, 0.0, false, true, 0);
+                }
+                d.tick(2.0, 0.0, 0.0);
+                d.assertState(SafetyState.ACTIVE, SafetyFault.NONE, "state " + state);
+            }
+            // Silence still trips it: 3 of the device's periods.
+            for (int i = 1; i < 4 * WATCHDOG_TICKS; i++) {
+                d.tick(2.0, 0.0, 0.0, false, true, 0);
+            }
+            d.assertState(SafetyState.ACTIVE, SafetyFault.NONE, "one tick short of three device periods");
+            d.tick(2.0, 0.0, 0.0, false, true, 0);
+            d.assertZero("three device periods without a state");
+            d.assertState(SafetyState.SAFE, SafetyFault.WATCHDOG, "three device periods without a state");
+        }
+
+        @Test
         void shouldNotTripOnFewerConsecutiveStaleTicks() {
             Driver d = new Driver(unslewed(), DEVICE_MAX_N).active().outputting(2.0, 0.0, 0.0);
 
