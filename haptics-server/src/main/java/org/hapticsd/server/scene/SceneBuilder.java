@@ -243,6 +243,9 @@ public final class SceneBuilder {
      * initial poses already need more pairs or points than it holds (a budget that overflows from the first step
      * is a scene error, not something to run degraded).
      */
+    /** The contact budget may take at most this fraction (one over it) of the JVM's maximum heap. */
+    static final int BUDGET_HEAP_SHARE = 4;
+
     private static void applyContactBudget(SceneSpec spec, PhysicsWorld world) throws SceneException {
         int staticBodies = 0;
         for (int body = 0; body < world.bodyCount(); body++) {
@@ -254,13 +257,14 @@ public final class SceneBuilder {
         ContactBudget budget = contact.budget(world.bodyCount(), staticBodies, 1);
         String where = spec.source() + ": scene '" + spec.name() + "': ";
         Runtime runtime = Runtime.getRuntime();
-        long freeBytes = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
-        // Half the free heap at most: the loop, the stream and the recorder need the rest.
-        if (budget.bytes() > freeBytes / 2) {
+        // A quarter of the JVM's maximum heap at most: `run` holds the scene and its JIT warm-up copy at once, and
+        // the loop, the stream and the recorder need the rest. Against the maximum, not the free heap: the free heap
+        // counts garbage not yet collected, so the same scene was refused in some runs and loaded in others.
+        if (budget.bytes() > runtime.maxMemory() / BUDGET_HEAP_SHARE) {
             throw new SceneException(where + "contact budget " + describe(budget) + " needs about "
-                + megabytes(budget.bytes()) + " MB of heap, more than half the " + megabytes(freeBytes)
-                + " MB free (JVM maximum " + megabytes(runtime.maxMemory()) + " MB): lower contact.maxPairs and "
-                + "contact.maxPoints, or raise -Xmx (HAPTICSD_JAVA_OPTS)");
+                + megabytes(budget.bytes()) + " MB of heap, more than a quarter of the JVM's maximum heap ("
+                + megabytes(runtime.maxMemory()) + " MB): lower contact.maxPairs and contact.maxPoints, or raise "
+                + "-Xmx (HAPTICSD_JAVA_OPTS)");
         }
         ContactNeed need = world.contactNeed();
         if (need.pairs() > budget.maxPairs()) {
