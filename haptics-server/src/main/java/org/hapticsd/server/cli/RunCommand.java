@@ -15,6 +15,7 @@ import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.LoopStats;
+import org.hapticsd.server.loop.PhysicsBudget;
 import org.hapticsd.server.loop.SnapshotExchange;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.loop.WaitStrategies;
@@ -223,8 +224,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     static String physicsStatus(LoopSnapshot s) {
         StringBuilder b = new StringBuilder();
         if (s.physicsOverBudget) {
-            b.append(String.format(Locale.ROOT, " PHYSICS OVER BUDGET: step p99 %.0f us > %.0f us (%d%% of the tick)",
-                s.physicsStepP99Ns / 1e3, s.physicsBudgetNs / 1e3, s.physicsLoadPercent));
+            // Not physicsLoadPercent: that is the stream's byte, capped at 255 %, and a 3.3 ms step read "255 %".
+            double tickNs = s.physicsBudgetNs / PhysicsBudget.BUDGET_FRACTION;
+            b.append(String.format(Locale.ROOT, " PHYSICS OVER BUDGET: step p99 %.0f us > %.0f us (%.0f%% of the tick)",
+                s.physicsStepP99Ns / 1e3, s.physicsBudgetNs / 1e3, 100.0 * s.physicsStepP99Ns / tickNs));
         }
         if (s.droppedPairsTotal > 0 || s.droppedPointsTotal > 0) {
             b.append(String.format(Locale.ROOT, " contacts dropped (budget full): %d pairs, %d points",

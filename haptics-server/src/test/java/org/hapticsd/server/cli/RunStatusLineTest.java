@@ -40,6 +40,17 @@ class RunStatusLineTest {
     }
 
     @Test
+    void shouldSayByHowMuchBeyondTheStreamsCapOf255Percent() {
+        // Found on a loaded host: a 3,305 us step p99 at 1 kHz printed "255% of the tick".
+        LoopSnapshot s = new LoopSnapshot(1);
+        s.physicsOverBudget = true;
+        s.physicsStepP99Ns = 3_305_000L;
+        s.physicsBudgetNs = 800_000L;
+        s.physicsLoadPercent = 255;
+        assertEquals(" PHYSICS OVER BUDGET: step p99 3305 us > 800 us (331% of the tick)", RunCommand.physicsStatus(s));
+    }
+
+    @Test
     void shouldShowTheStreamsPhysicsBudgetInWatchsStatusLine() {
         StateMessage over = new StateMessage(5000L, 5_000_000_000L, 1, SafetyCode.ACTIVE, FaultCode.NONE, true, false,
             Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(953f, 250_000L, 1_420_000L, 47L, true, 142),
