@@ -135,8 +135,7 @@ final class ClientStream implements Runnable {
                     // The first STATE: what happened before it is the past, not this client's news.
                     events.skipThrough(snapshot.tick);
                 }
-                Object eventsFrame = frames.eventsFrame(events, kind == Kind.WEBSOCKET_JSON);
-                if (eventsFrame != null) {
+                for (Object eventsFrame : frames.eventsFrames(events, kind == Kind.WEBSOCKET_JSON)) {
                     channel.write(wrap(eventsFrame), channel.voidPromise());
                 }
             }

@@ -40,10 +40,22 @@ public final class EventLog implements TickSink {
      * elasticity (3 × 8) and the contact mode (4), padded to 8.
      */
     static final int RECORD_BYTES = 56;
-    /** 128 KiB: 2,000 events (64 bytes each with the ring's header); a client polled at 1 Hz keeps up unless a second holds more. */
-    private static final int RING_BYTES = 1 << 17;
+    /**
+     * The contact pairs' ring (CONTACT_BEGAN, CONTACT_ENDED, IMPACT), 1 MiB: 16,000 events (64 bytes each with the
+     * ring's header). They can come by tens of thousands a second (a pile whose contact budget drops points, so the
+     * pairs published flicker), so a client that reads less often than that falls a ring behind and loses the oldest.
+     */
+    private static final int CONTACT_RING_BYTES = 1 << 20;
+    /**
+     * Every other kind's ring, 128 KiB: 2,000 events. These are rare by construction (a safety or device change, a
+     * budget verdict, drops at most once a second, collisions) and have a ring of their own so that contact churn
+     * can never push them out: found by a 5 Hz client that got none of 10 CONTACTS_DROPPED.
+     */
+    private static final int STATE_RING_BYTES = 1 << 17;
 
-    private final UnsafeBuffer buffer;
+    private final UnsafeBuffer contactBuffer;
+    private final BroadcastTransmitter contactTransmitter;
+    private final UnsafeBuffer stateBuffer;
     private final BroadcastTransmitter transmitter;
     private final UnsafeBuffer record = new UnsafeBuffer(new byte[RECORD_BYTES]);
     private final double periodS;
@@ -63,62 +75,147 @@ public final class EventLog implements TickSink {
     private boolean dropping;
 
     public EventLog(long periodNs) {
-        this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES + BroadcastBufferDescriptor.TRAILER_LENGTH));
-        this.transmitter = new BroadcastTransmitter(buffer);
+        this.contactBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            CONTACT_RING_BYTES + BroadcastBufferDescriptor.TRAILER_LENGTH));
+        this.contactTransmitter = new BroadcastTransmitter(contactBuffer);
+        this.stateBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            STATE_RING_BYTES + BroadcastBufferDescriptor.TRAILER_LENGTH));
+        this.transmitter = new BroadcastTransmitter(stateBuffer);
         this.periodS = periodNs * 1e-9;
         this.dropReportTicks = Math.max(1, Math.round(1e9 / periodNs));
     }
 
-    /** A reader positioned at the newest event; any thread, one reader per client. */
-    CopyBroadcastReceiver newReceiver() {
-        return new CopyBroadcastReceiver(new BroadcastReceiver(buffer), new UnsafeBuffer(new byte[RECORD_BYTES * 2]));
+    /** A reader of the contact pairs' ring, positioned at its newest event; any thread, one reader per client. */
+    CopyBroadcastReceiver newContactReceiver() {
+        return new CopyBroadcastReceiver(new BroadcastReceiver(contactBuffer),
+            new UnsafeBuffer(new byte[RECORD_BYTES * 2]));
     }
 
-    /** One client's view of the log: the events since its last {@link #drain}. */
+    /** A reader of the other kinds' ring, positioned at its newest event. */
+    CopyBroadcastReceiver newStateReceiver() {
+        return new CopyBroadcastReceiver(new BroadcastReceiver(stateBuffer),
+            new UnsafeBuffer(new byte[RECORD_BYTES * 2]));
+    }
+
+    /** One client's view of the log: the events since its last {@link Receiver#drain}. */
     public Receiver newClientReceiver() {
-        return new Receiver(newReceiver());
+        return new Receiver(newContactReceiver(), newStateReceiver());
     }
 
-    /** What one client has not read yet; used by one thread at a time (the client's event loop). */
+    /**
+     * What one client has not read yet, from both rings, merged oldest first (a tick's contact events before its
+     * other events, the order the loop writes them); used by one thread at a time (the client's event loop), which
+     * may allocate.
+     */
     public static final class Receiver {
-        private final CopyBroadcastReceiver receiver;
+        private static final int SLOT_BYTES = 4 + RECORD_BYTES;
+        private final CopyBroadcastReceiver contacts;
+        private final CopyBroadcastReceiver states;
         private final Event event = new Event();
-        private long lost;
+        private long contactsLapped;
+        private long statesLapped;
         /** Events of this tick and older are past for this client: skipped (set from its first STATE). */
         private long floorTick = Long.MIN_VALUE;
+        /** The other kinds' events read from their ring and not yet handed on: kind, then the record. */
+        private UnsafeBuffer pending = new UnsafeBuffer(new byte[64 * SLOT_BYTES]);
+        private int pendingFirst;
+        private int pendingCount;
+        private Sink sink;
 
-        Receiver(CopyBroadcastReceiver receiver) {
-            this.receiver = receiver;
+        Receiver(CopyBroadcastReceiver contacts, CopyBroadcastReceiver states) {
+            this.contacts = contacts;
+            this.states = states;
         }
 
         /** Hands every event since the last call to {@code sink}, oldest first, through one reused view. */
         public void drain(Sink sink) {
+            this.sink = sink;
             try {
-                while (receiver.receive((kind, buffer, offset, length) -> {
-                    event.wrap(kind, buffer, offset);
-                    if (event.tick() > floorTick) {
-                        sink.accept(event);
+                readStates();
+                try {
+                    while (contacts.receive(this::onContact) > 0) {
+                        // One event per receive call.
+                    }
+                } catch (IllegalStateException lapped) {
+                    // The loop wrote a whole contact ring while this client was not reading: the oldest are gone.
+                    contactsLapped++;
+                }
+                // What is left of the other kinds is newer than every contact event read.
+                while (pendingCount > 0) {
+                    deliverPending();
+                }
+            } finally {
+                this.sink = null;
+            }
+        }
+
+        private void readStates() {
+            try {
+                while (states.receive((kind, buffer, offset, length) -> {
+                    if (buffer.getLong(offset) > floorTick) {
+                        keep(kind, buffer, offset);
                     }
                 }) > 0) {
                     // One event per receive call.
                 }
             } catch (IllegalStateException lapped) {
-                // The loop wrote a whole ring while this client was not reading: the oldest events are gone.
-                lost++;
+                statesLapped++;
             }
+        }
+
+        private void keep(int kind, DirectBuffer buffer, int offset) {
+            int capacity = pending.capacity() / SLOT_BYTES;
+            if (pendingCount == capacity) {
+                UnsafeBuffer grown = new UnsafeBuffer(new byte[2 * pending.capacity()]);
+                for (int i = 0; i < pendingCount; i++) {
+                    grown.putBytes(i * SLOT_BYTES, pending, ((pendingFirst + i) % capacity) * SLOT_BYTES, SLOT_BYTES);
+                }
+                pending = grown;
+                pendingFirst = 0;
+                capacity *= 2;
+            }
+            int at = ((pendingFirst + pendingCount) % capacity) * SLOT_BYTES;
+            pending.putInt(at, kind);
+            pending.putBytes(at + 4, buffer, offset, RECORD_BYTES);
+            pendingCount++;
+        }
+
+        private void onContact(int kind, DirectBuffer buffer, int offset, int length) {
+            long tick = buffer.getLong(offset);
+            // A tick's other events follow its contact events: hand on the older ones first.
+            while (pendingCount > 0 && pending.getLong(pendingFirst * SLOT_BYTES + 4) < tick) {
+                deliverPending();
+            }
+            if (tick > floorTick) {
+                event.wrap(kind, buffer, offset);
+                sink.accept(event);
+            }
+        }
+
+        private void deliverPending() {
+            int at = pendingFirst * SLOT_BYTES;
+            event.wrap(pending.getInt(at), pending, at + 4);
+            sink.accept(event);
+            pendingFirst = (pendingFirst + 1) % (pending.capacity() / SLOT_BYTES);
+            pendingCount--;
         }
 
         /**
          * A new client gets no event from before its first STATE (spec 3.1): events up to and including
-         * {@code tick}, the first STATE's, are skipped. The ring a new receiver joins still holds older ones.
+         * {@code tick}, the first STATE's, are skipped. The rings a new receiver joins still hold older ones.
          */
         public void skipThrough(long tick) {
             floorTick = Math.max(floorTick, tick);
         }
 
-        /** Times this client fell a whole ring behind and lost events. */
+        /** Times this client fell a whole ring behind and lost events, both rings. */
         public long lapped() {
-            return lost;
+            return contactsLapped + statesLapped;
+        }
+
+        /** Times this client fell a whole ring of the rare kinds behind (safety, device, budget, drops, collisions). */
+        public long statesLapped() {
+            return statesLapped;
         }
     }
 
@@ -339,6 +436,6 @@ public final class EventLog implements TickSink {
         record.putInt(8, (int) (pair >>> 32));
         record.putInt(12, (int) pair);
         record.putDouble(16, impulseNewtonSeconds);
-        transmitter.transmit(kind, record, 0, RECORD_BYTES);
+        contactTransmitter.transmit(kind, record, 0, RECORD_BYTES);
     }
 }

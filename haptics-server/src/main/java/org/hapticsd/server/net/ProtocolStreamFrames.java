@@ -290,21 +290,23 @@ public final class ProtocolStreamFrames implements StreamFrames {
     }
 
     @Override
-    public Object eventsFrame(EventLog.Receiver events, boolean json) {
+    public List<Object> eventsFrames(EventLog.Receiver events, boolean json) {
         List<StreamEvent> list = new ArrayList<>();
         events.drain(e -> {
-            if (list.size() < StreamProtocol.MAX_EVENTS) {
-                StreamEvent event = event(e);
-                if (event != null) {
-                    list.add(event);
-                }
+            StreamEvent event = event(e);
+            if (event != null) {
+                list.add(event);
             }
         });
-        if (list.isEmpty()) {
-            return null;
+        // Every event goes out: more than an EVENTS message holds is split over several, oldest first (before, the
+        // events past the 1024th of a frame were read from the ring and lost).
+        List<Object> frames = new ArrayList<>();
+        for (int from = 0; from < list.size(); from += StreamProtocol.MAX_EVENTS) {
+            EventsMessage message = new EventsMessage(
+                List.copyOf(list.subList(from, Math.min(list.size(), from + StreamProtocol.MAX_EVENTS))));
+            frames.add(json ? StreamJson.encodeJson(message) : StreamCodec.encode(message));
         }
-        EventsMessage message = new EventsMessage(list);
-        return json ? StreamJson.encodeJson(message) : StreamCodec.encode(message);
+        return frames;
     }
 
     private StreamEvent event(EventLog.Event e) {

@@ -21,8 +21,8 @@ public interface StreamFrames {
     String stateJson(LoopSnapshot snapshot);
 
     /**
-     * An EVENTS frame with what {@code events} has received since the last call, or null when nothing happened.
-     * Each client has its own receiver.
+     * The EVENTS frames with what {@code events} has received since the last call, oldest first, at most
+     * {@code StreamProtocol.MAX_EVENTS} events each; empty when nothing happened. Each client has its own receiver.
      */
-    Object eventsFrame(EventLog.Receiver events, boolean json);
+    java.util.List<Object> eventsFrames(EventLog.Receiver events, boolean json);
 }

@@ -47,8 +47,8 @@ final class TickFrames implements StreamFrames {
     }
 
     @Override
-    public Object eventsFrame(EventLog.Receiver events, boolean json) {
-        return null;
+    public java.util.List<Object> eventsFrames(EventLog.Receiver events, boolean json) {
+        return java.util.List.of();
     }
 
     @Override
