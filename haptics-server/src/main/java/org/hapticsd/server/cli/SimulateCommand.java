@@ -66,16 +66,24 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         }
         double maxResidualNs = 0;
         int maxRows = 0;
+        long written = 0;
         try (BufferedWriter csv = Files.newBufferedWriter(out)) {
             CsvTickWriter writer = new CsvTickWriter(csv, scene);
             writer.header();
             for (long k = 0; k < ticks; k++) {
+                written = k;
                 loop.tick(k * loop.periodNs());
                 loop.afterTick(false);
                 writer.row(loop.lastSnapshot());
                 maxResidualNs = Math.max(maxResidualNs, loop.lastSnapshot().lcpResidualNs);
                 maxRows = Math.max(maxRows, loop.lastSnapshot().lcpRows);
             }
+        } catch (OutOfMemoryError e) {
+            // The scene loaded, but the run needs more than the heap has left (a huge scene under a small -Xmx): one
+            // line that says so and what the CSV holds, rather than the error's name and a stack frame.
+            throw new LoopOptions.SceneLoadFailure("simulate: out of memory at tick " + written + " of " + ticks
+                + " (max heap " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap "
+                + "(HAPTICSD_JAVA_OPTS, e.g. -Xmx2g) or make the scene smaller; " + out + " holds the ticks before it");
         } catch (IOException e) {
             throw new UsageException("--out " + out + ": cannot write: " + e.getMessage());
         } catch (UncheckedIOException e) {
