@@ -1192,19 +1192,26 @@ public final class PhysicsWorld {
         double largest = 0.0;
         for (double value : m) {
             if (!Double.isFinite(value)) {
-                throw new IllegalArgumentException("inertiaKgM2 must be finite, was " + i);
+                throw new IllegalArgumentException("inertiaKgM2 must be finite, was " + oneLine(i));
             }
             largest = Math.max(largest, Math.abs(value));
         }
         double asymmetry = Math.max(Math.abs(i.m01() - i.m10()),
                 Math.max(Math.abs(i.m02() - i.m20()), Math.abs(i.m12() - i.m21())));
         if (asymmetry > 1e-9 * largest) {
-            throw new IllegalArgumentException("inertiaKgM2 must be symmetric, was " + i);
+            throw new IllegalArgumentException("inertiaKgM2 must be symmetric, was " + oneLine(i));
         }
         double minor2 = i.m00() * i.m11() - i.m01() * i.m10();
         if (!(i.m00() > 0.0) || !(minor2 > 0.0) || !(i.determinant() > 0.0)) {
-            throw new IllegalArgumentException("inertiaKgM2 must be positive definite, was " + i);
+            throw new IllegalArgumentException("inertiaKgM2 must be positive definite (its leading minors positive in "
+                + "double precision), was " + oneLine(i));
         }
+    }
+
+    /** A 3 × 3 matrix on one line, rows in brackets: JOML's {@code toString} spans three. */
+    private static String oneLine(Matrix3dc m) {
+        return String.format(java.util.Locale.ROOT, "[[%.4g %.4g %.4g] [%.4g %.4g %.4g] [%.4g %.4g %.4g]]", m.m00(),
+            m.m10(), m.m20(), m.m01(), m.m11(), m.m21(), m.m02(), m.m12(), m.m22());
     }
 
     private void requirePair(int bodyA, int bodyB) {

@@ -145,6 +145,12 @@ class PhysicsWorldBuildingTest {
         Matrix3d indefinite = new Matrix3d().scaling(0.01, -0.01, 0.01);
         assertMessage("inertiaKgM2", "positive definite",
                 () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, indefinite, Material.DEFAULT));
+        // A tensor whose minors underflow (a 1e-300 kg body), in one line: JOML's toString spans three.
+        Matrix3d tiny = new Matrix3d().scaling(1e-303);
+        IllegalArgumentException underflow = assertThrows(IllegalArgumentException.class,
+            () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, tiny, Material.DEFAULT));
+        assertEquals("inertiaKgM2 must be positive definite (its leading minors positive in double precision), was "
+            + "[[1.000e-303 0.000 0.000] [0.000 1.000e-303 0.000] [0.000 0.000 1.000e-303]]", underflow.getMessage());
         assertThrows(NullPointerException.class,
                 () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, inertia, null));
         assertEquals(0, world.bodyCount(), "a rejected body must leave the world unchanged");

@@ -55,7 +55,21 @@ public final class MassPropertiesCalculator {
     /** Mass properties of {@code shape} with total mass {@code massKg}, uniformly distributed. */
     public static MassProperties ofMass(Shape shape, double massKg) {
         requireMass(massKg);
-        return ofDensity(shape, 1.0).withMassKg(massKg);
+        MassProperties unitDensity;
+        try {
+            unitDensity = ofDensity(shape, 1.0);
+        } catch (IllegalArgumentException e) {
+            // At 1 kg/m³ the mass is the volume: a size whose volume or inertia overflows or underflows a double (a
+            // radius of 1e300 m) reached this as "massKg ... was Infinity", naming the mass the user did not get wrong.
+            // The shape's own refusals (a static shape, an open mesh) pass unchanged.
+            String why = e.getMessage();
+            if (why == null || !(why.startsWith("massKg ") || why.contains("KgM2 must be"))) {
+                throw e;
+            }
+            throw new IllegalArgumentException("the shape's size is outside what its volume and inertia can be "
+                + "computed for in double precision (" + why + " at 1 kg/m³)", e);
+        }
+        return unitDensity.withMassKg(massKg);
     }
 
     /** Solid ball: {@code m = ρ 4/3 π r³}, {@code I = 2/5 m r²} about every axis through the centre. */

@@ -32,6 +32,17 @@ class MassPropertiesCalculatorTest {
     private static final double STEEL_KG_PER_M3 = 7850.0;
 
     @Test
+    void shouldBlameTheSizeNotTheMassWhenTheVolumeDoesNotFitADouble() {
+        // Found with a 1 kg ball of radius 1e300 m, refused as "massKg must be finite and > 0, was Infinity".
+        for (double radiusM : new double[] {1e300, 1e-300}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MassPropertiesCalculator.ofMass(new SphereShape(radiusM), 1.0));
+            assertTrue(e.getMessage().startsWith("the shape's size is outside what its volume and inertia can be "
+                + "computed for in double precision"), e.getMessage());
+        }
+    }
+
+    @Test
     void shouldGiveBallTwoFifthsMassRadiusSquaredMatchingSliceIntegration() {
         double r = 0.02;
         MassProperties ball = MassPropertiesCalculator.sphere(r, STEEL_KG_PER_M3);
