@@ -14,6 +14,8 @@ import org.hapticsd.device.lockstep.LockstepClock;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.server.record.ReplayDevice;
 import org.hapticsd.server.scene.BuiltScene;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens a device by the name given to {@code --device} or a test script's {@code device}:
@@ -27,6 +29,7 @@ import org.hapticsd.server.scene.BuiltScene;
  * </ul>
  */
 public final class DeviceSelector {
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceSelector.class);
     public static final String NAMES = "sim, replay:FILE, serial:PORT[:BAUD], tcp:HOST:PORT, emulator[:falcon|:touch]";
     public static final String SIM = "sim";
     public static final String REPLAY_PREFIX = "replay:";
@@ -116,7 +119,23 @@ public final class DeviceSelector {
         }
         if (name.startsWith(REPLAY_PREFIX)) {
             try {
-                ReplayDevice replay = new ReplayDevice(Path.of(name.substring(REPLAY_PREFIX.length())));
+                Path file = Path.of(name.substring(REPLAY_PREFIX.length()));
+                ReplayDevice replay = new ReplayDevice(file);
+                int recordedHz = replay.recording().rateHz();
+                if (recordedHz != rateHz) {
+                    // One record per tick: at another rate the same positions would play faster or slower than they
+                    // were recorded, and nothing would say so.
+                    throw new DeviceException("recording " + file + " was made at " + recordedHz + " Hz and the loop "
+                        + "runs at " + rateHz + " Hz: replay it at " + recordedHz + " Hz (--rate " + recordedHz
+                        + ", or the scene's rateHz)");
+                }
+                if (!replay.recording().complete()) {
+                    LOG.warn("recording {} has no trailer (its recorder stopped without closing it{}): {} whole "
+                        + "records are replayed, then the device goes silent and the loop SAFE", file,
+                        replay.recording().leftoverBytes() > 0 ? ", or bytes were added after it; "
+                            + replay.recording().leftoverBytes() + " bytes after the last whole record" : "",
+                        replay.recording().recordCount());
+                }
                 replay.open();
                 return new OpenedDevice(name, replay, null, null);
             } catch (java.nio.file.NoSuchFileException e) {

@@ -27,6 +27,7 @@ public final class Recording {
     private final boolean complete;
     private final long trailerRecords;
     private final long trailerLostTicks;
+    private int leftoverBytes;
 
     private Recording(String sceneName, int rateHz, ByteBuffer records, int recordCount, boolean complete,
                       long trailerRecords, long trailerLostTicks) {
@@ -87,10 +88,68 @@ public final class Recording {
             }
         }
         int count = body / RecordingFormat.RECORD_BYTES;
+        if (complete && trailerRecords != count) {
+            throw new IOException(file + ": byte offset " + (recordsStart + body + RecordingFormat.END_MAGIC.length)
+                + ": the trailer says " + trailerRecords + " records, the file holds " + count);
+        }
         ByteBuffer records = all.duplicate().order(ORDER);
         records.position(recordsStart).limit(recordsStart + count * RecordingFormat.RECORD_BYTES);
-        return new Recording(new String(name, StandardCharsets.UTF_8), rateHz, records.slice().order(ORDER), count,
-            complete, trailerRecords, trailerLost);
+        Recording recording = new Recording(new String(name, StandardCharsets.UTF_8), rateHz,
+            records.slice().order(ORDER), count, complete, trailerRecords, trailerLost);
+        recording.leftoverBytes = complete ? 0 : body - count * RecordingFormat.RECORD_BYTES;
+        recording.check(file, recordsStart);
+        return recording;
+    }
+
+    /**
+     * Refuses, naming the byte offset, a record no recorder writes: a state, fault or device-fault code out of its
+     * table, a device state or force that is not finite, a tick that does not follow the one before. Found by a
+     * record whose fault byte was 200, replayed into an ArrayIndexOutOfBoundsException, and one whose position was
+     * NaN, refused only by the loop at that tick.
+     */
+    private void check(Path file, int recordsStart) throws IOException {
+        for (int i = 0; i < recordCount; i++) {
+            requireCode(file, recordsStart, i, RecordingFormat.SAFETY_STATE, "safety state", SafetyState.ALL.length);
+            requireCode(file, recordsStart, i, RecordingFormat.SAFETY_FAULT, "safety fault", SafetyFault.ALL.length);
+            requireCode(file, recordsStart, i, RecordingFormat.DEVICE_FAULT, "device fault", DEVICE_FAULTS.length);
+            if (deviceFresh(i)) {
+                requireFinite(file, recordsStart, i, RecordingFormat.DEVICE_POSITION_M, "device position");
+                requireFinite(file, recordsStart, i, RecordingFormat.DEVICE_VELOCITY_MPS, "device velocity");
+                requireFinite(file, recordsStart, i, RecordingFormat.DELIVERED_FORCE_N, "delivered force");
+            }
+            requireFinite(file, recordsStart, i, RecordingFormat.COMMANDED_FORCE_N, "commanded force");
+            if (i > 0 && tick(i) <= tick(i - 1)) {
+                throw new IOException(file + ": byte offset " + (recordsStart + at(i, RecordingFormat.TICK))
+                    + ": record " + i + " has tick " + tick(i) + ", not after the previous record's " + tick(i - 1));
+            }
+        }
+    }
+
+    private void requireCode(Path file, int recordsStart, int i, int field, String what, int codes)
+            throws IOException {
+        int code = records.get(at(i, field)) & 0xFF;
+        if (code >= codes) {
+            throw new IOException(file + ": byte offset " + (recordsStart + at(i, field)) + ": record " + i + " has "
+                + what + " code " + code + ", outside 0.." + (codes - 1));
+        }
+    }
+
+    private void requireFinite(Path file, int recordsStart, int i, int field, String what) throws IOException {
+        for (int axis = 0; axis < 3; axis++) {
+            double value = records.getDouble(at(i, field) + 8 * axis);
+            if (!Double.isFinite(value)) {
+                throw new IOException(file + ": byte offset " + (recordsStart + at(i, field) + 8 * axis) + ": record "
+                    + i + " has a " + what + " of " + value + " (axis " + "xyz".charAt(axis) + ")");
+            }
+        }
+    }
+
+    /**
+     * Bytes after the last whole record of a file without a trailer (a recorder that died mid-record, or bytes
+     * appended to a complete file, which then no longer ends in its trailer); 0 for a complete file.
+     */
+    public int leftoverBytes() {
+        return leftoverBytes;
     }
 
     public String sceneName() {

@@ -214,6 +214,16 @@ class CliMisuseTest {
             "replay:" + missing), missing, "not found");
     }
 
+    /** Found by replaying a 1000 Hz recording at --rate 500: it ran at half speed and nothing said so. */
+    @Test
+    void shouldRefuseToReplayARecordingAtAnotherRate() {
+        Path rec = dir.resolve("k.rec");
+        assertEquals(0, run("simulate", "--duration", "0.05", "--out", dir.resolve("k.csv").toString(), "--record",
+            rec.toString()).exitCode());
+        assertMisuse(run("simulate", "--duration", "0.05", "--rate", "500", "--out", dir.resolve("r.csv").toString(),
+            "--device", "replay:" + rec), rec.toString(), "was made at 1000 Hz", "--rate 1000");
+    }
+
     @Test
     void shouldRejectSimulateWithNegativeDuration() {
         assertMisuse(run("simulate", "--duration", "-1", "--out", dir.resolve("ticks.csv").toString()),

@@ -131,6 +131,48 @@ class TickRecorderTest {
         assertFalse(recording.complete());
         assertEquals(49, recording.recordCount(), "whole records only");
         assertEquals(48, recording.tick(48));
+        assertEquals(84, recording.leftoverBytes(), "the half record, which a replay says it leaves out");
+    }
+
+    /** Damaged records found by a user editing bytes: each refused at read with the byte offset, not at replay. */
+    @Test
+    void shouldRefuseRecordsNoRecorderWrites(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.rec");
+        HapticLoop loop = defaultLoop();
+        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        loop.setTickSink(recorder);
+        for (long k = 0; k < 20; k++) {
+            loop.tick(k * 1_000_000L);
+            loop.afterTick(false);
+        }
+        loop.shutdown();
+        recorder.close();
+        byte[] good = Files.readAllBytes(file);
+        int records = good.length - 24 - 20 * RecordingFormat.RECORD_BYTES;
+        int seventh = records + 7 * RecordingFormat.RECORD_BYTES;
+
+        assertRefused(dir, good, seventh + RecordingFormat.DEVICE_FAULT, b -> b[seventh + RecordingFormat.DEVICE_FAULT]
+            = (byte) 200, "record 7 has device fault code 200, outside 0..");
+        assertRefused(dir, good, seventh + RecordingFormat.SAFETY_STATE, b -> b[seventh + RecordingFormat.SAFETY_STATE]
+            = 9, "record 7 has safety state code 9, outside 0..");
+        assertRefused(dir, good, seventh + RecordingFormat.DEVICE_POSITION_M, b -> java.nio.ByteBuffer.wrap(b)
+            .order(RecordingFormat.ORDER).putDouble(seventh + RecordingFormat.DEVICE_POSITION_M, Double.NaN),
+            "record 7 has a device position of NaN (axis x)");
+        assertRefused(dir, good, seventh + RecordingFormat.TICK, b -> java.nio.ByteBuffer.wrap(b)
+            .order(RecordingFormat.ORDER).putLong(seventh + RecordingFormat.TICK, 2L),
+            "record 7 has tick 2, not after the previous record's 6");
+        assertRefused(dir, good, good.length - 16, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
+            .putLong(b.length - 16, 12_345L), "the trailer says 12345 records, the file holds 20");
+    }
+
+    private static void assertRefused(Path dir, byte[] good, int offset,
+                                      java.util.function.Consumer<byte[]> damage, String why) throws IOException {
+        byte[] bad = good.clone();
+        damage.accept(bad);
+        Path file = dir.resolve("bad.rec");
+        Files.write(file, bad);
+        IOException e = assertThrows(IOException.class, () -> Recording.read(file));
+        assertTrue(e.getMessage().startsWith(file + ": byte offset " + offset + ": " + why), e.getMessage());
     }
 
     @Test
