@@ -400,7 +400,8 @@ public final class SceneBuilder {
         Path file = scene.baseDirectory().resolve(mesh.file());
         if (!Files.isRegularFile(file)) {
             throw new SceneException(scene.source() + ":" + spec.line() + ":" + spec.column() + ": " + body.name()
-                + ".shape.file: mesh file not found: " + file);
+                + ".shape.file: " + (Files.isDirectory(file) ? "is a directory, not a mesh file: "
+                    : "mesh file not found: ") + file);
         }
         try {
             return new TriangleMeshShape(scaled(MeshLoader.load(file), mesh.scale()));
