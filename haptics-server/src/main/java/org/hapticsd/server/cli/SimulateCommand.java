@@ -53,6 +53,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         int rateHz = options.rateHz(scene);
         checkOutputDirectory(out);
         long ticks = Math.round(durationS * rateHz);
+        if (ticks < 1) {
+            // 0.0001 s at 1 kHz wrote a CSV of no rows with exit 0.
+            throw new UsageException("--duration " + durationS + ": shorter than one tick at " + rateHz + " Hz (at least "
+                + 0.5 / rateHz + " s: the duration is rounded to whole ticks)");
+        }
         checkRoomFor(out, ticks, scene);
         // The output file is created last, after every argument has been checked, so misuse never truncates
         // an existing file.

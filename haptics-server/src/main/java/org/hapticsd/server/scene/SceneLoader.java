@@ -369,6 +369,19 @@ public final class SceneLoader {
         if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
             return stripFieldPrefix(cause.getMessage(), e);
         }
+        if (cause instanceof NullPointerException) {
+            // List.copyOf of a list with a null item: `bodies:` followed by a `-` with nothing after it.
+            return "a list item is empty (a '-' with nothing after it)";
+        }
+        java.util.regex.Matcher coerced = COERCED_ELEMENT.matcher(original);
+        if (coerced.lookingAt()) {
+            return "expected " + describeType(elementType(coerced.group(2))) + ", got text " + coerced.group(1);
+        }
+        java.util.regex.Matcher scalar = SCALAR_FOR_MAPPING.matcher(original);
+        if (scalar.find()) {
+            return "expected a mapping, got " + ("String".equals(scalar.group(1)) ? "text" : "a "
+                + scalar.group(1).toLowerCase(Locale.ROOT)) + " " + scalar.group(2);
+        }
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             Class<?> target = mismatch.getTargetType();
             String detail = firstLine(e.getOriginalMessage())
@@ -389,6 +402,23 @@ public final class SceneLoader {
             return "expected " + describeType(target) + ": " + detail;
         }
         return firstLine(e.getOriginalMessage());
+    }
+
+    /** Text where a list of numbers wants a number: the value in group 1, the array's Java type in group 2. */
+    private static final java.util.regex.Pattern COERCED_ELEMENT =
+        java.util.regex.Pattern.compile("Cannot coerce String value \\((\"[^\"]*\")\\) to element of `([^`]*)`");
+    /** A scalar where a mapping is wanted (a scene file that is one line of text): its kind and value. */
+    private static final java.util.regex.Pattern SCALAR_FOR_MAPPING =
+        java.util.regex.Pattern.compile("no \\w+-argument constructor/factory method to deserialize from (\\w+) value "
+            + "\\((.*)\\)$");
+
+    private static Class<?> elementType(String arrayType) {
+        return switch (arrayType) {
+            case "double[]" -> double.class;
+            case "int[]" -> int.class;
+            case "boolean[]" -> boolean.class;
+            default -> String.class;
+        };
     }
 
     /** YAML's .nan and .inf, which Jackson reads as malformed numbers: the value, quoted, in group 1. */

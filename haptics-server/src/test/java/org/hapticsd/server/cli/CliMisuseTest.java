@@ -225,6 +225,30 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldRejectSimulateShorterThanOneTick() {
+        assertMisuse(run("simulate", "--duration", "0.0001", "--out", dir.resolve("ticks.csv").toString()),
+            "--duration 1.0E-4", "shorter than one tick at 1000 Hz");
+        assertFalse(Files.exists(dir.resolve("ticks.csv")), "nothing written");
+    }
+
+    /** Found by a researcher's hand-written scenes: each message named a Java class or no item. */
+    @Test
+    void shouldNameWhatTheFileHasWhereAMappingANumberOrAnItemIsWanted() throws IOException {
+        Path scalar = dir.resolve("scalar.yaml");
+        Files.writeString(scalar, "just a string\n");
+        assertMisuse(run("simulate", "--scene", scalar.toString(), "--duration", "0.01", "--out",
+            dir.resolve("o.csv").toString()), scalar + ":1:1: expected a mapping, got text 'just a string'");
+        Path empty = dir.resolve("empty-item.yaml");
+        Files.writeString(empty, "name: x\nbodies:\n  -\n");
+        assertMisuse(run("simulate", "--scene", empty.toString(), "--duration", "0.01", "--out",
+            dir.resolve("o.csv").toString()), "bodies: a list item is empty (a '-' with nothing after it)");
+        Path text = dir.resolve("text.yaml");
+        Files.writeString(text, "name: x\ngravity: [0, 0, \"-9.81\"]\n");
+        assertMisuse(run("simulate", "--scene", text.toString(), "--duration", "0.01", "--out",
+            dir.resolve("o.csv").toString()), text + ":2:17: gravity[2]: expected a number, got text \"-9.81\"");
+    }
+
+    @Test
     void shouldRejectSimulateWithNegativeDuration() {
         assertMisuse(run("simulate", "--duration", "-1", "--out", dir.resolve("ticks.csv").toString()),
             "--duration", "-1");
