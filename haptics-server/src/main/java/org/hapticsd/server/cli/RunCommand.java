@@ -176,7 +176,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             LOG.error("loop stopped by an error", fatal);
             return Main.EXIT_FAILURE;
         }
-        return signals.received() ? Main.EXIT_INTERRUPTED : Main.EXIT_OK;
+        return signals.received() ? signals.exitCode() : Main.EXIT_OK;
     }
 
     private static void statusLoop(PrintWriter out, LoopAssembly assembly, StreamSource scenes, OpenedDevice opened,

@@ -13,7 +13,7 @@ import sun.misc.SignalHandler;
  * (docs/device-protocol.md, section 11) does not reach the device: a device on a pty pair saw, after Ctrl-C, a last
  * FORCE with output enabled and a link error on the host (the cause read from jSerialComm's hook, not isolated by a
  * measurement). With this handler the command
- * stops its loop and closes the device while the JVM is still whole, then returns {@link Main#EXIT_INTERRUPTED};
+ * stops its loop and closes the device while the JVM is still whole, then returns 128 + the signal's number (130, 143);
  * the hooks run only after that. A second signal while closing exits at once (the hooks still run).
  *
  * <p>Where the JVM does not let a signal be handled, nothing is installed and the shutdown hook stays the fallback.
@@ -23,6 +23,7 @@ final class SignalStop implements AutoCloseable {
     private final List<Signal> signals = new ArrayList<>();
     private final List<SignalHandler> previous = new ArrayList<>();
     private volatile boolean received;
+    private volatile int number;
 
     private SignalStop() {
     }
@@ -35,8 +36,9 @@ final class SignalStop implements AutoCloseable {
                 Signal signal = new Signal(name);
                 SignalHandler old = Signal.handle(signal, s -> {
                     if (stop.received) {
-                        System.exit(Main.EXIT_INTERRUPTED);
+                        System.exit(128 + s.getNumber());
                     }
+                    stop.number = s.getNumber();
                     stop.received = true;
                     onSignal.run();
                 });
@@ -52,6 +54,14 @@ final class SignalStop implements AutoCloseable {
     /** Whether a signal asked the command to stop. */
     boolean received() {
         return received;
+    }
+
+    /**
+     * The shell's code for a command stopped by the signal received: 128 + its number, 130 for SIGINT and 143 for
+     * SIGTERM (SIGTERM used to give 130 as well); {@link Main#EXIT_INTERRUPTED} if the number is unknown.
+     */
+    int exitCode() {
+        return number > 0 ? 128 + number : Main.EXIT_INTERRUPTED;
     }
 
     /** Puts the previous handlers back. */
