@@ -50,6 +50,8 @@ public final class FrameDecoder {
     private long framesDecoded;
     private long crcErrors;
     private long malformedFrames;
+    private MessageType lastRejectedType;
+    private String lastRejection;
     private long oversizeFrames;
     private long unsupportedVersionFrames;
     private long resyncs;
@@ -172,6 +174,8 @@ public final class FrameDecoder {
         }
         message.setVersion(version);
         if (!message.readPayload(frame, Frame.HEADER_BYTES, version)) {
+            lastRejectedType = message.type();
+            lastRejection = message.rejection();
             return MALFORMED;
         }
         int sequence = LittleEndian.getU16(frame, 2);
@@ -252,6 +256,14 @@ public final class FrameDecoder {
     /** Bad COBS, too short, unknown type, wrong length for its type, or a field out of range. */
     public long malformedFrames() {
         return malformedFrames;
+    }
+
+    /**
+     * The last frame refused for a field outside its range: its type and the range it broke (e.g. "INFO:
+     * workspaceMaxM below workspaceMinM"), or null if none was, or the type does not say which.
+     */
+    public String lastRejection() {
+        return lastRejection == null ? null : lastRejectedType + ": " + lastRejection;
     }
 
     /** Runs longer than {@link Frame#MAX_ENCODED_BYTES} between delimiters. */

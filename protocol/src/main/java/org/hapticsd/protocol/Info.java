@@ -35,6 +35,7 @@ public final class Info extends Message {
     public static final int NO_RATE = 0xFF;
 
     private int selectedVersion = Frame.VERSION_1;
+    private String rejection;
     private int sensedDof;
     private int actuatedDof;
     private int selectedRateIndex = NO_RATE;
@@ -242,12 +243,12 @@ public final class Info extends Message {
         supportedRates = LittleEndian.getU16(src, offset + 48);
         int length = LittleEndian.getU8(src, offset + 50);
         if (length > MAX_NAME_BYTES) {
-            return false;
+            return reject("nameLength above 32");
         }
         for (int i = 0; i < length; i++) {
             int c = LittleEndian.getU8(src, offset + 52 + i);
             if (c < 0x20 || c > 0x7E) {
-                return false;
+                return reject("a name byte outside printable ASCII 0x20..0x7E");
             }
         }
         nameLength = length;
@@ -255,24 +256,51 @@ public final class Info extends Message {
         java.util.Arrays.fill(name, nameLength, MAX_NAME_BYTES, (byte) 0);
         // "No common version" carries nothing else the host reads; every other INFO describes a device the host will
         // size its safety limits from, so a field outside its range makes the frame malformed (spec 2.4, 4.2).
+        rejection = null;
         return selectedVersion == 0 || describesADevice();
+    }
+
+    private boolean reject(String why) {
+        rejection = why;
+        return false;
+    }
+
+    @Override
+    String rejection() {
+        return rejection;
     }
 
     /** The ranges of section 4.2 for a session's INFO. */
     private boolean describesADevice() {
-        if (sensedDof < 1 || sensedDof > 6 || actuatedDof > 6
-            || (selectedRateIndex > 6 && selectedRateIndex != NO_RATE) || (supportedRates & ~0x7F) != 0) {
-            return false;
+        if (sensedDof < 1 || sensedDof > 6) {
+            return reject("sensedDof outside 1..6");
+        }
+        if (actuatedDof > 6) {
+            return reject("actuatedDof above 6");
+        }
+        if ((selectedRateIndex > 6 && selectedRateIndex != NO_RATE) || (supportedRates & ~0x7F) != 0) {
+            return reject("selectedRateIndex outside 0..6 (or 0xFF), or supportedRates bits above 6");
         }
         for (int i = 0; i < 3; i++) {
-            if (!Float.isFinite(workspaceMinM[i]) || !Float.isFinite(workspaceMaxM[i])
-                || workspaceMaxM[i] < workspaceMinM[i]) {
-                return false;
+            if (!Float.isFinite(workspaceMinM[i]) || !Float.isFinite(workspaceMaxM[i])) {
+                return reject("a workspace bound not finite");
+            }
+            if (workspaceMaxM[i] < workspaceMinM[i]) {
+                return reject("workspaceMaxM below workspaceMinM");
             }
         }
-        return Float.isFinite(maxForceN) && maxForceN > 0f
-            && Float.isFinite(maxContinuousForceN) && maxContinuousForceN > 0f && maxContinuousForceN <= maxForceN
-            && Float.isFinite(nominalStiffnessNpm) && nominalStiffnessNpm >= 0f
-            && Float.isFinite(nominalDampingNspm) && nominalDampingNspm >= 0f;
+        if (!(Float.isFinite(maxForceN) && maxForceN > 0f)) {
+            return reject("maxForceN not finite and > 0");
+        }
+        if (!(Float.isFinite(maxContinuousForceN) && maxContinuousForceN > 0f && maxContinuousForceN <= maxForceN)) {
+            return reject("maxContinuousForceN not finite, > 0 and <= maxForceN");
+        }
+        if (!(Float.isFinite(nominalStiffnessNpm) && nominalStiffnessNpm >= 0f)) {
+            return reject("nominalStiffnessNpm not finite and >= 0");
+        }
+        if (!(Float.isFinite(nominalDampingNspm) && nominalDampingNspm >= 0f)) {
+            return reject("nominalDampingNspm not finite and >= 0");
+        }
+        return true;
     }
 }

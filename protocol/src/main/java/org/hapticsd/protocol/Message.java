@@ -23,6 +23,14 @@ public abstract class Message {
      */
     abstract boolean readPayload(byte[] src, int offset, int version);
 
+    /**
+     * Which documented range the last {@link #readPayload} that returned false broke, for the people who write
+     * firmware; null when the type does not say. A constant string: decoding allocates nothing.
+     */
+    String rejection() {
+        return null;
+    }
+
     /** Header version of the frame this message was decoded from (1 or 2). */
     public int version() {
         return version;

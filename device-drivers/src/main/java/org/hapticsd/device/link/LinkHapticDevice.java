@@ -138,16 +138,28 @@ public final class LinkHapticDevice implements HapticDevice {
         }
         if (!sessionActive) {
             long malformed;
+            String refusal;
+            String rejected;
             synchronized (sessionLock) {
                 malformed = session.statistics().malformedFrames();
+                refusal = session.infoRefusal();
+                rejected = session.lastFrameRejection();
             }
-            String silence = malformed > 0
-                    ? " (" + malformed + " malformed frame(s) received: an INFO with a field outside the ranges of "
-                        + "docs/device-protocol.md 4.2 is one)"
-                    : " (nothing answered HELLO)";
+            // One reason, said once: the INFO that was refused (naming its field), else what the line carried.
+            String detail;
+            if (refusal != null) {
+                detail = ": " + refusal;
+            } else if (malformed > 0) {
+                detail = " (" + malformed + " malformed frame(s) received"
+                    + (rejected != null ? "; the last was an " + rejected : "")
+                    + ": the ranges are in docs/device-protocol.md 2.4 and 4.2)";
+            } else if (lastError != null && !lastError.endsWith("of HELLO; reopening")) {
+                detail = ": " + lastError;
+            } else {
+                detail = " (nothing answered HELLO)";
+            }
             String why = incompatible ? lastError
-                    : "no INFO within " + config.openTimeoutNs() / 1_000_000L + " ms"
-                    + (lastError == null ? silence : ": " + lastError);
+                    : "no usable INFO within " + config.openTimeoutNs() / 1_000_000L + " ms of HELLO" + detail;
             close();
             throw new DeviceException(incompatible ? why : connector.name() + ": " + why);
         }

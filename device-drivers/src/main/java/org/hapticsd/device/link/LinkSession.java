@@ -156,6 +156,8 @@ public final class LinkSession {
     private long lastTxNs;
     private long nextForceNs;
     private String lastError;
+    /** What the last INFO this handshake refused said, or null. */
+    private String infoRefusal;
 
     // The device as it last reported itself (STATE or STATUS).
     private boolean flagsKnown;
@@ -230,6 +232,7 @@ public final class LinkSession {
         decoder.resetSequences();
         helloDue = true;
         handshakeStartNs = nowNs;
+        infoRefusal = null;
     }
 
     /** The link broke or was closed: the session, if any, is over. */
@@ -256,8 +259,9 @@ public final class LinkSession {
      */
     public boolean wantsReopen(long nowNs) {
         if (linkOpen && !sessionActive && nowNs - handshakeStartNs > config.reopenAfterNs()) {
-            lastError = linkName + ": no INFO within " + config.reopenAfterNs() / 1_000_000L
-                    + " ms of HELLO; reopening";
+            // An INFO this handshake refused says more than its absence: keep it (it named the bad field).
+            lastError = (infoRefusal != null ? infoRefusal + "; no usable INFO" : linkName + ": no INFO")
+                    + " within " + config.reopenAfterNs() / 1_000_000L + " ms of HELLO; reopening";
             return true;
         }
         return false;
@@ -568,6 +572,7 @@ public final class LinkSession {
             // The decoder checks the ranges of spec 4.2; this is the last guard: the receiver thread never dies on
             // what a device sends.
             lastError = linkName + ": device described itself inconsistently: " + e.getMessage();
+            infoRefusal = lastError;
             return;
         }
         DeviceInfo first = info;
@@ -577,6 +582,7 @@ public final class LinkSession {
             // stronger one is not trusted: any other description is a different device, kept disconnected.
             lastError = linkName + ": a different device answered (" + difference(first, described)
                     + "); the session was sized for the first, so it stays disconnected: restart to use it";
+            infoRefusal = lastError;
             return;
         }
         if (first == null) {
@@ -747,6 +753,16 @@ public final class LinkSession {
 
     // ---------------------------------------------------------------------------------------------------------
     // What the loop and the driver read.
+
+    /** The decoder's last frame refused for a field out of range ("INFO: maxForceN not finite and > 0"), or null. */
+    public String lastFrameRejection() {
+        return decoder.lastRejection();
+    }
+
+    /** Why the last INFO of this handshake was refused (a field out of range, another device), or null. */
+    public String infoRefusal() {
+        return infoRefusal;
+    }
 
     /** Copies the newest STATE into {@code dest} if one arrived since the last call; returns whether it did. */
     public boolean readState(DeviceState dest) {

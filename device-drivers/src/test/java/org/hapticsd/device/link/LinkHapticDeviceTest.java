@@ -126,8 +126,50 @@ class LinkHapticDeviceTest {
                 TcpByteLink.connector("127.0.0.1", silent.getLocalPort(), 500, 20), quick);
             DeviceException e = assertThrows(DeviceException.class, device::open);
             assertTrue(e.getMessage().startsWith("tcp:127.0.0.1:" + silent.getLocalPort()), e.getMessage());
-            assertTrue(e.getMessage().contains("no INFO within 300 ms"), e.getMessage());
+            assertTrue(e.getMessage().endsWith(": no usable INFO within 300 ms of HELLO (nothing answered HELLO)"),
+                e.getMessage());
             assertFalse(device.isSessionActive());
+        }
+    }
+
+    /**
+     * A device whose INFO is refused is told so once, naming the range it broke: found by INFOs with an inverted
+     * workspace or a continuous force above the peak, reported as "no INFO within 2000 ms: ...: no INFO within
+     * 2000 ms of HELLO; reopening", which neither said an INFO came nor why it was refused.
+     */
+    @Test
+    void shouldSayWhichFieldOfARefusedInfoWasWrong() throws Exception {
+        try (ServerSocket device = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                try (java.net.Socket s = device.accept()) {
+                    org.hapticsd.protocol.Info inverted = new org.hapticsd.protocol.Info()
+                        .setVersionAndDof(2, 3, 3).setSelectedRateIndex(3)
+                        .setWorkspaceM(0.1f, -0.1f, -0.1f, -0.1f, 0.1f, 0.1f).setRatings(8f, 4f, 3000f, 1f)
+                        .setSupportedRates(0x0F).setName("inverted");
+                    byte[] frame = new byte[org.hapticsd.protocol.Frame.MAX_WIRE_BYTES];
+                    int n = new org.hapticsd.protocol.FrameEncoder().encode(inverted, 0, frame, 0);
+                    for (int k = 0; k < 10; k++) {
+                        s.getOutputStream().write(frame, 0, n);
+                        Thread.sleep(30);
+                    }
+                    Thread.sleep(1000);
+                } catch (IOException | InterruptedException ignored) {
+                    // The host closed the link.
+                }
+            });
+            answering.start();
+            LinkSession.Config quick = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
+                50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
+            LinkHapticDevice host = new LinkHapticDevice(
+                TcpByteLink.connector("127.0.0.1", device.getLocalPort(), 500, 20), quick);
+            DeviceException e = assertThrows(DeviceException.class, host::open);
+            String prefix = "tcp:127.0.0.1:" + device.getLocalPort();
+            // How many of the ten arrive within the 300 ms depends on the machine; what they were does not.
+            assertTrue(e.getMessage().matches(java.util.regex.Pattern.quote(prefix + ": no usable INFO within 300 ms "
+                + "of HELLO (") + "\\d+" + java.util.regex.Pattern.quote(" malformed frame(s) received; the last was an "
+                + "INFO: workspaceMaxM below workspaceMinM: the ranges are in docs/device-protocol.md 2.4 and 4.2)")),
+                e.getMessage());
+            answering.join(5_000);
         }
     }
 
