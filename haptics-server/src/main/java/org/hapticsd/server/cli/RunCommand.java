@@ -187,6 +187,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long lastTicks = 0;
         long lastNs = startNs;
         long reportedErrors = 0;
+        String reportedLinkError = null;
         while (runner.isRunning() && StatusClock.awaitNextSecond(stopRequested, startNs, limitS)) {
             long nowNs = System.nanoTime();
             long ticks = assembly.stats().ticks();
@@ -207,6 +208,15 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault + " ",
                 physicsStatus(snapshot), link == null ? "" : linkStatus(link));
             out.flush();
+            // A link's trouble as it happens (a homing failure, a silent device, a refused reconnect), not only in
+            // the end report: the status line alone said "fault DEVICE".
+            // Compared by reference on purpose: each new error is a new string, so a second unplug is reported
+            // again though its words are the first one's.
+            String linkError = link == null ? null : link.lastError();
+            if (linkError != null && linkError != reportedLinkError) {
+                LOG.warn("{}", linkError);
+                reportedLinkError = linkError;
+            }
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {
                 LOG.error("{} tick(s) failed; last error:", errors - reportedErrors, assembly.loop().lastError());
