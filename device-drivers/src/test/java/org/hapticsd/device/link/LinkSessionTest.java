@@ -433,21 +433,36 @@ class LinkSessionTest {
         assertEquals(0.0, weaker.device.appliedForceN(0), "no force reaches a device the session was not sized for");
     }
 
+    /** A session fed frames by hand, no device behind it: what a firmware under test would send. */
+    private static final class HandFed {
+        final LinkSession session = new LinkSession(CONFIG, "test");
+        final byte[] out = new byte[LinkSession.MAX_POLL_BYTES];
+        private final FrameEncoder encoder = new FrameEncoder();
+        private final byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
+
+        /** The link opened and its HELLO sent. */
+        HandFed() {
+            session.linkOpened(0);
+            session.poll(0, out, 0);
+        }
+
+        void send(Message message, int sequence, long nowNs) {
+            int n = message instanceof Info ? encoder.encode(message, sequence, wire, 0)
+                : encoder.encode(message, Frame.LATEST_VERSION, sequence, wire, 0);
+            session.receive(wire, 0, n, nowNs);
+        }
+    }
+
     @Test
     void shouldNeverSendMoreThanTheDeviceDeclaredWhateverTheLoopCommands() {
-        LinkSession session = new LinkSession(CONFIG, "test");
-        session.linkOpened(0);
-        byte[] out = new byte[LinkSession.MAX_POLL_BYTES];
-        session.poll(0, out, 0);
-        FrameEncoder encoder = new FrameEncoder();
-        byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
-        session.receive(wire, 0, encoder.encode(validInfo(), 0, wire, 0), MS);
-        State homed = new State().setStatusFlags(org.hapticsd.protocol.StatusFlags.HOMED)
-            .setLinkCounters(State.NOT_CARRIED, 0);
-        session.receive(wire, 0, encoder.encode(homed, Frame.LATEST_VERSION, 1, wire, 0), MS);
+        HandFed fed = new HandFed();
+        fed.send(validInfo(), 0, MS);
+        fed.send(new State().setStatusFlags(org.hapticsd.protocol.StatusFlags.HOMED)
+            .setLinkCounters(State.NOT_CARRIED, 0), 1, MS);
         // 13 N along (3, 4, 12) against the device's declared 8 N.
-        session.commandForce(3.0, 4.0, 12.0);
-        int n = session.poll(2 * MS, out, 0);
+        fed.session.commandForce(3.0, 4.0, 12.0);
+        byte[] out = fed.out;
+        int n = fed.session.poll(2 * MS, out, 0);
         List<org.hapticsd.protocol.Force> forces = new ArrayList<>();
         new FrameDecoder(m -> {
             if (m instanceof org.hapticsd.protocol.Force f) {
@@ -465,17 +480,13 @@ class LinkSessionTest {
 
     @Test
     void shouldNotUseStaleStatesAndRestartTheSessionWhenTheDevicesSequenceWentBack() {
-        LinkSession session = new LinkSession(CONFIG, "test");
-        session.linkOpened(0);
-        byte[] out = new byte[LinkSession.MAX_POLL_BYTES];
-        session.poll(0, out, 0);
-        FrameEncoder encoder = new FrameEncoder();
-        byte[] wire = new byte[Frame.MAX_WIRE_BYTES];
-        session.receive(wire, 0, encoder.encode(validInfo(), 40_000, wire, 0), MS);
+        HandFed fed = new HandFed();
+        LinkSession session = fed.session;
+        fed.send(validInfo(), 40_000, MS);
         assertTrue(session.isSessionActive());
         org.hapticsd.device.DeviceState read = new org.hapticsd.device.DeviceState();
         State state = new State().setPositionM(0.01f, 0f, 0f).setLinkCounters(State.NOT_CARRIED, 0);
-        session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, 40_001, wire, 0), 2 * MS);
+        fed.send(state, 40_001, 2 * MS);
         assertTrue(session.readState(read));
         assertEquals(0.01f, (float) read.positionXM);
         // The counter goes back by 10,001 (the firmware restarted it without a new session): every frame after it is
@@ -483,20 +494,17 @@ class LinkSessionTest {
         state.setPositionM(0.05f, 0f, 0f);
         int sequence = 30_000;
         for (int k = 1; k < LinkSession.STALE_STATES_BEFORE_RESTART; k++) {
-            session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, sequence++, wire, 0), (2 + k) * MS);
+            fed.send(state, sequence++, (2 + k) * MS);
             assertFalse(session.readState(read), "a stale STATE is not the newest position (" + k + ")");
             assertTrue(session.isSessionActive());
         }
-        session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, sequence, wire, 0), 40 * MS);
+        fed.send(state, sequence, 40 * MS);
         assertFalse(session.isSessionActive(), "the session restarts after 32 stale STATEs in a row");
         assertTrue(session.lastError().contains("restarting the session"), session.lastError());
-        int n = session.poll(41 * MS, out, 0);
-        List<String> types = new ArrayList<>();
-        new FrameDecoder(m -> types.add(m.type().name())).feed(out, 0, n);
-        assertEquals(List.of("HELLO"), types);
+        assertEquals(List.of("HELLO"), sent(session, 41 * MS));
         // The device's INFO starts the count afresh, and its states are used again.
-        session.receive(wire, 0, encoder.encode(validInfo(), 7, wire, 0), 42 * MS);
-        session.receive(wire, 0, encoder.encode(state, Frame.LATEST_VERSION, 8, wire, 0), 43 * MS);
+        fed.send(validInfo(), 7, 42 * MS);
+        fed.send(state, 8, 43 * MS);
         assertTrue(session.readState(read));
         assertEquals(0.05f, (float) read.positionXM);
     }

@@ -117,14 +117,7 @@ class TickRecorderTest {
     @Test
     void shouldReadARecordingCutShortWithoutItsTrailer(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("cut.rec");
-        HapticLoop loop = defaultLoop();
-        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
-        loop.setTickSink(recorder);
-        for (long k = 0; k < 50; k++) {
-            loop.tick(k * 1_000_000L);
-        }
-        recorder.close();
-        byte[] bytes = Files.readAllBytes(file);
+        byte[] bytes = recordDefaultScene(file, 50);
         // Drop the 24-byte trailer and half of the last 168-byte record, as a crash would.
         Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 24 - 84));
         Recording recording = Recording.read(file);
@@ -137,17 +130,7 @@ class TickRecorderTest {
     /** Damaged records found by a user editing bytes: each refused at read with the byte offset, not at replay. */
     @Test
     void shouldRefuseRecordsNoRecorderWrites(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("good.rec");
-        HapticLoop loop = defaultLoop();
-        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
-        loop.setTickSink(recorder);
-        for (long k = 0; k < 20; k++) {
-            loop.tick(k * 1_000_000L);
-            loop.afterTick(false);
-        }
-        loop.shutdown();
-        recorder.close();
-        byte[] good = Files.readAllBytes(file);
+        byte[] good = recordDefaultScene(dir.resolve("good.rec"), 20);
         int records = good.length - 24 - 20 * RecordingFormat.RECORD_BYTES;
         int seventh = records + 7 * RecordingFormat.RECORD_BYTES;
 
@@ -163,6 +146,20 @@ class TickRecorderTest {
             "record 7 has tick 2, not after the previous record's 6");
         assertRefused(dir, good, good.length - 16, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
             .putLong(b.length - 16, 12_345L), "the trailer says 12345 records, the file holds 20");
+    }
+
+    /** {@code ticks} ticks of the default scene recorded to {@code file}; returns its bytes. */
+    private static byte[] recordDefaultScene(Path file, int ticks) throws Exception {
+        HapticLoop loop = defaultLoop();
+        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        loop.setTickSink(recorder);
+        for (long k = 0; k < ticks; k++) {
+            loop.tick(k * 1_000_000L);
+            loop.afterTick(false);
+        }
+        loop.shutdown();
+        recorder.close();
+        return Files.readAllBytes(file);
     }
 
     private static void assertRefused(Path dir, byte[] good, int offset,
