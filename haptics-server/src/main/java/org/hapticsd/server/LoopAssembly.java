@@ -43,8 +43,7 @@ public final class LoopAssembly {
         this.device = device;
         this.rateHz = rateHz;
         long periodNs = TickSchedule.periodNsFor(rateHz);
-        this.snapshots = new SnapshotExchange(scene.haptic().world().bodyCount(),
-                scene.haptic().world().deformableNodeCount());
+        this.snapshots = SnapshotExchange.forWorld(scene.haptic().world());
         this.safety = new SafetyLayer(safetyConfig, device.info().maxForceN());
         this.loop = new HapticLoop(scene.haptic(), device, safety, stats, commands, snapshots, stageTimer, periodNs);
     }

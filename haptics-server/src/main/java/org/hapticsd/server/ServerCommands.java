@@ -347,8 +347,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                     + " (docs/stream-protocol.md, 2.3 Limits)";
             }
             revision.set(next);
-            SnapshotExchange exchange = new SnapshotExchange(scene.haptic().world().bodyCount(),
-                scene.haptic().world().deformableNodeCount());
+            SnapshotExchange exchange = SnapshotExchange.forWorld(scene.haptic().world());
             LoopSnapshot snapshot = exchange.newSnapshot();
             StreamEpoch epoch = new StreamEpoch(exchange, frames);
             HandTarget hand = simulated ? scene.handTargets().get() : null;

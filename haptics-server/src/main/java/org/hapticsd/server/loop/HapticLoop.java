@@ -292,7 +292,7 @@ public final class HapticLoop implements LoopControl {
         s.fault = safety.fault();
         int contacts = world.contactCount();
         double deepestM = 0.0;
-        int published = Math.min(contacts, LoopSnapshot.MAX_CONTACTS);
+        int published = Math.min(contacts, s.contactCapacity);
         for (int i = 0; i < contacts; i++) {
             Contact c = world.contact(i);
             deepestM = Math.max(deepestM, c.depthM());

@@ -16,10 +16,12 @@ public final class LoopSnapshot {
     /** Values per body in {@link #bodyVelocity}: vx, vy, vz. */
     public static final int VELOCITY_STRIDE = 3;
     /**
-     * Contacts copied out per tick, at most: enough for every contact of the example scenes (the ten-box stack has
-     * 40), and a bound on what a reader copies. {@link #contactCount} still counts them all.
+     * Contacts a snapshot can carry, at most: a STATE's limit (docs/stream-protocol.md, 2.3). Each snapshot holds
+     * {@link #contactCapacity} of them, sized for its scene; {@link #contactCount} still counts them all.
      */
-    public static final int MAX_CONTACTS = 64;
+    public static final int MAX_CONTACTS = 4096;
+    /** The capacity of a snapshot made without a scene's contact budget (tests, tools). */
+    public static final int DEFAULT_CONTACT_CAPACITY = 64;
     /** Impulse collisions reported per tick, at most (a pile of IMPULSE bodies landing may start more). */
     public static final int MAX_IMPULSE_COLLISIONS = 16;
 
@@ -55,18 +57,23 @@ public final class LoopSnapshot {
     public SafetyState safety = SafetyState.GATED;
     public SafetyFault fault = SafetyFault.NONE;
     public int contactCount;
-    /** Contacts in the arrays below: min({@link #contactCount}, {@link #MAX_CONTACTS}), deepest not preferred. */
+    /**
+     * Contacts in the arrays below: min({@link #contactCount}, {@link #contactCapacity}), in the engine's order (by
+     * pair), deepest not preferred.
+     */
     public int publishedContacts;
+    /** How many contacts the arrays below hold: the scene's contact budget, at most {@link #MAX_CONTACTS}. */
+    public final int contactCapacity;
     /** Body indices (world indices) of each contact, A then B (A is the tool when the tool is involved). */
-    public final int[] contactBodies = new int[2 * MAX_CONTACTS];
+    public final int[] contactBodies;
     /** Contact point on B's surface, scene frame, m: x, y, z per contact. */
-    public final double[] contactPointM = new double[3 * MAX_CONTACTS];
+    public final double[] contactPointM;
     /** Unit normal, scene frame, from B toward A: x, y, z per contact. */
-    public final double[] contactNormal = new double[3 * MAX_CONTACTS];
+    public final double[] contactNormal;
     /** Force of B on A, scene frame, N: x, y, z per contact (normal part plus friction). */
-    public final double[] contactForceN = new double[3 * MAX_CONTACTS];
+    public final double[] contactForceN;
     /** Penetration depth, m, per contact. */
-    public final double[] contactDepthM = new double[MAX_CONTACTS];
+    public final double[] contactDepthM;
     public double maxPenetrationM;
     /** |this tick's start − previous tick's start − period|, ns; 0 on the first tick. */
     public long periodErrorNs;
@@ -128,6 +135,21 @@ public final class LoopSnapshot {
 
     /** Sized for a scene of {@code bodyCount} rigid bodies and {@code nodeCount} deformable nodes in all. */
     public LoopSnapshot(int bodyCount, int nodeCount) {
+        this(bodyCount, nodeCount, DEFAULT_CONTACT_CAPACITY);
+    }
+
+    /** The same, carrying up to {@code contactCapacity} contacts (1..{@link #MAX_CONTACTS}). */
+    public LoopSnapshot(int bodyCount, int nodeCount, int contactCapacity) {
+        if (contactCapacity < 1 || contactCapacity > MAX_CONTACTS) {
+            throw new IllegalArgumentException(
+                "contactCapacity must be 1.." + MAX_CONTACTS + ", got " + contactCapacity);
+        }
+        this.contactCapacity = contactCapacity;
+        this.contactBodies = new int[2 * contactCapacity];
+        this.contactPointM = new double[3 * contactCapacity];
+        this.contactNormal = new double[3 * contactCapacity];
+        this.contactForceN = new double[3 * contactCapacity];
+        this.contactDepthM = new double[contactCapacity];
         this.bodyCount = bodyCount;
         this.nodeCount = nodeCount;
         this.bodyPose = new double[bodyCount * POSE_STRIDE];
@@ -137,9 +159,10 @@ public final class LoopSnapshot {
 
     /** Copies every field; both snapshots must be sized for the same scene. */
     public void copyFrom(LoopSnapshot other) {
-        if (other.bodyCount != bodyCount || other.nodeCount != nodeCount) {
-            throw new IllegalArgumentException("snapshot sized for " + bodyCount + " bodies and " + nodeCount
-                + " nodes, source has " + other.bodyCount + " and " + other.nodeCount);
+        if (other.bodyCount != bodyCount || other.nodeCount != nodeCount || other.contactCapacity != contactCapacity) {
+            throw new IllegalArgumentException("snapshot sized for " + bodyCount + " bodies, " + nodeCount
+                + " nodes and " + contactCapacity + " contacts, source has " + other.bodyCount + ", "
+                + other.nodeCount + " and " + other.contactCapacity);
         }
         System.arraycopy(other.nodePositionM, 0, nodePositionM, 0, nodePositionM.length);
         tick = other.tick;

@@ -37,6 +37,19 @@ public final class SnapshotExchange {
     }
 
     /**
+     * For a scene's world: its bodies, its nodes, and as many contacts as its contact budget holds, a STATE's 4096 at
+     * most (it was 64 for every scene, so a 200-sphere pile showed 64 of its 450 contacts and their events).
+     */
+    public static SnapshotExchange forWorld(org.hapticsd.physics.PhysicsWorld world) {
+        return new SnapshotExchange(world.bodyCount(), world.deformableNodeCount(),
+            Math.max(1, Math.min(LoopSnapshot.MAX_CONTACTS, world.contactBudget().maxPoints())));
+    }
+
+    public SnapshotExchange(int bodyCount, int nodeCount, int contactCapacity) {
+        this.shared = new LoopSnapshot(bodyCount, nodeCount, contactCapacity);
+    }
+
+    /**
      * The version of the newest complete publish (even, 2 per publish; 0 before the first): cheap enough to poll for
      * "the loop has published again" without copying a snapshot.
      */
@@ -46,7 +59,7 @@ public final class SnapshotExchange {
 
     /** A snapshot sized for this exchange, for a reader to copy into. */
     public LoopSnapshot newSnapshot() {
-        return new LoopSnapshot(shared.bodyCount, shared.nodeCount);
+        return new LoopSnapshot(shared.bodyCount, shared.nodeCount, shared.contactCapacity);
     }
 
     /** Loop thread only. Never blocks, never allocates. */

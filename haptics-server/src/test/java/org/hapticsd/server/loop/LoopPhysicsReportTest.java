@@ -150,4 +150,17 @@ class LoopPhysicsReportTest {
         r.ticks(1, 0);
         assertEquals(0, r.snapshot().droppedPoints, "a paused loop does not step, so drops nothing");
     }
+
+    /** The 200-sphere pile: every contact in the snapshot (it carried 64 of about 450). */
+    @Test
+    void shouldPublishEveryContactOfAPileWithinItsBudget() throws Exception {
+        BuiltScene pile = SceneBuilder.build(new SceneLoader().load(java.nio.file.Path.of("../scenes/pile-200.yaml")));
+        Run r = run(pile, 1_000L);
+        r.ticks(1500, 0);
+        LoopSnapshot s = r.snapshot();
+        assertTrue(s.contactCount > 300, "the pile rests on itself: " + s.contactCount);
+        assertEquals(s.contactCount, s.publishedContacts);
+        assertEquals(Math.min(LoopSnapshot.MAX_CONTACTS, pile.haptic().world().contactBudget().maxPoints()),
+            s.contactCapacity);
+    }
 }

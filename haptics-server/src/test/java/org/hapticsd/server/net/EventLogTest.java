@@ -194,4 +194,45 @@ class EventLogTest {
             assertEquals(true, seen.get(i).tick() >= seen.get(i - 1).tick(), "oldest first at " + i);
         }
     }
+
+    /**
+     * Found with a 200-sphere pile: every snapshot carried 64 contacts, so a viewer saw 64 of 450 and events only
+     * for those. Now as many as the scene's budget: here 1,000 pairs listed as the engine lists them (by lower
+     * body, A the more mobile one), each reported once when it begins and ends, A and B as the snapshot had them.
+     */
+    @Test
+    void shouldReportEveryPairOfALargeSceneOnceWithItsOrientation() {
+        EventLog log = new EventLog(MS);
+        EventLog.Receiver receiver = log.newClientReceiver();
+        LoopSnapshot s = new LoopSnapshot(2000, 0, 2000);
+        s.safety = SafetyState.ACTIVE;
+        s.tick = 0;
+        log.onTick(s);
+        // Bodies 0..4 are static; pair k is dynamic body 10 + k over static body k % 5, two points each.
+        int pairs = 1000;
+        int i = 0;
+        for (int lower = 0; lower < 5; lower++) {
+            for (int k = lower; k < pairs; k += 5) {
+                contact(s, i++, 10 + k, lower, -1.0, -1.0);
+                contact(s, i++, 10 + k, lower, -2.0, -1.0);
+            }
+        }
+        s.publishedContacts = i;
+        s.tick = 1;
+        log.onTick(s);
+        s.publishedContacts = 0;
+        s.tick = 2;
+        log.onTick(s);
+        List<Seen> seen = drain(receiver);
+        List<Seen> began = seen.stream().filter(e -> e.kind() == EventLog.CONTACT_BEGAN).toList();
+        List<Seen> ended = seen.stream().filter(e -> e.kind() == EventLog.CONTACT_ENDED).toList();
+        assertEquals(pairs, began.size());
+        assertEquals(pairs, ended.size());
+        assertEquals(pairs, began.stream().map(e -> e.a() + "-" + e.b()).distinct().count(), "each pair once");
+        for (Seen e : began) {
+            assertEquals(e.a() - 10, e.b() + 5 * ((e.a() - 10) / 5), "A the dynamic body, B its static one: " + e);
+        }
+        Seen impact = seen.stream().filter(e -> e.kind() == EventLog.IMPACT && e.a() == 10).findFirst().orElseThrow();
+        assertEquals(3.0e-3, impact.impulseNewtonSeconds(), 1e-15, "both points' normal force, 1 ms");
+    }
 }
