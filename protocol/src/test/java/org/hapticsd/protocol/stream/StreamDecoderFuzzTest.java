@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -12,10 +14,19 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Seeded fuzzing of both decoders (a failure reproduces). Whatever the input, a decoder returns a message or throws
  * {@link StreamFormatException}, never anything else; a message it does return re-encodes and decodes to itself.
+ *
+ * <p>No input may take the decoder long: each is held to {@link #MAX_CPU_NS_PER_INPUT} of this thread's CPU time.
+ * CPU time, not the wall clock: a 60 s wall-clock timeout on the whole loop (about 4 s of work) failed a CI run on
+ * a machine loaded 11 deep by other processes, where the JSON fuzz took over 60 s without any input being slow. The
+ * wall-clock timeout left ({@value #HANG_GUARD_MINUTES} min) only catches a decoder that never returns.
  */
 class StreamDecoderFuzzTest {
     private static final int BINARY_INPUTS = 300_000;
     private static final int JSON_INPUTS = 100_000;
+    /** An input whose decoding takes more CPU than this nearly hangs the decoder (each takes microseconds). */
+    private static final long MAX_CPU_NS_PER_INPUT = 1_000_000_000L;
+    static final int HANG_GUARD_MINUTES = 10;
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     private final List<byte[]> valid = StreamSamples.all().stream().map(StreamCodec::encode).toList();
     private final List<String> validJson = StreamSamples.all().stream().map(StreamJson::encodeJson).toList();
@@ -39,7 +50,7 @@ class StreamDecoderFuzzTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = HANG_GUARD_MINUTES, unit = java.util.concurrent.TimeUnit.MINUTES)
     void shouldOnlyEverThrowStreamFormatExceptionOnRandomTruncatedAndMutatedBinary() {
         Random random = new Random(0x57EA4);
         byte[] noise = new byte[512];
@@ -66,6 +77,7 @@ class StreamDecoderFuzzTest {
                     input[random.nextInt(input.length)] = (byte) random.nextInt(256);
                 }
             }
+            long cpuBeforeNs = threads.getCurrentThreadCpuTime();
             try {
                 StreamMessage m = StreamCodec.decode(input);
                 assertEquals(m, StreamCodec.decode(StreamCodec.encode(m)), "input " + i);
@@ -75,6 +87,7 @@ class StreamDecoderFuzzTest {
             } catch (RuntimeException | Error e) {
                 throw new AssertionError("input " + i + " (" + StreamSamples.hex(input) + ") threw " + e, e);
             }
+            requireQuick(cpuBeforeNs, i, StreamSamples.hex(input));
         }
         assertEquals(BINARY_INPUTS, decoded + refused);
         // Both outcomes must be common, or the fuzz is not exercising the decoder: mutations of floats decode,
@@ -84,7 +97,7 @@ class StreamDecoderFuzzTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(value = HANG_GUARD_MINUTES, unit = java.util.concurrent.TimeUnit.MINUTES)
     void shouldOnlyEverThrowStreamFormatExceptionOnMutatedJson() {
         Random random = new Random(0x15017);
         String alphabet = "{}[]\":,0123456789.-eE+ntrufalsNIy\\ abcxyzMN";
@@ -111,6 +124,7 @@ class StreamDecoderFuzzTest {
                 }
             }
             String input = s.toString();
+            long cpuBeforeNs = threads.getCurrentThreadCpuTime();
             try {
                 StreamMessage m = StreamJson.decodeJson(input);
                 assertEquals(m, StreamJson.decodeJson(StreamJson.encodeJson(m)), "input " + i);
@@ -120,9 +134,17 @@ class StreamDecoderFuzzTest {
             } catch (RuntimeException | Error e) {
                 throw new AssertionError("input " + i + " (" + input + ") threw " + e, e);
             }
+            requireQuick(cpuBeforeNs, i, input);
         }
         assertEquals(JSON_INPUTS, decoded + refused);
         assertTrue(decoded > JSON_INPUTS / 100 && refused > JSON_INPUTS / 2, decoded + " decoded, " + refused
             + " refused");
+    }
+
+    private void requireQuick(long cpuBeforeNs, int i, String input) {
+        long spentNs = threads.getCurrentThreadCpuTime() - cpuBeforeNs;
+        if (spentNs > MAX_CPU_NS_PER_INPUT) {
+            fail("input " + i + " (" + input + ") took " + spentNs / 1_000_000L + " ms of CPU to decode");
+        }
     }
 }
