@@ -108,6 +108,29 @@ class DeformableScenesTest {
     }
 
     /**
+     * The page's drag can bring the stylus to the cloth, as the scene's header says: found with the default 0.1 m
+     * workspace, which held the hand 2 cm short of the cloth's edge and 10 cm in front of it. Nodes of the cloth's
+     * right half lie inside the device's workspace mapped into the scene.
+     */
+    @Test
+    void shouldHaveTheClothWithinTheStylussReach() throws Exception {
+        org.hapticsd.server.scene.BuiltScene scene = org.hapticsd.server.scene.SceneBuilder.build(
+            new org.hapticsd.server.scene.SceneLoader().load(Path.of("../scenes/cloth.yaml")));
+        org.hapticsd.device.Workspace reach = scene.newSimulatedDevice().info().workspace();
+        org.hapticsd.physics.deformable.DeformableBody cloth = scene.haptic().world().deformable(0);
+        org.joml.Vector3d node = new org.joml.Vector3d();
+        int reachable = 0;
+        for (int i = 0; i < cloth.nodeCount(); i++) {
+            scene.haptic().mapping().scenePointToDevice(cloth.nodePosition(i, node), node);
+            if (node.x > reach.minX() && node.x < reach.maxX() && node.y > reach.minY() && node.y < reach.maxY()
+                && node.z > reach.minZ() && node.z < reach.maxZ()) {
+                reachable++;
+            }
+        }
+        assertTrue(reachable >= 100, "nodes the dragged hand can reach: " + reachable);
+    }
+
+    /**
      * The tool feels a deformable body through the loop (test scene tool-trampoline.yaml): the hand (100 N/m) holds
      * the stylus pressed into a sheet pinned at its corners, and at rest the force the device is commanded balances
      * the hand's spring: Newton's third law from the nodes' coupling through rendering and the safety layer.
