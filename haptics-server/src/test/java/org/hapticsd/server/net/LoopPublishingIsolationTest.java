@@ -112,7 +112,8 @@ class LoopPublishingIsolationTest {
         private volatile boolean running = true;
 
         SnapshotMirror(SnapshotExchange source, int bodyCount, EventLog events) {
-            this.exchange = new SnapshotExchange(bodyCount);
+            // Sized as the loop's own: its scene's bodies and contact capacity.
+            this.exchange = new SnapshotExchange(bodyCount, 0, source.newSnapshot().contactCapacity);
             this.events = events;
             thread = new Thread(() -> {
                 LoopSnapshot copy = source.newSnapshot();

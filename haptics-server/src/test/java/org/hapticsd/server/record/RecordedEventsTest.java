@@ -311,7 +311,7 @@ class RecordedEventsTest {
             }
             if (k == 123) {
                 // The scene replaced by itself: a new exchange and snapshot, made here as ServerCommands makes them.
-                SnapshotExchange exchange = new SnapshotExchange(run.scene.haptic().world().bodyCount());
+                SnapshotExchange exchange = SnapshotExchange.forWorld(run.scene.haptic().world());
                 LoopSnapshot fresh = exchange.newSnapshot();
                 run.assembly.commands().offer(loop -> loop.replaceScene(run.scene.haptic(), exchange, fresh));
             }
