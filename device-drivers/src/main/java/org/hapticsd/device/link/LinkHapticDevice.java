@@ -140,10 +140,12 @@ public final class LinkHapticDevice implements HapticDevice {
             long malformed;
             String refusal;
             String rejected;
+            String failure;
             synchronized (sessionLock) {
                 malformed = session.statistics().malformedFrames();
                 refusal = session.infoRefusal();
                 rejected = session.lastFrameRejection();
+                failure = session.linkFailure();
             }
             // One reason, said once: the INFO that was refused (naming its field), else what the line carried.
             String detail;
@@ -153,8 +155,8 @@ public final class LinkHapticDevice implements HapticDevice {
                 detail = " (" + malformed + " malformed frame(s) received"
                     + (rejected != null ? "; the last was an " + rejected : "")
                     + ": the ranges are in docs/device-protocol.md 2.4 and 4.2)";
-            } else if (lastError != null && !lastError.endsWith("of HELLO; reopening")) {
-                detail = ": " + lastError;
+            } else if (failure != null) {
+                detail = ": " + failure;
             } else {
                 detail = " (nothing answered HELLO)";
             }

@@ -158,6 +158,8 @@ public final class LinkSession {
     private String lastError;
     /** What the last INFO this handshake refused said, or null. */
     private String infoRefusal;
+    /** Why the link last failed to open or broke (refused, end of stream), since it last opened; or null. */
+    private String linkFailure;
 
     // The device as it last reported itself (STATE or STATUS).
     private boolean flagsKnown;
@@ -233,12 +235,14 @@ public final class LinkSession {
         helloDue = true;
         handshakeStartNs = nowNs;
         infoRefusal = null;
+        linkFailure = null;
     }
 
     /** The link broke or was closed: the session, if any, is over. */
     public void linkClosed(String error) {
         if (error != null) {
             lastError = error;
+            linkFailure = error;
         }
         if (sessionActive) {
             sessionsLost++;
@@ -251,6 +255,7 @@ public final class LinkSession {
     /** A link could not be opened: {@code error} names the endpoint and why; the driver tries again later. */
     public void linkOpenFailed(String error) {
         lastError = error;
+        linkFailure = error;
     }
 
     /**
@@ -757,6 +762,11 @@ public final class LinkSession {
     /** The decoder's last frame refused for a field out of range ("INFO: maxForceN not finite and > 0"), or null. */
     public String lastFrameRejection() {
         return decoder.lastRejection();
+    }
+
+    /** Why the link last failed to open or broke since it last opened (connection refused, end of stream), or null. */
+    public String linkFailure() {
+        return linkFailure;
     }
 
     /** Why the last INFO of this handshake was refused (a field out of range, another device), or null. */
