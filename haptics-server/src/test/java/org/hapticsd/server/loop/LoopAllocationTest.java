@@ -59,6 +59,28 @@ class LoopAllocationTest {
         assertTrue(f.snapshot().contactCount > 0, "bodies in contact");
     }
 
+    /**
+     * The scale series' 100-sphere pile ({@code hapticsd scene pile --spheres 100}): a full layer with 19 spheres on
+     * top that never stop rolling, so contacts begin and end on every tick of the measured window, with about 190
+     * contact points carried by the snapshot and its events (issue 11: the loop's snapshot, events and contact
+     * storage at a lab scene's size).
+     */
+    @Test
+    void shouldAllocateZeroBytesPerTickWithASpherePile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+        throws Exception {
+        java.nio.file.Path scene = dir.resolve("pile-100.yaml");
+        java.nio.file.Files.writeString(scene, new org.hapticsd.server.scene.SpherePile(100).yaml());
+        LoopFixture f = LoopFixture.withSimulatedStylus(scene);
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the 100-sphere pile");
+        assertTrue(f.snapshot().contactCount > 100, "contacts in the snapshot: " + f.snapshot().contactCount);
+    }
+
     /** A 6 × 6 cloth (test scene browser-cloth.yaml) draped over a ball: the deformable stages and node snapshots. */
     @Test
     void shouldAllocateZeroBytesPerTickWithADeformableBody() throws Exception {
