@@ -1,5 +1,7 @@
 package org.hapticsd.server.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -167,13 +169,61 @@ final class LoopOptions {
         return rate;
     }
 
-    /** Checks the {@code --device} name before anything is opened or created. */
+    /**
+     * Checks the {@code --device} name before anything is opened or created, and that a {@code replay:} recording is
+     * a file that exists (its content is checked when it is opened).
+     */
     void checkDevice() {
         try {
             DeviceSelector.check(device);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--device: " + e.getMessage());
         }
+        Path replay = replayFile();
+        if (replay != null && Files.isDirectory(replay)) {
+            throw new UsageException("--device " + device + ": " + replay + " is a directory, not a recording");
+        }
+        if (replay != null && !Files.exists(replay)) {
+            throw new UsageException("--device " + device + ": recording " + replay + " not found");
+        }
+    }
+
+    /** The recording {@code --device replay:FILE} plays, or null for any other device. */
+    Path replayFile() {
+        if (device == null || !device.startsWith(REPLAY_PREFIX) || device.length() == REPLAY_PREFIX.length()) {
+            return null;
+        }
+        return Path.of(device.substring(REPLAY_PREFIX.length()));
+    }
+
+    /**
+     * Refuses (exit 2), before anything is created, an output file that is a file this run reads: the scene or the
+     * recording it replays. {@code simulate --record a.rec --device replay:a.rec} truncated the recording before
+     * reading it, and with {@code run} the new recording replaced the one just played.
+     */
+    void refuseOverwritingInputs(String outputOption, Path output) {
+        refuseSameFile(outputOption, output, "--scene", scene);
+        refuseSameFile(outputOption, output, "--device " + REPLAY_PREFIX, replayFile());
+    }
+
+    /** Refuses {@code output} when it is the same file as {@code input} (either may be null: nothing to compare). */
+    static void refuseSameFile(String outputOption, Path output, String inputOption, Path input) {
+        if (output != null && input != null && sameFile(output, input)) {
+            throw new UsageException(outputOption + " " + output + ": is the file that " + inputOption + " reads ("
+                + input + "); writing it would destroy it: choose another file");
+        }
+    }
+
+    /** The same file on disk (links followed) when both exist, else the same absolute, normalized path. */
+    static boolean sameFile(Path a, Path b) {
+        try {
+            if (Files.exists(a) && Files.exists(b)) {
+                return Files.isSameFile(a, b);
+            }
+        } catch (IOException e) {
+            // Unreadable metadata: compare the paths instead.
+        }
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 
     /** Opens the device named by {@code --device}, whatever kind; the loop will drive it in real time. */

@@ -69,6 +69,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         options.checkDevice();
+        options.refuseOverwritingInputs("--record", recordFile);
         StreamServerConfig streamConfig = stream.disabled ? null : stream.config();
         if (streamConfig != null) {
             options.requireStreamable(scene, rateHz);

@@ -52,6 +52,12 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         checkOutputDirectory(out);
+        options.checkDevice();
+        options.refuseOverwritingInputs("--out", out);
+        options.refuseOverwritingInputs("--record", recordFile);
+        if (recordFile != null && LoopOptions.sameFile(recordFile, out)) {
+            throw new UsageException("--record " + recordFile + ": is also the --out file: give each its own file");
+        }
         long ticks = Math.round(durationS * rateHz);
         if (ticks < 1) {
             // 0.0001 s at 1 kHz wrote a CSV of no rows with exit 0.

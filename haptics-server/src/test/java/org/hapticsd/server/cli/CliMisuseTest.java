@@ -1,5 +1,6 @@
 package org.hapticsd.server.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -212,6 +213,57 @@ class CliMisuseTest {
         String missing = dir.resolve("nothere.rec").toString();
         assertMisuse(run("simulate", "--duration", "0.1", "--out", dir.resolve("r.csv").toString(), "--device",
             "replay:" + missing), missing, "not found");
+    }
+
+    /**
+     * Found by a tester: {@code --record a.rec --device replay:a.rec} truncated the recording before reading it (it
+     * was then refused as holding no ticks, the original gone), and {@code --out a.rec} replaced it with CSV.
+     */
+    @Test
+    void shouldRefuseToWriteOverTheRecordingItReplays() throws Exception {
+        Path rec = dir.resolve("a.rec");
+        assertEquals(0, run("simulate", "--duration", "0.05", "--out", dir.resolve("a.csv").toString(), "--record",
+            rec.toString()).exitCode());
+        byte[] original = Files.readAllBytes(rec);
+        String replay = "replay:" + rec;
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", dir.resolve("b.csv").toString(), "--record",
+            rec.toString(), "--device", replay), "--record " + rec, "--device replay: reads");
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", rec.toString(), "--device", replay),
+            "--out " + rec, "--device replay: reads");
+        // The same file by another path.
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", dir.resolve("b.csv").toString(), "--record",
+            dir.resolve(".").resolve("a.rec").toString(), "--device", replay), "--device replay: reads");
+        assertMisuse(run("run", "--duration", "0.05", "--no-stream", "--record", rec.toString(), "--device", replay),
+            "--record " + rec, "--device replay: reads");
+        assertArrayEquals(original, Files.readAllBytes(rec), "the recording is untouched");
+        assertFalse(Files.exists(dir.resolve("b.csv")), "nothing written");
+    }
+
+    @Test
+    void shouldRefuseTheSameFileForOutAndRecord() {
+        Path both = dir.resolve("both.out");
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", both.toString(), "--record", both.toString()),
+            "--record " + both, "also the --out file");
+        assertFalse(Files.exists(both), "nothing written");
+    }
+
+    @Test
+    void shouldRefuseASceneFileAsTheOutput() throws Exception {
+        Path scene = dir.resolve("s.yaml");
+        Files.copy(Path.of("../scenes/wall.yaml"), scene);
+        byte[] original = Files.readAllBytes(scene);
+        assertMisuse(run("simulate", "--scene", scene.toString(), "--duration", "0.05", "--out", scene.toString()),
+            "--out " + scene, "--scene reads");
+        assertArrayEquals(original, Files.readAllBytes(scene));
+    }
+
+    /** A missing recording was reported by run only after the warm-up (and its log line): now before it. */
+    @Test
+    void shouldSayARecordingToReplayIsADirectoryOrMissing() {
+        assertMisuse(run("run", "--duration", "0.05", "--no-stream", "--device", "replay:" + dir.resolve("no.rec")),
+            "not found");
+        assertMisuse(run("simulate", "--duration", "0.05", "--out", dir.resolve("d.csv").toString(), "--device",
+            "replay:" + dir), "is a directory");
     }
 
     /** Found by replaying a 1000 Hz recording at --rate 500: it ran at half speed and nothing said so. */
