@@ -41,14 +41,25 @@ public final class PseudoTerminalPair implements AutoCloseable {
     private final Path devicePath;
     private final Thread stderrReader;
     private final ByteArrayOutputStream stderr;
+    /** The links' directory when {@link #start} created it: removed on close once empty. */
+    private final Path createdDir;
+    /**
+     * Stops socat if the JVM exits before {@link #close} (Ctrl-C or SIGTERM during a run): socat is a separate
+     * process, and it was left running under init with its links and directory behind (found by a tester
+     * interrupting {@code hapticsd test}).
+     */
+    private final Thread exitHook;
 
     private PseudoTerminalPair(Process process, Path hostPath, Path devicePath, Thread stderrReader,
-                               ByteArrayOutputStream stderr) {
+                               ByteArrayOutputStream stderr, Path createdDir) {
         this.process = process;
         this.hostPath = hostPath;
         this.devicePath = devicePath;
         this.stderrReader = stderrReader;
         this.stderr = stderr;
+        this.createdDir = createdDir;
+        this.exitHook = new Thread(this::stop, "hapticsd-socat-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
     }
 
     /** Whether {@code socat} is on the PATH. */
@@ -71,8 +82,31 @@ public final class PseudoTerminalPair implements AutoCloseable {
         return start(dir, socat, DEFAULT_START_TIMEOUT_NS);
     }
 
+    /**
+     * {@link #start(Path)} in a new temporary directory named from {@code prefix}, which the pair owns: it is removed
+     * when the pair closes, or when the JVM exits first.
+     */
+    public static PseudoTerminalPair startInTempDirectory(String prefix) throws IOException {
+        Path socat = findOnPath(SOCAT);
+        if (socat == null) {
+            throw new IOException(NOT_FOUND);
+        }
+        Path dir = Files.createTempDirectory(prefix);
+        try {
+            return start(dir, socat, DEFAULT_START_TIMEOUT_NS, dir.toAbsolutePath());
+        } catch (IOException e) {
+            Files.deleteIfExists(dir);
+            throw e;
+        }
+    }
+
     /** {@link #start(Path)} with an explicit socat executable and start timeout. */
     static PseudoTerminalPair start(Path dir, Path socat, long startTimeoutNs) throws IOException {
+        return start(dir, socat, startTimeoutNs, Files.exists(dir) ? null : dir.toAbsolutePath());
+    }
+
+    private static PseudoTerminalPair start(Path dir, Path socat, long startTimeoutNs, Path createdDir)
+        throws IOException {
         if (!Files.isExecutable(socat)) {
             throw new IOException(NOT_FOUND);
         }
@@ -97,7 +131,7 @@ public final class PseudoTerminalPair implements AutoCloseable {
         Thread reader = new Thread(() -> drain(process.getErrorStream(), stderr), "hapticsd-socat-stderr");
         reader.setDaemon(true);
         reader.start();
-        PseudoTerminalPair pair = new PseudoTerminalPair(process, host, device, reader, stderr);
+        PseudoTerminalPair pair = new PseudoTerminalPair(process, host, device, reader, stderr, createdDir);
         pair.awaitLinks(startTimeoutNs);
         return pair;
     }
@@ -126,7 +160,6 @@ public final class PseudoTerminalPair implements AutoCloseable {
         }
     }
 
-    /** Only root may lower a niceness; others would just get socat at normal priority with a warning. */
     /**
      * The command prefix that raises socat above the threads it serves. socat relays every frame; at normal priority
      * it waits behind the loop, link and emulator threads (raised priority as root), and a 5 ms wait trips the
@@ -202,10 +235,20 @@ public final class PseudoTerminalPair implements AutoCloseable {
 
     /**
      * Stops socat (SIGTERM, on which it removes its links) and waits for it; kills it after
-     * {@value #STOP_TIMEOUT_MS} ms. Removes links socat left behind. Idempotent.
+     * {@value #STOP_TIMEOUT_MS} ms. Removes links socat left behind, and the directory if {@link #start} created it
+     * and it is now empty. Idempotent.
      */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(exitHook);
+        } catch (IllegalStateException e) {
+            // The JVM is exiting: the hook runs (or ran) stop() itself.
+        }
+        stop();
+    }
+
+    private void stop() {
         process.destroy();
         try {
             if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
@@ -223,6 +266,13 @@ public final class PseudoTerminalPair implements AutoCloseable {
                 }
             } catch (IOException ignored) {
                 // Best effort: a dangling link left here is cleared by the next start.
+            }
+        }
+        if (createdDir != null) {
+            try {
+                Files.deleteIfExists(createdDir);
+            } catch (IOException ignored) {
+                // Not empty (something else was put there) or gone: left as it is.
             }
         }
         try {
@@ -273,6 +323,11 @@ public final class PseudoTerminalPair implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** The relay's process id (tests: that it does not outlive the JVM). */
+    long relayPid() {
+        return process.pid();
     }
 
     @Override

@@ -48,6 +48,64 @@ class PseudoTerminalPairTest {
     }
 
     @Test
+    void shouldRemoveTheTemporaryDirectoryItCreatedWhenClosed() throws IOException {
+        assumeSocat();
+        Path created;
+        try (PseudoTerminalPair pair = PseudoTerminalPair.startInTempDirectory("hapticsd-pty-test-")) {
+            created = pair.hostPath().getParent();
+            assertTrue(Files.isDirectory(created));
+        }
+        assertFalse(Files.exists(created), created + " removed");
+    }
+
+    /**
+     * Found by a tester: Ctrl-C or SIGTERM during {@code hapticsd test} left socat running under init, with its links
+     * and folder behind. A JVM that started a pair and is terminated before closing it must stop socat and remove
+     * the folder on its way out.
+     */
+    @Test
+    void shouldStopSocatWhenTheJvmIsTerminatedBeforeClosingThePair() throws Exception {
+        assumeSocat();
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx64m", "-cp", System.getProperty("java.class.path"), PtyExitChild.class.getName())
+            .redirectErrorStream(true).start();
+        String[] started;
+        try (java.io.BufferedReader out = new java.io.BufferedReader(
+            new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+            String line = out.readLine();
+            assertTrue(line != null && line.startsWith(PtyExitChild.READY), "child said: " + line);
+            started = line.substring(PtyExitChild.READY.length()).split(" ");
+            long relayPid = Long.parseLong(started[0]);
+            Path folder = Path.of(started[1]);
+            assertTrue(ProcessHandle.of(relayPid).map(ProcessHandle::isAlive).orElse(false), "socat running");
+            child.destroy(); // SIGTERM
+            assertTrue(child.waitFor(10, TimeUnit.SECONDS), "child exited");
+            long deadlineNs = System.nanoTime() + 5_000_000_000L;
+            while (ProcessHandle.of(relayPid).map(ProcessHandle::isAlive).orElse(false)
+                && System.nanoTime() - deadlineNs < 0) {
+                Thread.sleep(20);
+            }
+            assertFalse(ProcessHandle.of(relayPid).map(ProcessHandle::isAlive).orElse(false),
+                "socat " + relayPid + " stopped with the JVM");
+            assertFalse(Files.exists(folder), folder + " removed");
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    /** The JVM of the test above: starts a pair, says its relay's pid and folder, and waits to be terminated. */
+    static final class PtyExitChild {
+        static final String READY = "ready ";
+
+        public static void main(String[] args) throws Exception {
+            PseudoTerminalPair pair = PseudoTerminalPair.startInTempDirectory("hapticsd-pty-test-");
+            System.out.println(READY + pair.relayPid() + " " + pair.hostPath().getParent());
+            System.out.flush();
+            Thread.sleep(60_000);
+        }
+    }
+
+    @Test
     void shouldCarryEveryByteValueBothWays() throws IOException {
         assumeSocat();
         try (PseudoTerminalPair pair = PseudoTerminalPair.start(dir);

@@ -3,8 +3,6 @@ package org.hapticsd.server.device;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.hapticsd.device.emulator.EmulatedDevice;
 import org.hapticsd.device.emulator.EmulatorControl;
 import org.hapticsd.device.emulator.EmulatorRunner;
@@ -25,6 +23,8 @@ import org.hapticsd.device.link.TcpByteLink;
  */
 public final class InProcessEmulator implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 20;
+    /** The temporary folder of a pty pair's links: {@code /tmp/hapticsd-pty-NNN/host} and {@code .../device}. */
+    private static final String PTY_DIR_PREFIX = "hapticsd-pty-";
 
     private final EmulatorRunner runner;
     private final LockstepLink lockstep;
@@ -62,14 +62,7 @@ public final class InProcessEmulator implements AutoCloseable {
      * opened as a serial port at 1 Mbaud, exactly as a USB CDC device would be.
      */
     public static InProcessEmulator overPty(EmulatedDevice device) throws IOException {
-        Path dir = Files.createTempDirectory("hapticsd-pty-");
-        PseudoTerminalPair pair;
-        try {
-            pair = PseudoTerminalPair.start(dir);
-        } catch (IOException e) {
-            Files.deleteIfExists(dir);
-            throw e;
-        }
+        PseudoTerminalPair pair = PseudoTerminalPair.startInTempDirectory(PTY_DIR_PREFIX);
         EmulatorRunner runner;
         try {
             runner = new EmulatorRunner(device, SerialByteLink.connector(pair.devicePath().toString(),
@@ -80,11 +73,7 @@ public final class InProcessEmulator implements AutoCloseable {
         }
         LinkConnector host = SerialByteLink.connector(pair.hostPath().toString(), LinkAddress.DEFAULT_BAUD,
             READ_TIMEOUT_MS);
-        AutoCloseable cleanup = () -> {
-            pair.close();
-            Files.deleteIfExists(dir);
-        };
-        return new InProcessEmulator(runner, null, host, cleanup, device.profile().name() + " over " + host.name());
+        return new InProcessEmulator(runner, null, host, pair, device.profile().name() + " over " + host.name());
     }
 
     /** The emulator listening on an ephemeral TCP port of 127.0.0.1. */
@@ -107,21 +96,11 @@ public final class InProcessEmulator implements AutoCloseable {
         LinkConnector host;
         AutoCloseable cleanup;
         if (pty) {
-            Path dir = Files.createTempDirectory("hapticsd-pty-");
-            PseudoTerminalPair pair;
-            try {
-                pair = PseudoTerminalPair.start(dir);
-            } catch (IOException e) {
-                Files.deleteIfExists(dir);
-                throw e;
-            }
+            PseudoTerminalPair pair = PseudoTerminalPair.startInTempDirectory(PTY_DIR_PREFIX);
             deviceSide = SerialByteLink.connector(pair.devicePath().toString(), LinkAddress.DEFAULT_BAUD,
                 READ_TIMEOUT_MS);
             host = SerialByteLink.connector(pair.hostPath().toString(), LinkAddress.DEFAULT_BAUD, READ_TIMEOUT_MS);
-            cleanup = () -> {
-                pair.close();
-                Files.deleteIfExists(dir);
-            };
+            cleanup = pair;
         } else {
             ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
             deviceSide = TcpByteLink.acceptor(server, READ_TIMEOUT_MS);
