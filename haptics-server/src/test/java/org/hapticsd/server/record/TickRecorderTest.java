@@ -143,7 +143,14 @@ class TickRecorderTest {
             "record 7 has a device position of NaN (axis x)");
         assertRefused(dir, good, seventh + RecordingFormat.TICK, b -> java.nio.ByteBuffer.wrap(b)
             .order(RecordingFormat.ORDER).putLong(seventh + RecordingFormat.TICK, 2L),
-            "record 7 has tick 2, not after the previous record's 6");
+            "record 7 has tick 2, but the previous record's is 6 and it says 0 ticks were lost between them");
+        // A tick made larger is named at its own record, not at the next one's.
+        assertRefused(dir, good, seventh + RecordingFormat.TICK, b -> java.nio.ByteBuffer.wrap(b)
+            .order(RecordingFormat.ORDER).putLong(seventh + RecordingFormat.TICK, 139_637_976_727_559L),
+            "record 7 has tick 139637976727559, but the previous record's is 6");
+        // A name length that swallows records into the name.
+        assertRefused(dir, good, 24, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER).putInt(20, 1000),
+            "the scene name (1000 bytes, the length at byte offset 20) ");
         assertRefused(dir, good, good.length - 16, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
             .putLong(b.length - 16, 12_345L), "the trailer says 12345 records, the file holds 20");
     }
