@@ -730,6 +730,48 @@ class StreamConformanceTest {
         }
     }
 
+    /**
+     * Found by a tester: after asking for a slower rate, one more STATE came on the old schedule (17 ms after the
+     * last at 60 Hz, having asked for 1 Hz). The COMMAND behind the SUBSCRIBE tells when the server had read it: when
+     * its ACK comes before the next STATE, that STATE is on the new schedule, one new period after the last one.
+     */
+    @Test
+    void shouldApplyASlowerSubscribeFromTheNextState() throws Exception {
+        start();
+        try (Tcp client = new Tcp()) {
+            client.send(new SubscribeMessage(10));
+            StateMessage previous = client.next(StateMessage.class);
+            for (int attempt = 0; attempt < 5; attempt++) {
+                // The 10 Hz schedule in force: two STATEs at least 50 ticks apart.
+                StateMessage a;
+                while (true) {
+                    a = client.next(StateMessage.class);
+                    if (a.tick() - previous.tick() >= 50) {
+                        break;
+                    }
+                    previous = a;
+                }
+                client.send(new SubscribeMessage(1), new CommandMessage(90 + attempt, "not-the-token",
+                    new Command.Pause()));
+                StreamMessage first;
+                do {
+                    first = client.read();
+                } while (!(first instanceof StateMessage) && !(first instanceof AckMessage));
+                if (first instanceof StateMessage) {
+                    // The old schedule's STATE went before the server read the SUBSCRIBE (a busy machine): try again.
+                    client.send(new SubscribeMessage(10));
+                    previous = (StateMessage) first;
+                    continue;
+                }
+                StateMessage next = client.next(StateMessage.class);
+                assertTrue(next.tick() - a.tick() >= 500, "STATE of tick " + next.tick() + " after " + a.tick()
+                    + ": the old 10 Hz schedule was kept after SUBSCRIBE 1");
+                return;
+            }
+            org.junit.jupiter.api.Assertions.fail("the server never read the SUBSCRIBE before the next STATE");
+        }
+    }
+
     @Test
     void shouldSendANewClientNoEventFromBeforeItsFirstState() throws Exception {
         start();

@@ -226,8 +226,10 @@ class StreamScheduleTest {
 
         client.send(StreamCodec.encode(new SubscribeMessage(10)));
         client.advance(1_000);
-        // The run already due at 60 × 16.666667 ms = 1000.00002 ms goes out at 1001 ms; from there every 100 ms.
-        assertEquals(List.of(1_001L, 1_101L, 1_201L, 1_301L, 1_401L, 1_501L, 1_601L, 1_701L, 1_801L, 1_901L),
+        // The last 60 Hz STATE went at tick 984 (59 × 16.67 ms); the SUBSCRIBE applies from the next STATE, due one
+        // new period after it (docs/stream-protocol.md 3.1): 1084, not the old schedule's run at 1001 ms; from there
+        // every 100 ms.
+        assertEquals(List.of(1_084L, 1_184L, 1_284L, 1_384L, 1_484L, 1_584L, 1_684L, 1_784L, 1_884L, 1_984L),
             client.stateTicks());
         client.close();
     }
