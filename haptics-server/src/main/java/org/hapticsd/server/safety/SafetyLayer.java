@@ -10,7 +10,11 @@ package org.hapticsd.server.safety;
  *       Self-clearing faults go back through the start-up gate when their cause is gone; latched ones wait
  *       for {@link #reset()} and then go through the gate.</li>
  *   <li>Start-up gate: no output until the rendered force has stayed below the threshold for the configured
- *       number of consecutive ticks; then a linear ramp from 0 to full scale over the ramp time.</li>
+ *       number of consecutive ticks; then a linear ramp from 0 to full scale over the ramp time. The ramp scales the
+ *       force once it is clamped to the limit, so the output rises from 0 to at most the limit over the whole ramp
+ *       time. Scaling the rendered force instead reached the limit within milliseconds whenever the scene asked for
+ *       far more than the device allows (a tester: 3 N at once, in the ramp's first frames, from a wall rendering
+ *       1.5 kN); the slew limit alone then set the rise.</li>
  *   <li>Slew limit: the output vector moves by at most {@code maxForceStepN} per tick toward its target.</li>
  *   <li>An impact transient, if one is playing, is added after the slew limit (which would flatten it: a 5 N,
  *       10 ms pulse would rise by 0.5 N a tick and never reach its height); it has its own budget
@@ -130,7 +134,10 @@ public final class SafetyLayer {
         }
 
         double scale = gateScale(nowNs, renderedX, renderedY, renderedZ);
-        slewAndClamp(scale * renderedX, scale * renderedY, scale * renderedZ);
+        double magnitude = magnitude(renderedX, renderedY, renderedZ);
+        // Within the limit the force is scaled as rendered; beyond it, its direction at the limit's magnitude.
+        double toLimit = magnitude > limitN ? limitN / magnitude : 1.0;
+        slewAndClamp(scale * (toLimit * renderedX), scale * (toLimit * renderedY), scale * (toLimit * renderedZ));
         if (transientX != 0.0 || transientY != 0.0 || transientZ != 0.0) {
             addTransientAndClamp(scale * transientX, scale * transientY, scale * transientZ);
         }

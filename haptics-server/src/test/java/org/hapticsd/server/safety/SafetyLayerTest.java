@@ -387,6 +387,32 @@ class SafetyLayerTest {
             d.assertOutput(forceN, 0.0, 0.0);
         }
 
+        /**
+         * Found by a tester: a stiff wall rendering 1.5 kN under a 3 N device limit sent the full 3 N in the ramp's
+         * first frames, as the ramp scaled the rendered force before the limit clamped it. The ramp scales the
+         * clamped force: the output is fraction × limit, along the rendered direction, over the whole ramp.
+         */
+        @Test
+        void shouldRampAForceBeyondTheLimitFromZeroToTheLimitOverTheWholeRamp() {
+            long rampNs = 10 * PERIOD_NS;
+            SafetyConfig config = new SafetyConfig(MAX_FORCE_N, NO_SLEW_N, THRESHOLD_N, GATE_TICKS, rampNs,
+                WATCHDOG_TICKS, OVERRUN_LIMIT);
+            Driver d = new Driver(config, DEVICE_MAX_N);
+            for (int i = 0; i < GATE_TICKS; i++) {
+                d.tick(0.0, 0.0, 0.0);
+            }
+            d.assertState(SafetyState.RAMPING, SafetyFault.NONE, "gate open");
+            // 1500 N rendered along (3, 0, 4)/5; the limit is MAX_FORCE_N.
+            for (int n = 1; n < 10; n++) {
+                d.tick(900.0, 0.0, 1200.0);
+                d.assertState(SafetyState.RAMPING, SafetyFault.NONE, "ramp tick " + n);
+                d.assertOutput(n / 10.0 * MAX_FORCE_N * 0.6, 0.0, n / 10.0 * MAX_FORCE_N * 0.8);
+            }
+            d.tick(900.0, 0.0, 1200.0);
+            d.assertState(SafetyState.ACTIVE, SafetyFault.NONE, "ramp over");
+            d.assertOutput(MAX_FORCE_N * 0.6, 0.0, MAX_FORCE_N * 0.8);
+        }
+
         @Test
         void shouldRunGateAgainWhenWatchdogFaultClears() {
             Driver d = new Driver(unslewed(), DEVICE_MAX_N).active().outputting(2.0, 0.0, 0.0);
