@@ -80,6 +80,24 @@ public final class StreamJson {
         return text;
     }
 
+    /**
+     * The parser's message in this protocol's terms: Jackson ends some with advice on its own settings ("enable
+     * `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"), which a client cannot act on. A bare NaN or Infinity
+     * gets the form this protocol does accept (docs/stream-protocol.md section 6: the strings "NaN", "Infinity",
+     * "-Infinity").
+     */
+    static String parserMessage(String message) {
+        String text = message == null ? "unreadable input" : message;
+        int advice = text.indexOf(": enable `");
+        if (advice >= 0) {
+            text = text.substring(0, advice);
+        }
+        if (text.startsWith("Non-standard token")) {
+            text += " (a non-finite number is written as the string \"NaN\", \"Infinity\" or \"-Infinity\")";
+        }
+        return text;
+    }
+
     /** Parses one JSON message. Throws only {@link StreamFormatException}, for any input. */
     public static StreamMessage decodeJson(String text) {
         if (text == null) {
@@ -94,7 +112,7 @@ public final class StreamJson {
         try {
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new StreamFormatException("invalid JSON: " + e.getOriginalMessage(), e);
+            throw new StreamFormatException("invalid JSON: " + parserMessage(e.getOriginalMessage()), e);
         } catch (NumberFormatException e) {
             // Jackson reads a number whose exponent overflows BigDecimal (12E3456000000) and throws this rather
             // than a JsonProcessingException; found by StreamDecoderFuzzTest.

@@ -1,6 +1,7 @@
 package org.hapticsd.protocol.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,6 +69,13 @@ class StreamJsonTest {
         assertRefused("{\"type\":\"SUBSCRIBE\"}", "rateHz is missing");
         assertRefused("{\"type\":\"SUBSCRIBE\",\"rateHz\":1} {}", "invalid JSON");
         assertRefused("[1]", "message must be a JSON object");
+        // A bare Infinity (Python's json.dumps(1e400)): the protocol's spelling, not the parser's settings.
+        String bare = "{\"type\":\"COMMAND\",\"commandId\":12,\"authToken\":\"t\",\"command\":\"MOVE_HAND\","
+            + "\"x\":Infinity,\"y\":0,\"z\":0}";
+        assertRefused(bare, "invalid JSON: Non-standard token 'Infinity' (a non-finite number is written as the string "
+            + "\"NaN\", \"Infinity\" or \"-Infinity\")");
+        StreamFormatException e = assertThrows(StreamFormatException.class, () -> StreamJson.decodeJson(bare));
+        assertFalse(e.getMessage().contains("JsonReadFeature") || e.getMessage().contains("enable"), e.getMessage());
         assertRefused("{\"type\":\"BYE\"}", "type \"BYE\" is not a message type");
         assertRefused("{\"type\":\"COMMAND\",\"commandId\":1,\"authToken\":\"\",\"command\":\"FLY\"}",
             "command \"FLY\" is not one of PAUSE, RESUME, RESET_SCENE, LOAD_SCENE, EMERGENCY_STOP, RESET_STOP, "
