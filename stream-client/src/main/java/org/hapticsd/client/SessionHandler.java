@@ -47,8 +47,9 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
             if (refusal != null) {
                 // 4xx: the server refuses this request as asked (a bad rate or format in the URL, a foreign
                 // Origin, a wrong path); asking again would get the same answer, so it is final.
-                reason = "the server refused the WebSocket handshake: " + refusal
-                    + " (the URL's query or path, or this client's Origin)";
+                String why = ctx.channel().attr(HandshakeRefusal.BODY).get();
+                reason = "the server refused the WebSocket handshake: " + refusal + (why != null ? ": " + why
+                    : " (the URL's query or path, or this client's Origin)");
                 client.refusedForGood();
             } else if (malformed != null) {
                 client.countDecodeError();

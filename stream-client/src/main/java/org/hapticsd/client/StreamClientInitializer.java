@@ -75,6 +75,7 @@ final class StreamClientInitializer extends ChannelInitializer<SocketChannel> {
     static void addWebSocketFraming(ChannelPipeline p, URI uri, int maxMessageBytes, long handshakeTimeoutMs) {
         p.addLast(new HttpClientCodec())
             .addLast(new HttpObjectAggregator(MAX_HANDSHAKE_RESPONSE_BYTES))
+            .addLast(new HandshakeRefusal())
             .addLast(new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
                 .webSocketUri(uri)
                 .version(WebSocketVersion.V13)
