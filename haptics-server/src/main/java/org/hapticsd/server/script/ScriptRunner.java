@@ -195,7 +195,7 @@ public final class ScriptRunner {
             String[] countNames = {"framesLost", "reconnects", "deviceWatchdogTrips"};
             ScriptSpec.CountBound[] counts = {a.framesLost(), a.reconnects(), a.deviceWatchdogTrips()};
             for (int c = 0; c < counts.length; c++) {
-                if (counts[c] != null && counts[c].min() == 0 && counts[c].max() == Long.MAX_VALUE) {
+                if (counts[c] != null && !counts[c].given()) {
                     throw error(file, a, at + "." + countNames[c], "give min, max or both (a count)");
                 }
                 if (counts[c] != null && counts[c].min() > counts[c].max()) {

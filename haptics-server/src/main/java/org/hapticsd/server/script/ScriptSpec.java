@@ -511,16 +511,21 @@ public final class ScriptSpec {
         }
     }
 
-    /** {@code min} and/or {@code max}, whole numbers >= 0. */
+    /**
+     * {@code min} and/or {@code max}, whole numbers >= 0. Whether a bound was given is kept apart from its value:
+     * {@code min: 0} is a bound a script may write (it documents that none is also fine), not a missing one.
+     */
     public static final class CountBound {
         private long min;
         private long max = Long.MAX_VALUE;
+        private boolean given;
 
         public void setMin(long value) {
             if (value < 0) {
                 throw new IllegalArgumentException("min must be >= 0, got " + value);
             }
             this.min = value;
+            this.given = true;
         }
 
         public void setMax(long value) {
@@ -528,6 +533,12 @@ public final class ScriptSpec {
                 throw new IllegalArgumentException("max must be >= 0, got " + value);
             }
             this.max = value;
+            this.given = true;
+        }
+
+        /** Whether the script gave min, max or both. */
+        boolean given() {
+            return given;
         }
 
         public long min() {
