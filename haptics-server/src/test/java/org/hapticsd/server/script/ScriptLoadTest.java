@@ -34,4 +34,26 @@ class ScriptLoadTest {
         String empty = refusal(dir, "empty.yaml", "device: emulator\nassertions:\n  - {reconnects: {}}\n");
         assertTrue(empty.endsWith("empty.yaml:3:5: assertions[0].reconnects: give min, max or both (a count)"), empty);
     }
+
+    @Test
+    void shouldSayWhatWasExpectedAndWhatTheFileHasInItsOwnWords(@TempDir Path dir) {
+        // Jackson's own text ("Cannot coerce String value ... `CoercionConfig`") named Java types and settings.
+        String[][] cases = {
+            {"device: emulator\nassertions:\n  - {at: 0.5, connected: maybe}\n",
+                ":3:26: assertions[0].connected: expected true or false, got text \"maybe\""},
+            {"assertions:\n  - {maxOverruns: 1.5}\n",
+                ":2:19: assertions[0].maxOverruns: expected a whole number, got the fractional number 1.5"},
+            {"rateHz: 1000.0\n", ":1:9: rateHz: expected a whole number, got the fractional number 1000.0"},
+            {"assertions:\n  - {at: 0.5, contact: 1}\n",
+                ":2:24: assertions[0].contact: expected true or false, got the whole number 1"},
+            {"timeline:\n  - {at: 0.2, moveTo: [0.05, 0, 0], over: 0.5\nassertions:\n  - {at: 0.5, safety: active}\n",
+                ":2:43: timeline[0].over: expected a number, got text \"0.5 assertions\" (a '{' or '[' left unclosed "
+                    + "reads on into the next line)"},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            String message = refusal(dir, "w" + i + ".yaml", cases[i][0]);
+            assertTrue(message.endsWith("w" + i + ".yaml" + cases[i][1]), message);
+            assertTrue(!message.contains("Cannot coerce") && !message.contains("`"), message);
+        }
+    }
 }
