@@ -456,7 +456,7 @@ public final class SceneLoader {
         java.util.regex.Pattern.compile("Malformed numeric value ('[-+]?\\.(?i:nan|inf)')");
 
     /** Where the first byte that is not UTF-8 sits, as " (line L, byte offset B)", or "" when unreadable. */
-    private static String firstInvalidUtf8(Path file) {
+    public static String firstInvalidUtf8(Path file) {
         try {
             byte[] bytes = Files.readAllBytes(file);
             java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder();

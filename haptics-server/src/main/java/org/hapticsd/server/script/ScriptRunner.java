@@ -36,6 +36,7 @@ import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
+import org.hapticsd.server.record.ReplayDevice;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
@@ -73,6 +74,8 @@ public final class ScriptRunner {
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new ScriptException(file + ": test script not found");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new ScriptException(file + ": not UTF-8 text" + SceneLoader.firstInvalidUtf8(file));
         } catch (IOException e) {
             throw new ScriptException(file + ": cannot read: " + e.getMessage());
         }
@@ -86,15 +89,52 @@ public final class ScriptRunner {
         } catch (JsonProcessingException e) {
             throw new ScriptException(SceneLoader.describe(file.toString(), e, lastList.get()));
         }
+        spec.keepText(text);
         check(file, text, spec);
-        String device = deviceOf(file, spec);
-        String replayed = device.startsWith(DeviceSelector.REPLAY_PREFIX)
-            ? device.substring(DeviceSelector.REPLAY_PREFIX.length()) : null;
-        if (replayed != null && !Files.isRegularFile(Path.of(replayed))) {
-            throw new ScriptException(file + topLevelKey(text, "device") + ": device: recording " + replayed
+        Path replayed = replayedFile(file, spec);
+        if (replayed != null && Files.isDirectory(replayed)) {
+            throw new ScriptException(file + spec.where("device") + ": device: recording " + replayed
+                + " is a directory, not a tick recording");
+        }
+        if (replayed != null && !Files.exists(replayed)) {
+            throw new ScriptException(file + spec.where("device") + ": device: recording " + replayed
                 + " not found (a relative path is taken from the script's folder)");
         }
         return spec;
+    }
+
+    /** The {@code replay:} recording the script plays, its relative path taken from the script's folder; or null. */
+    static Path replayedFile(Path scriptFile, ScriptSpec spec) {
+        String device = deviceOf(scriptFile, spec);
+        return device.startsWith(DeviceSelector.REPLAY_PREFIX)
+            ? Path.of(device.substring(DeviceSelector.REPLAY_PREFIX.length())) : null;
+    }
+
+    /**
+     * A {@code replay:} recording that could never be played is a malformed script, refused before anything runs
+     * as a missing one is: one that is not a recording (corrupt, truncated, empty), or one made at another rate
+     * than the loop's (one record is played per tick, so it would play faster or slower than it was recorded).
+     * Read with the reader {@code simulate --device replay:} uses, so both refuse the same files.
+     */
+    private static void requireReplayable(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
+        Path file = replayedFile(scriptFile, spec);
+        if (file == null) {
+            return;
+        }
+        String at = scriptFile + spec.where("device") + ": device: recording " + file;
+        int recordedHz;
+        try {
+            recordedHz = new ReplayDevice(file).recording().rateHz();
+        } catch (IOException e) {
+            String why = String.valueOf(e.getMessage());
+            throw new ScriptException(at + " cannot be replayed: "
+                + (why.startsWith(file + ": ") ? why.substring(file.toString().length() + 2) : why));
+        }
+        if (recordedHz != rateHz) {
+            throw new ScriptException(at + " was made at " + recordedHz + " Hz and the loop runs at " + rateHz
+                + " Hz: one record is played per tick, so it would play at the wrong speed; give rateHz: "
+                + recordedHz + " (or a scene at " + recordedHz + " Hz)");
+        }
     }
 
     private static void check(Path file, String text, ScriptSpec spec) throws ScriptException {
@@ -252,9 +292,10 @@ public final class ScriptRunner {
             }
             BuiltScene built = SceneBuilder.build(scene);
             requireEmulatorKeepsUp(scriptFile, spec, built);
+            requireReplayable(scriptFile, spec, spec.rateHz() != null ? spec.rateHz() : built.rateHz());
             return built;
         } catch (SceneException e) {
-            throw new ScriptException(scriptFile + ": scene: " + e.getMessage());
+            throw new ScriptException(scriptFile + spec.where("scene") + ": scene: " + e.getMessage());
         }
     }
 
@@ -275,7 +316,10 @@ public final class ScriptRunner {
         int ticksPerState = (int) Math.ceil((double) rateHz / deviceHz);
         int watchdogTicks = scene.safety().watchdogTicks();
         if (ticksPerState > watchdogTicks) {
-            throw new ScriptException(scriptFile + ": rateHz: the in-process emulator ('" + profile.name()
+            // The rate is the script's when it gives one, else its scene's (the embedded one's: name the device).
+            String where = spec.rateHz() != null ? spec.where("rateHz")
+                : !spec.where("scene").isEmpty() ? spec.where("scene") : spec.where("device");
+            throw new ScriptException(scriptFile + where + ": rateHz: the in-process emulator ('" + profile.name()
                 + "') sends STATE at " + deviceHz + " Hz at most, so a " + rateHz + " Hz loop would see one every "
                 + ticksPerState + " ticks, more than the scene's safety.watchdogTicks (" + watchdogTicks + "): the "
                 + "loop watchdog would hold it SAFE; use rateHz up to " + deviceHz * watchdogTicks

@@ -26,6 +26,8 @@ public final class ScriptSpec {
     private boolean hostTimingGiven;
     private List<Step> timeline = List.of();
     private List<Assertion> assertions = List.of();
+    /** The script's text: its top-level mapping is not {@link Located}, so a field's place is found in it. */
+    private String text = "";
 
     public void setName(String value) {
         this.name = value;
@@ -143,6 +145,16 @@ public final class ScriptSpec {
 
     public String name() {
         return name;
+    }
+
+    /** Keeps the script's text so that a later refusal (the scene, the rate, the recording) can name its line. */
+    void keepText(String value) {
+        this.text = value;
+    }
+
+    /** Where top-level field {@code key} starts, as ":LINE:COLUMN", or "" when it is not written as such. */
+    String where(String key) {
+        return ScriptRunner.topLevelKey(text, key);
     }
 
     public String device() {

@@ -56,4 +56,31 @@ class ScriptLoadTest {
             assertTrue(!message.contains("Cannot coerce") && !message.contains("`"), message);
         }
     }
+
+    @Test
+    void shouldNameTheLineOfTheSceneAndOfTheRateItRefuses(@TempDir Path dir) {
+        String scene = refusal(dir, "s1.yaml", "name: s\nscene: nope.yaml\n");
+        assertTrue(scene.startsWith(dir.resolve("s1.yaml") + ":2:1: scene: ") && scene.endsWith("scene file not found"),
+            scene);
+        String rate = refusal(dir, "e6.yaml", "name: e\ndevice: emulator\nrateHz: 4000\n");
+        assertTrue(rate.startsWith(dir.resolve("e6.yaml") + ":3:1: rateHz: the in-process emulator"), rate);
+    }
+
+    @Test
+    void shouldSayAScriptIsNotUtf8NamingTheLineAndByteOffset(@TempDir Path dir) throws Exception {
+        Path script = Files.write(dir.resolve("bin.yaml"), new byte[] {'n', 'a', 'm', 'e', ':', ' ', 'a', '\n',
+            'd', 'e', 'v', 'i', 'c', 'e', ':', ' ', (byte) 0xff, '\n'});
+        String message = assertThrows(ScriptRunner.ScriptException.class, () -> new ScriptRunner().load(script))
+            .getMessage();
+        assertEquals(script + ": not UTF-8 text (line 2, byte offset 16: 0xff)", message);
+    }
+
+    @Test
+    void shouldSayAReplayedPathIsADirectory(@TempDir Path dir) throws Exception {
+        Files.createDirectory(dir.resolve("r"));
+        Path sub = Files.createDirectory(dir.resolve("sub"));
+        String message = refusal(sub, "d.yaml", "name: d\ndevice: replay:../r\n");
+        assertTrue(message.startsWith(sub.resolve("d.yaml") + ":2:1: device: recording ")
+            && message.endsWith(" is a directory, not a tick recording"), message);
+    }
 }

@@ -353,6 +353,37 @@ class TestScriptCommandTest {
         }
     }
 
+    /**
+     * A recording that can never be replayed is a malformed script (exit 2, one line, nothing run), as a missing one
+     * is: it used to run and report every assertion as not checked (exit 3, "run again on a quieter machine").
+     */
+    @Test
+    void shouldRefuseARecordingThatCannotBeReplayedBeforeAnythingRuns(@TempDir Path dir) throws Exception {
+        Path slow = dir.resolve("slow.yaml");
+        Files.writeString(slow, "name: slow\ndevice: sim\ntiming: lockstep\nrateHz: 500\nduration: 0.1\n");
+        assertEquals(0, run("test", slow.toString(), "--record-dir", dir.toString()).code());
+        Path corrupt = Files.writeString(dir.resolve("corrupt.rec"), "not a recording at all, just some text");
+        Path good = dir.resolve("good.yaml");
+        Files.writeString(good, "name: good\ndevice: sim\ntiming: lockstep\nduration: 0.1\n");
+
+        Path wrongRate = dir.resolve("wrong-rate.yaml");
+        Files.writeString(wrongRate, "name: w\ntiming: lockstep\ndevice: replay:slow.rec\nrateHz: 1000\n");
+        Outcome outcome = run("test", good.toString(), wrongRate.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+        assertTrue(outcome.err().contains(wrongRate + ":3:1: device: recording " + dir.resolve("slow.rec")
+            + " was made at 500 Hz and the loop runs at 1000 Hz"), outcome.err());
+        assertEquals("", outcome.out(), "nothing ran");
+
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "name: b\ndevice: replay:corrupt.rec\n");
+        outcome = run("test", broken.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains(broken + ":2:1: device: recording " + corrupt + " cannot be replayed: byte "
+            + "offset 0: not a tick recording"), outcome.err());
+        assertEquals("", outcome.out(), "nothing ran");
+    }
+
     @Test
     void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
         Path sim = dir.resolve("sim.yaml");
