@@ -292,7 +292,9 @@ public final class ScriptRunner {
             }
             BuiltScene built = SceneBuilder.build(scene);
             requireEmulatorKeepsUp(scriptFile, spec, built);
-            requireReplayable(scriptFile, spec, spec.rateHz() != null ? spec.rateHz() : built.rateHz());
+            int rateHz = spec.rateHz() != null ? spec.rateHz() : built.rateHz();
+            requireTraceFits(scriptFile, spec, rateHz);
+            requireReplayable(scriptFile, spec, rateHz);
             return built;
         } catch (SceneException e) {
             throw new ScriptException(scriptFile + spec.where("scene") + ": scene: " + e.getMessage());
@@ -341,7 +343,7 @@ public final class ScriptRunner {
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         BuiltScene scene = scene(scriptFile, spec);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
-        double durationS = Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
+        double durationS = durationS(spec);
         boolean lockstep = spec.isLockstep();
         if (!lockstep) {
             // Real time: the tick's code, and the link's and the emulator's, compiled before the first deadline.
@@ -382,7 +384,7 @@ public final class ScriptRunner {
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         // In lockstep, time is simulated: a wall-clock verdict on the step would differ from run to run.
         assembly.loop().setJudgePhysicsBudget(!lockstep);
-        TickTrace trace = new TickTrace((int) Math.ceil(durationS * rateHz) + rateHz);
+        TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz));
         TickRecorder recorder = null;
         if (recording != null) {
             try {
@@ -548,6 +550,63 @@ public final class ScriptRunner {
             LockSupport.parkNanos(100_000L);
         }
         return waitStartNs;
+    }
+
+    /** How long the script runs: its {@code duration}, or 0.2 s after its last step or assertion time. */
+    static double durationS(ScriptSpec spec) {
+        return Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
+    }
+
+    /**
+     * Every tick of the run is kept for the assertions ({@link TickTrace}): a run longer than the trace may hold is
+     * refused before anything runs, naming what makes it that long (its {@code duration}, or else the latest step
+     * or assertion time), instead of running out of memory once the run starts.
+     */
+    private static void requireTraceFits(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
+        double durationS = durationS(spec);
+        long ticks = TickTrace.capacity(durationS, rateHz);
+        if (ticks <= TickTrace.MAX_TICKS) {
+            return;
+        }
+        String why = String.format(Locale.ROOT, "a run of %s s at %d Hz traces %d ticks, more than the %d a script "
+            + "may (%s s at this rate): every tick is kept in memory for the assertions (%d bytes each); split it into "
+            + "shorter scripts", seconds(durationS), rateHz, ticks, TickTrace.MAX_TICKS,
+            seconds((double) (TickTrace.MAX_TICKS - rateHz) / rateHz), TickTrace.BYTES_PER_TICK);
+        if (!Double.isNaN(spec.durationS())) {
+            throw new ScriptException(scriptFile + spec.where("duration") + ": duration: " + why);
+        }
+        Located latest = null;
+        String field = null;
+        double latestS = -1;
+        for (int i = 0; i < spec.timeline().size(); i++) {
+            ScriptSpec.Step step = spec.timeline().get(i);
+            double endS = step.atS() + step.overS() + Math.max(0, step.unplugS());
+            if (endS > latestS) {
+                latest = step;
+                field = "timeline[" + i + "]";
+                latestS = endS;
+            }
+        }
+        for (int i = 0; i < spec.assertions().size(); i++) {
+            ScriptSpec.Assertion a = spec.assertions().get(i);
+            double endS = Double.isNaN(a.atS()) ? (Double.isNaN(a.toS()) ? 0 : a.toS()) : a.atS();
+            if (endS > latestS) {
+                latest = a;
+                field = "assertions[" + i + "]";
+                latestS = endS;
+            }
+        }
+        throw error(scriptFile, latest, field, "ends the run (no duration given): " + why);
+    }
+
+    /**
+     * Seconds as the script wrote them: at least the millisecond (as every time in the output), and as many more
+     * digits as the value has, so that a window set to 0.1 ms is not printed as 0.000 s.
+     */
+    static String seconds(double s) {
+        String exact = java.math.BigDecimal.valueOf(s).stripTrailingZeros().toPlainString();
+        int dot = exact.indexOf('.');
+        return dot >= 0 && exact.length() - dot - 1 > 3 ? exact : String.format(Locale.ROOT, "%.3f", s);
     }
 
     private static double defaultDurationS(ScriptSpec spec) {

@@ -83,4 +83,28 @@ class ScriptLoadTest {
         assertTrue(message.startsWith(sub.resolve("d.yaml") + ":2:1: device: recording ")
             && message.endsWith(" is a directory, not a tick recording"), message);
     }
+
+    /** A long run used to be accepted and then run out of heap sizing its trace (100000 s at 1 kHz: 6.4 GB). */
+    @Test
+    void shouldRefuseARunLongerThanTheTraceHoldsNamingWhatMakesItLong(@TempDir Path dir) throws Exception {
+        String given = refusal(dir, "long.yaml", "device: sim\ntiming: lockstep\nduration: 100000\n");
+        assertEquals(dir.resolve("long.yaml") + ":3:1: duration: a run of 100000.000 s at 1000 Hz traces 100001000 "
+            + "ticks, more than the 3600000 a script may (3599.000 s at this rate): every tick is kept in memory for "
+            + "the assertions (64 bytes each); split it into shorter scripts", given);
+        String implied = refusal(dir, "late.yaml", "device: sim\nrateHz: 4000\nassertions:\n"
+            + "  - {at: 0.5, safety: gated}\n  - {at: 1000, safety: gated}\n");
+        assertTrue(implied.startsWith(dir.resolve("late.yaml") + ":5:5: assertions[1]: ends the run (no duration "
+            + "given): a run of 1000.200 s at 4000 Hz"), implied);
+        ScriptSpec hour = load(dir, "hour.yaml", "device: sim\nduration: 3599\n");
+        assertEquals(TickTrace.MAX_TICKS, TickTrace.capacity(hour.durationS(), 1000), "the longest run accepted");
+    }
+
+    @Test
+    void shouldPrintSecondsWithAtLeastTheMillisecondAndAllTheDigitsWritten() {
+        assertEquals("0.000", ScriptRunner.seconds(0));
+        assertEquals("1.600", ScriptRunner.seconds(1.6));
+        assertEquals("0.0001", ScriptRunner.seconds(0.0001));
+        assertEquals("0.0039", ScriptRunner.seconds(0.0039));
+        assertEquals("2.12345", ScriptRunner.seconds(2.12345));
+    }
 }
