@@ -711,8 +711,9 @@ public final class ScriptRunner {
             boolean covered = last >= 0 && (fromNs - trace.timeNs[last] < periodNs || last + 1 < trace.count);
             first = covered ? last : -1;
         }
-        String window = instant ? String.format(Locale.ROOT, "at %.3f s", a.atS())
-            : String.format(Locale.ROOT, "from %.3f s to %.3f s", a.fromS(), a.toS());
+        // As written: a window narrower than a tick, rounded to the millisecond, would read as one the ticks cover.
+        String window = instant ? "at " + seconds(a.atS()) + " s"
+            : "from " + seconds(a.fromS()) + " s to " + seconds(a.toS()) + " s";
         if (first < 0) {
             return new AssertionResult(name, false, "no tick " + window, "ticks " + window);
         }

@@ -384,6 +384,20 @@ class TestScriptCommandTest {
         assertEquals("", outcome.out(), "nothing ran");
     }
 
+    /** At 250 Hz a window from 0.1 ms to 3.9 ms holds no tick; rounded to the ms it read "from 0.000 s to 0.004 s". */
+    @Test
+    void shouldPrintAWindowAsWrittenWhenItIsFinerThanAMillisecond(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("fine.yaml");
+        Files.writeString(script, "name: fine\ndevice: sim\ntiming: lockstep\nrateHz: 250\nduration: 0.1\n"
+            + "assertions:\n  - {name: between ticks, from: 0.0001, to: 0.0039, safety: gated}\n"
+            + "  - {name: a tick, at: 0.05, safety: gated}\n");
+        Outcome outcome = run("test", script.toString());
+        assertEquals(1, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("FAIL between ticks: measured no tick from 0.0001 s to 0.0039 s"),
+            outcome.out());
+        assertTrue(outcome.out().contains("PASS a tick: measured GATED at 0.050 s"), outcome.out());
+    }
+
     @Test
     void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
         Path sim = dir.resolve("sim.yaml");
