@@ -83,8 +83,10 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         int failed = 0;
         int errors = 0;
         for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
-            String name = entry.getValue().name() != null ? entry.getValue().name() : entry.getKey().toString();
-            out.println("== " + name + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
+            String shown = entry.getValue().name() != null ? entry.getValue().name()
+                : entry.getKey().getFileName().toString();
+            String name = suiteName(shown, entry.getKey(), results.keySet());
+            out.println("== " + shown + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
                 ? ", lockstep: simulated time, the same verdict on any machine" : ""));
             out.flush();
             List<AssertionResult> checked;
@@ -119,6 +121,15 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             }
         }
         return failed > 0 ? Main.EXIT_FAILURE : errors > 0 ? Main.EXIT_INCONCLUSIVE : Main.EXIT_OK;
+    }
+
+    /**
+     * The script's report suite: its {@code name}, by default its file name (as the docs promise; the path as typed
+     * changed with the directory the suite was run from). A name an earlier script of the run already has gets the
+     * script's path added: the report holds one suite per name, and a second would replace the first.
+     */
+    private static String suiteName(String name, Path script, java.util.Set<String> taken) {
+        return taken.contains(name) ? name + " (" + script + ")" : name;
     }
 
     /** {@code DIR/SCRIPT.rec}: the script's file name without its .yaml or .yml. */

@@ -398,6 +398,22 @@ class TestScriptCommandTest {
         assertTrue(outcome.out().contains("PASS a tick: measured GATED at 0.050 s"), outcome.out());
     }
 
+    /** docs/dil-tests.md: the default name is the file name, not the path as typed; a repeated name stays apart. */
+    @Test
+    void shouldNameAnUnnamedScriptAfterItsFileName(@TempDir Path dir) throws Exception {
+        Path script = Files.writeString(dir.resolve("q1.yaml"), "device: sim\ntiming: lockstep\nduration: 0.1\n"
+            + "assertions:\n  - {from: 0.01, to: 0.05, contact: false}\n");
+        Path other = Files.createDirectory(dir.resolve("other"));
+        Path again = Files.copy(script, other.resolve("q1.yaml"));
+        Path xml = dir.resolve("r.xml");
+        Outcome outcome = run("test", script.toString(), again.toString(), "--junit-xml", xml.toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().startsWith("== q1.yaml (" + script + "), lockstep"), outcome.out());
+        String report = Files.readString(xml);
+        assertTrue(report.contains("<testsuite name=\"q1.yaml\" tests=\"1\""), report);
+        assertTrue(report.contains("<testsuite name=\"q1.yaml (" + again + ")\" tests=\"1\""), report);
+    }
+
     @Test
     void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
         Path sim = dir.resolve("sim.yaml");
