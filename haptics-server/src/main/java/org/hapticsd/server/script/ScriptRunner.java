@@ -103,6 +103,28 @@ public final class ScriptRunner {
         return spec;
     }
 
+    /**
+     * The files a run of the script reads: the script, its scene file and its {@code replay:} recording, as far as
+     * it has them. The command refuses to write any output over one of them.
+     */
+    public static List<Path> inputsOf(Path scriptFile, ScriptSpec spec) {
+        List<Path> inputs = new ArrayList<>(List.of(scriptFile));
+        if (spec.scene() != null) {
+            inputs.add(scenePath(scriptFile, spec));
+        }
+        Path replayed = replayedFile(scriptFile, spec);
+        if (replayed != null) {
+            inputs.add(replayed);
+        }
+        return inputs;
+    }
+
+    /** The script's scene file, relative to the script's folder. */
+    private static Path scenePath(Path scriptFile, ScriptSpec spec) {
+        Path folder = scriptFile.toAbsolutePath().getParent();
+        return folder == null ? Path.of(spec.scene()) : folder.resolve(spec.scene());
+    }
+
     /** The {@code replay:} recording the script plays, its relative path taken from the script's folder; or null. */
     static Path replayedFile(Path scriptFile, ScriptSpec spec) {
         String device = deviceOf(scriptFile, spec);
@@ -287,8 +309,7 @@ public final class ScriptRunner {
             if (spec.scene() == null) {
                 scene = loader.loadEmbedded();
             } else {
-                Path folder = scriptFile.toAbsolutePath().getParent();
-                scene = loader.load(folder == null ? Path.of(spec.scene()) : folder.resolve(spec.scene()));
+                scene = loader.load(scenePath(scriptFile, spec));
             }
             BuiltScene built = SceneBuilder.build(scene);
             requireEmulatorKeepsUp(scriptFile, spec, built);

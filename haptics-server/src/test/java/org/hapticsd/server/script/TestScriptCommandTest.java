@@ -414,6 +414,56 @@ class TestScriptCommandTest {
         assertTrue(report.contains("<testsuite name=\"q1.yaml (" + again + ")\" tests=\"1\""), report);
     }
 
+    /** A --record-dir that does not exist yet is created, with its parents, as an output file's folder would be. */
+    @Test
+    void shouldCreateTheRecordDirWithItsParents(@TempDir Path dir) throws Exception {
+        Path script = Files.writeString(dir.resolve("short.yaml"), "device: sim\ntiming: lockstep\nduration: 0.1\n");
+        Path records = dir.resolve("build/42/recordings");
+        Outcome outcome = run("test", script.toString(), "--record-dir", records.toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(Files.size(records.resolve("short.rec")) > 0, "recorded into the new directory");
+
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "device: sim\nduration: -1\n");
+        assertEquals(2, run("test", bad.toString(), "--record-dir", dir.resolve("never").toString()).code());
+        assertTrue(Files.notExists(dir.resolve("never")), "a malformed script leaves nothing behind");
+    }
+
+    /**
+     * Found by a tester: a script replaying DIR/selfp.rec, run with --record-dir DIR, recorded over the recording it
+     * was replaying (exit 0, input lost). Any output over any input is refused before anything runs.
+     */
+    @Test
+    void shouldRefuseToWriteOverAFileTheRunReads(@TempDir Path dir) throws Exception {
+        Path make = Files.writeString(dir.resolve("make.yaml"), "device: sim\ntiming: lockstep\nduration: 0.1\n");
+        assertEquals(0, run("test", make.toString(), "--record-dir", dir.toString()).code());
+        Path recording = Files.copy(dir.resolve("make.rec"), dir.resolve("selfp.rec"));
+        byte[] before = Files.readAllBytes(recording);
+        Path selfp = Files.writeString(dir.resolve("selfp.yaml"), "device: replay:selfp.rec\ntiming: lockstep\n"
+            + "duration: 0.05\n");
+
+        Outcome outcome = run("test", selfp.toString(), "--record-dir", dir.resolve("./").toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+        assertTrue(outcome.err().contains(dir.resolve("./").resolve("selfp.rec") + ", which is a file " + selfp
+            + " reads (" + recording + "): the run would overwrite its own input"), outcome.err());
+        assertArrayEquals(before, Files.readAllBytes(recording), "the input is untouched");
+        assertEquals("", outcome.out(), "nothing ran");
+
+        outcome = run("test", make.toString(), "--junit-xml", make.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains("--junit-xml " + make + ", which is the test script (" + make + ")"),
+            outcome.err());
+        Path link = Files.createSymbolicLink(dir.resolve("alias.xml"), dir.resolve("scene-to-be.yaml"));
+        Path scened = Files.writeString(dir.resolve("scened.yaml"), "device: sim\nscene: scene-to-be.yaml\n"
+            + "timing: lockstep\nduration: 0.05\n");
+        Files.copy(Path.of("../scenes/wall.yaml"), dir.resolve("scene-to-be.yaml"));
+        outcome = run("test", scened.toString(), "--junit-xml", link.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains("--junit-xml " + link + ", which is a file " + scened + " reads"),
+            outcome.err());
+    }
+
     @Test
     void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
         Path sim = dir.resolve("sim.yaml");
