@@ -36,7 +36,8 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     Path junitXml;
 
     @Option(names = "--record-dir", paramLabel = "DIR",
-        description = "Also record every tick of each script to DIR/SCRIPT.rec (format: docs/recording.md).")
+        description = "Also record every tick of each script to DIR/SCRIPT.rec (format: docs/recording.md); DIR is "
+            + "created if missing.")
     Path recordDir;
 
     @Override
