@@ -36,14 +36,14 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     Path junitXml;
 
     @Option(names = "--record-dir", paramLabel = "DIR",
-        description = "Also record every tick of each script to DIR/SCRIPT.rec (format: docs/recording.md).")
+        description = "Also record every tick of each script to DIR/SCRIPT.rec (format: docs/recording.md); DIR is "
+            + "created if missing.")
     Path recordDir;
 
     @Override
     public Integer call() {
-        if (recordDir != null && !Files.isDirectory(recordDir)) {
-            throw new UsageException("--record-dir " + recordDir + ": "
-                + (Files.exists(recordDir) ? "not a directory" : "directory does not exist"));
+        if (recordDir != null && Files.exists(recordDir) && !Files.isDirectory(recordDir)) {
+            throw new UsageException("--record-dir " + recordDir + ": not a directory");
         }
         if (junitXml != null) {
             // Checked before any script runs, like every other output path: a typo must not cost a whole run.
@@ -76,6 +76,8 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 }
             }
         }
+        requireNoOutputOverAnInput(loaded);
+        createRecordDir();
         PrintWriter out = parent.out();
         Map<String, List<AssertionResult>> results = new LinkedHashMap<>();
         Map<String, Double> secondsByScript = new LinkedHashMap<>();
@@ -83,8 +85,10 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         int failed = 0;
         int errors = 0;
         for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
-            String name = entry.getValue().name() != null ? entry.getValue().name() : entry.getKey().toString();
-            out.println("== " + name + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
+            String shown = entry.getValue().name() != null ? entry.getValue().name()
+                : entry.getKey().getFileName().toString();
+            String name = suiteName(shown, entry.getKey(), results.keySet());
+            out.println("== " + shown + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
                 ? ", lockstep: simulated time, the same verdict on any machine" : ""));
             out.flush();
             List<AssertionResult> checked;
@@ -119,6 +123,106 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             }
         }
         return failed > 0 ? Main.EXIT_FAILURE : errors > 0 ? Main.EXIT_INCONCLUSIVE : Main.EXIT_OK;
+    }
+
+    /**
+     * The script's report suite: its {@code name}, by default its file name (as the docs promise; the path as typed
+     * changed with the directory the suite was run from). A name an earlier script of the run already has gets the
+     * script's path added: the report holds one suite per name, and a second would replace the first.
+     */
+    private static String suiteName(String name, Path script, java.util.Set<String> taken) {
+        return taken.contains(name) ? name + " (" + script + ")" : name;
+    }
+
+    /**
+     * A run must not write over what it reads: {@code test x.yaml --record-dir D} with {@code device: replay:x.rec}
+     * and that file in D overwrote the recording it was replaying. Every output (each script's recording, the JUnit
+     * file) is compared with every input (each script, its scene, its recording) before anything runs, and with the
+     * other outputs.
+     */
+    private void requireNoOutputOverAnInput(Map<Path, ScriptSpec> loaded) {
+        Map<Path, String> inputs = new LinkedHashMap<>();
+        for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
+            for (Path input : ScriptRunner.inputsOf(entry.getKey(), entry.getValue())) {
+                inputs.putIfAbsent(input, input.equals(entry.getKey()) ? "the test script"
+                    : "a file " + entry.getKey() + " reads");
+            }
+        }
+        Map<Path, String> recordings = new LinkedHashMap<>();
+        if (recordDir != null) {
+            for (Path script : loaded.keySet()) {
+                recordings.put(recordDir.resolve(recordingName(script)), "--record-dir " + recordDir + ": "
+                    + script + " would record to");
+            }
+        }
+        for (Map.Entry<Path, String> recording : recordings.entrySet()) {
+            requireNotAnInput(recording.getValue(), recording.getKey(), inputs);
+            if (junitXml != null && sameFile(recording.getKey(), junitXml)) {
+                throw new UsageException(recording.getValue() + " " + recording.getKey()
+                    + ", which is the --junit-xml file (" + junitXml + "): write them apart");
+            }
+        }
+        if (junitXml != null) {
+            requireNotAnInput("--junit-xml", junitXml, inputs);
+        }
+    }
+
+    private static void requireNotAnInput(String what, Path output, Map<Path, String> inputs) {
+        for (Map.Entry<Path, String> input : inputs.entrySet()) {
+            if (sameFile(output, input.getKey())) {
+                throw new UsageException(what + " " + output + ", which is " + input.getValue() + " ("
+                    + input.getKey() + "): the run would overwrite its own input; write elsewhere");
+            }
+        }
+    }
+
+    /**
+     * Whether two paths name one file: {@link Files#isSameFile} when both exist (it sees links), else their
+     * absolute paths with symbolic links resolved as far as the files' folders exist.
+     */
+    static boolean sameFile(Path a, Path b) {
+        if (Files.exists(a) && Files.exists(b)) {
+            try {
+                return Files.isSameFile(a, b);
+            } catch (IOException e) {
+                // Unreadable metadata: fall back on the paths.
+            }
+        }
+        return resolved(a).equals(resolved(b));
+    }
+
+    /** The absolute, normalized path, symbolic links resolved for the deepest part of it that exists. */
+    private static Path resolved(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+        } catch (IOException e) {
+            return absolute;
+        }
+    }
+
+    /**
+     * {@code --record-dir} is created with its parents when missing, as an output file's folder is by most tools:
+     * a new directory per CI build should not need a separate mkdir. Done after every script loaded, so a malformed
+     * script leaves nothing behind.
+     */
+    private void createRecordDir() {
+        if (recordDir == null || Files.isDirectory(recordDir)) {
+            return;
+        }
+        try {
+            Files.createDirectories(recordDir);
+        } catch (IOException e) {
+            throw new UsageException("--record-dir " + recordDir + ": cannot create the directory ("
+                + e.getClass().getSimpleName() + " " + e.getMessage() + ")");
+        }
     }
 
     /** {@code DIR/SCRIPT.rec}: the script's file name without its .yaml or .yml. */

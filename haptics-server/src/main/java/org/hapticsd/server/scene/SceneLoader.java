@@ -377,6 +377,12 @@ public final class SceneLoader {
         if (coerced.lookingAt()) {
             return "expected " + describeType(elementType(coerced.group(2))) + ", got text " + coerced.group(1);
         }
+        java.util.regex.Matcher wrongScalar = COERCED_SCALAR.matcher(original);
+        if (wrongScalar.lookingAt() && e instanceof MismatchedInputException mismatch
+            && mismatch.getTargetType() != null) {
+            return "expected " + describeType(mismatch.getTargetType()) + ", got " + given(wrongScalar.group(1),
+                wrongScalar.group(2));
+        }
         java.util.regex.Matcher scalar = SCALAR_FOR_MAPPING.matcher(original);
         if (scalar.find()) {
             return "expected a mapping, got " + ("String".equals(scalar.group(1)) ? "text" : "a "
@@ -407,6 +413,30 @@ public final class SceneLoader {
     /** Text where a list of numbers wants a number: the value in group 1, the array's Java type in group 2. */
     private static final java.util.regex.Pattern COERCED_ELEMENT =
         java.util.regex.Pattern.compile("Cannot coerce String value \\((\"[^\"]*\")\\) to element of `([^`]*)`");
+    /**
+     * A scalar of the wrong kind for a single value ({@code connected: maybe}, {@code rateHz: 1000.0}): Jackson's
+     * kind of value in group 1, the value as it quotes it in group 2. Its message names Java types and Jackson's
+     * settings; the file's author wants to read what was expected and what the file has.
+     */
+    private static final java.util.regex.Pattern COERCED_SCALAR =
+        java.util.regex.Pattern.compile("Cannot coerce ([\\w-]+) value \\((.*)\\) to `[^`]*` value");
+
+    /**
+     * What the file has, in the words of {@link #describeType}. Text where a number or true/false is wanted that
+     * holds a space is most often a flow mapping or list left open (a step's opening brace with no closing one):
+     * YAML then reads the next line's key into the same plain scalar.
+     */
+    private static String given(String kind, String value) {
+        return switch (kind) {
+            case "String" -> "text " + value + (value.strip().contains(" ")
+                ? " (a '{' or '[' left unclosed reads on into the next line)" : "");
+            case "Floating-point" -> "the fractional number " + value;
+            case "Integer" -> "the whole number " + value;
+            case "Boolean" -> value;
+            default -> value;
+        };
+    }
+
     /** A scalar where a mapping is wanted (a scene file that is one line of text): its kind and value. */
     private static final java.util.regex.Pattern SCALAR_FOR_MAPPING =
         java.util.regex.Pattern.compile("no \\w+-argument constructor/factory method to deserialize from (\\w+) value "
@@ -426,7 +456,7 @@ public final class SceneLoader {
         java.util.regex.Pattern.compile("Malformed numeric value ('[-+]?\\.(?i:nan|inf)')");
 
     /** Where the first byte that is not UTF-8 sits, as " (line L, byte offset B)", or "" when unreadable. */
-    private static String firstInvalidUtf8(Path file) {
+    public static String firstInvalidUtf8(Path file) {
         try {
             byte[] bytes = Files.readAllBytes(file);
             java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder();

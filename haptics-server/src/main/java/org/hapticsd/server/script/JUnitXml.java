@@ -77,8 +77,37 @@ public final class JUnitXml {
         return (int) results.stream().filter(r -> r.outcome() == outcome).count();
     }
 
+    /**
+     * Text as XML 1.0 character data, for attributes and elements alike: markup characters as entities, and the
+     * characters XML 1.0 forbids even as references (controls other than tab, line feed and carriage return, lone
+     * surrogates, U+FFFE and U+FFFF) written out as a backslash, u and four hex digits, the notation a YAML script
+     * gives them in: a name with a control character still reads as written and the file still parses. Tab, line
+     * feed and carriage return are character references: an attribute's value would otherwise lose them to the
+     * parser's normalisation.
+     */
     static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '"' -> out.append("&quot;");
+                case '\t', '\n', '\r' -> out.append("&#").append((int) c).append(';');
+                default -> {
+                    if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                        && Character.isLowSurrogate(text.charAt(i + 1))) {
+                        out.append(c).append(text.charAt(++i));
+                    } else if (c < 0x20 || Character.isSurrogate(c) || c == 0xFFFE || c == 0xFFFF) {
+                        out.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     /** Why an assertion could not be checked, as the error's type: what a CI report groups by. */

@@ -36,6 +36,7 @@ import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
+import org.hapticsd.server.record.ReplayDevice;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
@@ -73,6 +74,8 @@ public final class ScriptRunner {
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new ScriptException(file + ": test script not found");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new ScriptException(file + ": not UTF-8 text" + SceneLoader.firstInvalidUtf8(file));
         } catch (IOException e) {
             throw new ScriptException(file + ": cannot read: " + e.getMessage());
         }
@@ -86,15 +89,74 @@ public final class ScriptRunner {
         } catch (JsonProcessingException e) {
             throw new ScriptException(SceneLoader.describe(file.toString(), e, lastList.get()));
         }
+        spec.keepText(text);
         check(file, text, spec);
-        String device = deviceOf(file, spec);
-        String replayed = device.startsWith(DeviceSelector.REPLAY_PREFIX)
-            ? device.substring(DeviceSelector.REPLAY_PREFIX.length()) : null;
-        if (replayed != null && !Files.isRegularFile(Path.of(replayed))) {
-            throw new ScriptException(file + topLevelKey(text, "device") + ": device: recording " + replayed
+        Path replayed = replayedFile(file, spec);
+        if (replayed != null && Files.isDirectory(replayed)) {
+            throw new ScriptException(file + spec.where("device") + ": device: recording " + replayed
+                + " is a directory, not a tick recording");
+        }
+        if (replayed != null && !Files.exists(replayed)) {
+            throw new ScriptException(file + spec.where("device") + ": device: recording " + replayed
                 + " not found (a relative path is taken from the script's folder)");
         }
         return spec;
+    }
+
+    /**
+     * The files a run of the script reads: the script, its scene file and its {@code replay:} recording, as far as
+     * it has them. The command refuses to write any output over one of them.
+     */
+    public static List<Path> inputsOf(Path scriptFile, ScriptSpec spec) {
+        List<Path> inputs = new ArrayList<>(List.of(scriptFile));
+        if (spec.scene() != null) {
+            inputs.add(scenePath(scriptFile, spec));
+        }
+        Path replayed = replayedFile(scriptFile, spec);
+        if (replayed != null) {
+            inputs.add(replayed);
+        }
+        return inputs;
+    }
+
+    /** The script's scene file, relative to the script's folder. */
+    private static Path scenePath(Path scriptFile, ScriptSpec spec) {
+        Path folder = scriptFile.toAbsolutePath().getParent();
+        return folder == null ? Path.of(spec.scene()) : folder.resolve(spec.scene());
+    }
+
+    /** The {@code replay:} recording the script plays, its relative path taken from the script's folder; or null. */
+    static Path replayedFile(Path scriptFile, ScriptSpec spec) {
+        String device = deviceOf(scriptFile, spec);
+        return device.startsWith(DeviceSelector.REPLAY_PREFIX)
+            ? Path.of(device.substring(DeviceSelector.REPLAY_PREFIX.length())) : null;
+    }
+
+    /**
+     * A {@code replay:} recording that could never be played is a malformed script, refused before anything runs
+     * as a missing one is: one that is not a recording (corrupt, truncated, empty), or one made at another rate
+     * than the loop's (one record is played per tick, so it would play faster or slower than it was recorded).
+     * Read with the reader {@code simulate --device replay:} uses, so both refuse the same files.
+     */
+    private static void requireReplayable(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
+        Path file = replayedFile(scriptFile, spec);
+        if (file == null) {
+            return;
+        }
+        String at = scriptFile + spec.where("device") + ": device: recording " + file;
+        int recordedHz;
+        try {
+            recordedHz = new ReplayDevice(file).recording().rateHz();
+        } catch (IOException e) {
+            String why = String.valueOf(e.getMessage());
+            throw new ScriptException(at + " cannot be replayed: "
+                + (why.startsWith(file + ": ") ? why.substring(file.toString().length() + 2) : why));
+        }
+        if (recordedHz != rateHz) {
+            throw new ScriptException(at + " was made at " + recordedHz + " Hz and the loop runs at " + rateHz
+                + " Hz: one record is played per tick, so it would play at the wrong speed; give rateHz: "
+                + recordedHz + " (or a scene at " + recordedHz + " Hz)");
+        }
     }
 
     private static void check(Path file, String text, ScriptSpec spec) throws ScriptException {
@@ -195,7 +257,7 @@ public final class ScriptRunner {
             String[] countNames = {"framesLost", "reconnects", "deviceWatchdogTrips"};
             ScriptSpec.CountBound[] counts = {a.framesLost(), a.reconnects(), a.deviceWatchdogTrips()};
             for (int c = 0; c < counts.length; c++) {
-                if (counts[c] != null && counts[c].min() == 0 && counts[c].max() == Long.MAX_VALUE) {
+                if (counts[c] != null && !counts[c].given()) {
                     throw error(file, a, at + "." + countNames[c], "give min, max or both (a count)");
                 }
                 if (counts[c] != null && counts[c].min() > counts[c].max()) {
@@ -247,14 +309,16 @@ public final class ScriptRunner {
             if (spec.scene() == null) {
                 scene = loader.loadEmbedded();
             } else {
-                Path folder = scriptFile.toAbsolutePath().getParent();
-                scene = loader.load(folder == null ? Path.of(spec.scene()) : folder.resolve(spec.scene()));
+                scene = loader.load(scenePath(scriptFile, spec));
             }
             BuiltScene built = SceneBuilder.build(scene);
             requireEmulatorKeepsUp(scriptFile, spec, built);
+            int rateHz = spec.rateHz() != null ? spec.rateHz() : built.rateHz();
+            requireTraceFits(scriptFile, spec, rateHz);
+            requireReplayable(scriptFile, spec, rateHz);
             return built;
         } catch (SceneException e) {
-            throw new ScriptException(scriptFile + ": scene: " + e.getMessage());
+            throw new ScriptException(scriptFile + spec.where("scene") + ": scene: " + e.getMessage());
         }
     }
 
@@ -275,7 +339,10 @@ public final class ScriptRunner {
         int ticksPerState = (int) Math.ceil((double) rateHz / deviceHz);
         int watchdogTicks = scene.safety().watchdogTicks();
         if (ticksPerState > watchdogTicks) {
-            throw new ScriptException(scriptFile + ": rateHz: the in-process emulator ('" + profile.name()
+            // The rate is the script's when it gives one, else its scene's (the embedded one's: name the device).
+            String where = spec.rateHz() != null ? spec.where("rateHz")
+                : !spec.where("scene").isEmpty() ? spec.where("scene") : spec.where("device");
+            throw new ScriptException(scriptFile + where + ": rateHz: the in-process emulator ('" + profile.name()
                 + "') sends STATE at " + deviceHz + " Hz at most, so a " + rateHz + " Hz loop would see one every "
                 + ticksPerState + " ticks, more than the scene's safety.watchdogTicks (" + watchdogTicks + "): the "
                 + "loop watchdog would hold it SAFE; use rateHz up to " + deviceHz * watchdogTicks
@@ -297,7 +364,7 @@ public final class ScriptRunner {
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         BuiltScene scene = scene(scriptFile, spec);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
-        double durationS = Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
+        double durationS = durationS(spec);
         boolean lockstep = spec.isLockstep();
         if (!lockstep) {
             // Real time: the tick's code, and the link's and the emulator's, compiled before the first deadline.
@@ -338,7 +405,7 @@ public final class ScriptRunner {
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         // In lockstep, time is simulated: a wall-clock verdict on the step would differ from run to run.
         assembly.loop().setJudgePhysicsBudget(!lockstep);
-        TickTrace trace = new TickTrace((int) Math.ceil(durationS * rateHz) + rateHz);
+        TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz));
         TickRecorder recorder = null;
         if (recording != null) {
             try {
@@ -506,6 +573,63 @@ public final class ScriptRunner {
         return waitStartNs;
     }
 
+    /** How long the script runs: its {@code duration}, or 0.2 s after its last step or assertion time. */
+    static double durationS(ScriptSpec spec) {
+        return Double.isNaN(spec.durationS()) ? defaultDurationS(spec) : spec.durationS();
+    }
+
+    /**
+     * Every tick of the run is kept for the assertions ({@link TickTrace}): a run longer than the trace may hold is
+     * refused before anything runs, naming what makes it that long (its {@code duration}, or else the latest step
+     * or assertion time), instead of running out of memory once the run starts.
+     */
+    private static void requireTraceFits(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
+        double durationS = durationS(spec);
+        long ticks = TickTrace.capacity(durationS, rateHz);
+        if (ticks <= TickTrace.MAX_TICKS) {
+            return;
+        }
+        String why = String.format(Locale.ROOT, "a run of %s s at %d Hz traces %d ticks, more than the %d a script "
+            + "may (%s s at this rate): every tick is kept in memory for the assertions (%d bytes each); split it into "
+            + "shorter scripts", seconds(durationS), rateHz, ticks, TickTrace.MAX_TICKS,
+            seconds((double) (TickTrace.MAX_TICKS - rateHz) / rateHz), TickTrace.BYTES_PER_TICK);
+        if (!Double.isNaN(spec.durationS())) {
+            throw new ScriptException(scriptFile + spec.where("duration") + ": duration: " + why);
+        }
+        Located latest = null;
+        String field = null;
+        double latestS = -1;
+        for (int i = 0; i < spec.timeline().size(); i++) {
+            ScriptSpec.Step step = spec.timeline().get(i);
+            double endS = step.atS() + step.overS() + Math.max(0, step.unplugS());
+            if (endS > latestS) {
+                latest = step;
+                field = "timeline[" + i + "]";
+                latestS = endS;
+            }
+        }
+        for (int i = 0; i < spec.assertions().size(); i++) {
+            ScriptSpec.Assertion a = spec.assertions().get(i);
+            double endS = Double.isNaN(a.atS()) ? (Double.isNaN(a.toS()) ? 0 : a.toS()) : a.atS();
+            if (endS > latestS) {
+                latest = a;
+                field = "assertions[" + i + "]";
+                latestS = endS;
+            }
+        }
+        throw error(scriptFile, latest, field, "ends the run (no duration given): " + why);
+    }
+
+    /**
+     * Seconds as the script wrote them: at least the millisecond (as every time in the output), and as many more
+     * digits as the value has, so that a window set to 0.1 ms is not printed as 0.000 s.
+     */
+    static String seconds(double s) {
+        String exact = java.math.BigDecimal.valueOf(s).stripTrailingZeros().toPlainString();
+        int dot = exact.indexOf('.');
+        return dot >= 0 && exact.length() - dot - 1 > 3 ? exact : String.format(Locale.ROOT, "%.3f", s);
+    }
+
     private static double defaultDurationS(ScriptSpec spec) {
         double endS = 0;
         for (ScriptSpec.Step step : spec.timeline()) {
@@ -608,8 +732,9 @@ public final class ScriptRunner {
             boolean covered = last >= 0 && (fromNs - trace.timeNs[last] < periodNs || last + 1 < trace.count);
             first = covered ? last : -1;
         }
-        String window = instant ? String.format(Locale.ROOT, "at %.3f s", a.atS())
-            : String.format(Locale.ROOT, "from %.3f s to %.3f s", a.fromS(), a.toS());
+        // As written: a window narrower than a tick, rounded to the millisecond, would read as one the ticks cover.
+        String window = instant ? "at " + seconds(a.atS()) + " s"
+            : "from " + seconds(a.fromS()) + " s to " + seconds(a.toS()) + " s";
         if (first < 0) {
             return new AssertionResult(name, false, "no tick " + window, "ticks " + window);
         }

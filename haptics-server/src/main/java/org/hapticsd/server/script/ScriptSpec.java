@@ -26,6 +26,8 @@ public final class ScriptSpec {
     private boolean hostTimingGiven;
     private List<Step> timeline = List.of();
     private List<Assertion> assertions = List.of();
+    /** The script's text: its top-level mapping is not {@link Located}, so a field's place is found in it. */
+    private String text = "";
 
     public void setName(String value) {
         this.name = value;
@@ -143,6 +145,16 @@ public final class ScriptSpec {
 
     public String name() {
         return name;
+    }
+
+    /** Keeps the script's text so that a later refusal (the scene, the rate, the recording) can name its line. */
+    void keepText(String value) {
+        this.text = value;
+    }
+
+    /** Where top-level field {@code key} starts, as ":LINE:COLUMN", or "" when it is not written as such. */
+    String where(String key) {
+        return ScriptRunner.topLevelKey(text, key);
     }
 
     public String device() {
@@ -511,16 +523,21 @@ public final class ScriptSpec {
         }
     }
 
-    /** {@code min} and/or {@code max}, whole numbers >= 0. */
+    /**
+     * {@code min} and/or {@code max}, whole numbers >= 0. Whether a bound was given is kept apart from its value:
+     * {@code min: 0} is a bound a script may write (it documents that none is also fine), not a missing one.
+     */
     public static final class CountBound {
         private long min;
         private long max = Long.MAX_VALUE;
+        private boolean given;
 
         public void setMin(long value) {
             if (value < 0) {
                 throw new IllegalArgumentException("min must be >= 0, got " + value);
             }
             this.min = value;
+            this.given = true;
         }
 
         public void setMax(long value) {
@@ -528,6 +545,12 @@ public final class ScriptSpec {
                 throw new IllegalArgumentException("max must be >= 0, got " + value);
             }
             this.max = value;
+            this.given = true;
+        }
+
+        /** Whether the script gave min, max or both. */
+        boolean given() {
+            return given;
         }
 
         public long min() {

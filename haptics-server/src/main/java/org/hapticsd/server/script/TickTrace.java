@@ -5,6 +5,15 @@ import org.hapticsd.server.loop.TickSink;
 
 /** What a test script's assertions look at, one entry per tick, in arrays sized before the run (no allocation). */
 final class TickTrace implements TickSink {
+    /**
+     * The most ticks a script's run may trace: an hour at 1 kHz, about 230 MB at {@link #BYTES_PER_TICK}, within the
+     * launcher's 512 MB heap. The assertions read any tick of their window and a window may span the whole run, so
+     * the trace is not thinned to fit; a longer script is refused before it runs (a soak is several scripts).
+     */
+    static final long MAX_TICKS = 3_600_000L;
+    /** What one traced tick costs in the arrays below. */
+    static final int BYTES_PER_TICK = 8 + 6 * 8 + 1 + 1 + 4 + 1 + 1;
+
     final long[] timeNs;
     final double[] forceX;
     final double[] forceY;
@@ -35,6 +44,12 @@ final class TickTrace implements TickSink {
         contacts = new int[capacity];
         connected = new boolean[capacity];
         injectedStall = new boolean[capacity];
+    }
+
+    /** The ticks a run of that length at that rate traces: its own, and a second's worth for a late end. */
+    static long capacity(double durationS, int rateHz) {
+        double ticks = Math.ceil(durationS * rateHz) + rateHz;
+        return ticks >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) ticks;
     }
 
     /** Loop thread, inside a tick: the script's stall runs in this tick. */

@@ -74,6 +74,36 @@ class JUnitXmlTest {
     }
 
     @Test
+    void shouldWriteCharactersXmlForbidsSoThatTheFileStillParses(@TempDir Path dir) throws Exception {
+        // XML 1.0 allows no control character but tab, line feed and carriage return, not even as a reference: a
+        // script named "weird \u0001 end" in YAML used to make a file no parser reads.
+        String name = "weird \u0001 end\ttab";
+        Map<String, List<AssertionResult>> results = new LinkedHashMap<>();
+        results.put(name, List.of(
+            new AssertionResult("bell \u0007 and \uFFFF", false, "nothing \u0000", "a \uD800 lone surrogate")
+                .withHostTiming("host timing \u001B[0m")
+                .asError("host stalled \u0008 27.0 ms at 1.840 s (budget 20 ms)"),
+            new AssertionResult("emoji \uD83D\uDE00 kept", false, "force \u0002", "within [0, 1] N")));
+        Path file = dir.resolve("results.xml");
+        JUnitXml.write(file, results, 1.0);
+
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
+        schema().newValidator().validate(new StreamSource(file.toFile()));
+        Element suite = (Element) doc.getElementsByTagName("testsuite").item(0);
+        assertEquals("weird \\u0001 end\ttab", suite.getAttribute("name"), "control written as its escape, tab kept");
+        Element first = (Element) doc.getElementsByTagName("testcase").item(0);
+        assertEquals("bell \\u0007 and \\uFFFF", first.getAttribute("name"));
+        Element error = (Element) doc.getElementsByTagName("error").item(0);
+        assertEquals("host stalled \\u0008 27.0 ms at 1.840 s (budget 20 ms)", error.getAttribute("message"));
+        assertEquals("not checked: measured nothing \\u0000, expected a \\uD800 lone surrogate", error.getTextContent());
+        assertEquals("host timing \\u001B[0m", doc.getElementsByTagName("system-out").item(0).getTextContent());
+        Element second = (Element) doc.getElementsByTagName("testcase").item(1);
+        assertEquals("emoji \uD83D\uDE00 kept", second.getAttribute("name"), "a surrogate pair is a character");
+        assertEquals("measured force \\u0002, expected within [0, 1] N",
+            ((Element) second.getElementsByTagName("failure").item(0)).getAttribute("message"));
+    }
+
+    @Test
     void shouldRejectWhatTheSchemaForbids(@TempDir Path dir) throws Exception {
         // The validator is not a formality: a testcase without a name fails it.
         Path bad = Files.writeString(dir.resolve("bad.xml"),

@@ -353,6 +353,117 @@ class TestScriptCommandTest {
         }
     }
 
+    /**
+     * A recording that can never be replayed is a malformed script (exit 2, one line, nothing run), as a missing one
+     * is: it used to run and report every assertion as not checked (exit 3, "run again on a quieter machine").
+     */
+    @Test
+    void shouldRefuseARecordingThatCannotBeReplayedBeforeAnythingRuns(@TempDir Path dir) throws Exception {
+        Path slow = dir.resolve("slow.yaml");
+        Files.writeString(slow, "name: slow\ndevice: sim\ntiming: lockstep\nrateHz: 500\nduration: 0.1\n");
+        assertEquals(0, run("test", slow.toString(), "--record-dir", dir.toString()).code());
+        Path corrupt = Files.writeString(dir.resolve("corrupt.rec"), "not a recording at all, just some text");
+        Path good = dir.resolve("good.yaml");
+        Files.writeString(good, "name: good\ndevice: sim\ntiming: lockstep\nduration: 0.1\n");
+
+        Path wrongRate = dir.resolve("wrong-rate.yaml");
+        Files.writeString(wrongRate, "name: w\ntiming: lockstep\ndevice: replay:slow.rec\nrateHz: 1000\n");
+        Outcome outcome = run("test", good.toString(), wrongRate.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+        assertTrue(outcome.err().contains(wrongRate + ":3:1: device: recording " + dir.resolve("slow.rec")
+            + " was made at 500 Hz and the loop runs at 1000 Hz"), outcome.err());
+        assertEquals("", outcome.out(), "nothing ran");
+
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "name: b\ndevice: replay:corrupt.rec\n");
+        outcome = run("test", broken.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains(broken + ":2:1: device: recording " + corrupt + " cannot be replayed: byte "
+            + "offset 0: not a tick recording"), outcome.err());
+        assertEquals("", outcome.out(), "nothing ran");
+    }
+
+    /** At 250 Hz a window from 0.1 ms to 3.9 ms holds no tick; rounded to the ms it read "from 0.000 s to 0.004 s". */
+    @Test
+    void shouldPrintAWindowAsWrittenWhenItIsFinerThanAMillisecond(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("fine.yaml");
+        Files.writeString(script, "name: fine\ndevice: sim\ntiming: lockstep\nrateHz: 250\nduration: 0.1\n"
+            + "assertions:\n  - {name: between ticks, from: 0.0001, to: 0.0039, safety: gated}\n"
+            + "  - {name: a tick, at: 0.05, safety: gated}\n");
+        Outcome outcome = run("test", script.toString());
+        assertEquals(1, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("FAIL between ticks: measured no tick from 0.0001 s to 0.0039 s"),
+            outcome.out());
+        assertTrue(outcome.out().contains("PASS a tick: measured GATED at 0.050 s"), outcome.out());
+    }
+
+    /** docs/dil-tests.md: the default name is the file name, not the path as typed; a repeated name stays apart. */
+    @Test
+    void shouldNameAnUnnamedScriptAfterItsFileName(@TempDir Path dir) throws Exception {
+        Path script = Files.writeString(dir.resolve("q1.yaml"), "device: sim\ntiming: lockstep\nduration: 0.1\n"
+            + "assertions:\n  - {from: 0.01, to: 0.05, contact: false}\n");
+        Path other = Files.createDirectory(dir.resolve("other"));
+        Path again = Files.copy(script, other.resolve("q1.yaml"));
+        Path xml = dir.resolve("r.xml");
+        Outcome outcome = run("test", script.toString(), again.toString(), "--junit-xml", xml.toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().startsWith("== q1.yaml (" + script + "), lockstep"), outcome.out());
+        String report = Files.readString(xml);
+        assertTrue(report.contains("<testsuite name=\"q1.yaml\" tests=\"1\""), report);
+        assertTrue(report.contains("<testsuite name=\"q1.yaml (" + again + ")\" tests=\"1\""), report);
+    }
+
+    /** A --record-dir that does not exist yet is created, with its parents, as an output file's folder would be. */
+    @Test
+    void shouldCreateTheRecordDirWithItsParents(@TempDir Path dir) throws Exception {
+        Path script = Files.writeString(dir.resolve("short.yaml"), "device: sim\ntiming: lockstep\nduration: 0.1\n");
+        Path records = dir.resolve("build/42/recordings");
+        Outcome outcome = run("test", script.toString(), "--record-dir", records.toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(Files.size(records.resolve("short.rec")) > 0, "recorded into the new directory");
+
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "device: sim\nduration: -1\n");
+        assertEquals(2, run("test", bad.toString(), "--record-dir", dir.resolve("never").toString()).code());
+        assertTrue(Files.notExists(dir.resolve("never")), "a malformed script leaves nothing behind");
+    }
+
+    /**
+     * Found by a tester: a script replaying DIR/selfp.rec, run with --record-dir DIR, recorded over the recording it
+     * was replaying (exit 0, input lost). Any output over any input is refused before anything runs.
+     */
+    @Test
+    void shouldRefuseToWriteOverAFileTheRunReads(@TempDir Path dir) throws Exception {
+        Path make = Files.writeString(dir.resolve("make.yaml"), "device: sim\ntiming: lockstep\nduration: 0.1\n");
+        assertEquals(0, run("test", make.toString(), "--record-dir", dir.toString()).code());
+        Path recording = Files.copy(dir.resolve("make.rec"), dir.resolve("selfp.rec"));
+        byte[] before = Files.readAllBytes(recording);
+        Path selfp = Files.writeString(dir.resolve("selfp.yaml"), "device: replay:selfp.rec\ntiming: lockstep\n"
+            + "duration: 0.05\n");
+
+        Outcome outcome = run("test", selfp.toString(), "--record-dir", dir.resolve("./").toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+        assertTrue(outcome.err().contains(dir.resolve("./").resolve("selfp.rec") + ", which is a file " + selfp
+            + " reads (" + recording + "): the run would overwrite its own input"), outcome.err());
+        assertArrayEquals(before, Files.readAllBytes(recording), "the input is untouched");
+        assertEquals("", outcome.out(), "nothing ran");
+
+        outcome = run("test", make.toString(), "--junit-xml", make.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains("--junit-xml " + make + ", which is the test script (" + make + ")"),
+            outcome.err());
+        Path link = Files.createSymbolicLink(dir.resolve("alias.xml"), dir.resolve("scene-to-be.yaml"));
+        Path scened = Files.writeString(dir.resolve("scened.yaml"), "device: sim\nscene: scene-to-be.yaml\n"
+            + "timing: lockstep\nduration: 0.05\n");
+        Files.copy(Path.of("../scenes/wall.yaml"), dir.resolve("scene-to-be.yaml"));
+        outcome = run("test", scened.toString(), "--junit-xml", link.toString());
+        assertEquals(2, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains("--junit-xml " + link + ", which is a file " + scened + " reads"),
+            outcome.err());
+    }
+
     @Test
     void shouldRefuseLockstepOffTheEmulatorAndRealTimeChecksInLockstep(@TempDir Path dir) throws Exception {
         Path sim = dir.resolve("sim.yaml");

@@ -1,0 +1,110 @@
+package org.hapticsd.server.script;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a test script's loading accepts and how it words a refusal: nothing here runs a loop. */
+class ScriptLoadTest {
+
+    private static ScriptSpec load(Path dir, String name, String yaml) throws Exception {
+        Path script = Files.writeString(dir.resolve(name), yaml);
+        ScriptRunner runner = new ScriptRunner();
+        ScriptSpec spec = runner.load(script);
+        runner.scene(script, spec);
+        return spec;
+    }
+
+    private static String refusal(Path dir, String name, String yaml) {
+        return assertThrows(ScriptRunner.ScriptException.class, () -> load(dir, name, yaml)).getMessage();
+    }
+
+    @Test
+    void shouldAcceptACountBoundOfMinZero(@TempDir Path dir) throws Exception {
+        for (String check : new String[] {"deviceWatchdogTrips", "framesLost", "reconnects"}) {
+            ScriptSpec spec = load(dir, check + ".yaml", "device: emulator\ntiming: lockstep\nassertions:\n"
+                + "  - {" + check + ": {min: 0}}\n");
+            assertEquals(1, spec.assertions().size(), check);
+        }
+        String empty = refusal(dir, "empty.yaml", "device: emulator\nassertions:\n  - {reconnects: {}}\n");
+        assertTrue(empty.endsWith("empty.yaml:3:5: assertions[0].reconnects: give min, max or both (a count)"), empty);
+    }
+
+    @Test
+    void shouldSayWhatWasExpectedAndWhatTheFileHasInItsOwnWords(@TempDir Path dir) {
+        // Jackson's own text ("Cannot coerce String value ... `CoercionConfig`") named Java types and settings.
+        String[][] cases = {
+            {"device: emulator\nassertions:\n  - {at: 0.5, connected: maybe}\n",
+                ":3:26: assertions[0].connected: expected true or false, got text \"maybe\""},
+            {"assertions:\n  - {maxOverruns: 1.5}\n",
+                ":2:19: assertions[0].maxOverruns: expected a whole number, got the fractional number 1.5"},
+            {"rateHz: 1000.0\n", ":1:9: rateHz: expected a whole number, got the fractional number 1000.0"},
+            {"assertions:\n  - {at: 0.5, contact: 1}\n",
+                ":2:24: assertions[0].contact: expected true or false, got the whole number 1"},
+            {"timeline:\n  - {at: 0.2, moveTo: [0.05, 0, 0], over: 0.5\nassertions:\n  - {at: 0.5, safety: active}\n",
+                ":2:43: timeline[0].over: expected a number, got text \"0.5 assertions\" (a '{' or '[' left unclosed "
+                    + "reads on into the next line)"},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            String message = refusal(dir, "w" + i + ".yaml", cases[i][0]);
+            assertTrue(message.endsWith("w" + i + ".yaml" + cases[i][1]), message);
+            assertTrue(!message.contains("Cannot coerce") && !message.contains("`"), message);
+        }
+    }
+
+    @Test
+    void shouldNameTheLineOfTheSceneAndOfTheRateItRefuses(@TempDir Path dir) {
+        String scene = refusal(dir, "s1.yaml", "name: s\nscene: nope.yaml\n");
+        assertTrue(scene.startsWith(dir.resolve("s1.yaml") + ":2:1: scene: ") && scene.endsWith("scene file not found"),
+            scene);
+        String rate = refusal(dir, "e6.yaml", "name: e\ndevice: emulator\nrateHz: 4000\n");
+        assertTrue(rate.startsWith(dir.resolve("e6.yaml") + ":3:1: rateHz: the in-process emulator"), rate);
+    }
+
+    @Test
+    void shouldSayAScriptIsNotUtf8NamingTheLineAndByteOffset(@TempDir Path dir) throws Exception {
+        Path script = Files.write(dir.resolve("bin.yaml"), new byte[] {'n', 'a', 'm', 'e', ':', ' ', 'a', '\n',
+            'd', 'e', 'v', 'i', 'c', 'e', ':', ' ', (byte) 0xff, '\n'});
+        String message = assertThrows(ScriptRunner.ScriptException.class, () -> new ScriptRunner().load(script))
+            .getMessage();
+        assertEquals(script + ": not UTF-8 text (line 2, byte offset 16: 0xff)", message);
+    }
+
+    @Test
+    void shouldSayAReplayedPathIsADirectory(@TempDir Path dir) throws Exception {
+        Files.createDirectory(dir.resolve("r"));
+        Path sub = Files.createDirectory(dir.resolve("sub"));
+        String message = refusal(sub, "d.yaml", "name: d\ndevice: replay:../r\n");
+        assertTrue(message.startsWith(sub.resolve("d.yaml") + ":2:1: device: recording ")
+            && message.endsWith(" is a directory, not a tick recording"), message);
+    }
+
+    /** A long run used to be accepted and then run out of heap sizing its trace (100000 s at 1 kHz: 6.4 GB). */
+    @Test
+    void shouldRefuseARunLongerThanTheTraceHoldsNamingWhatMakesItLong(@TempDir Path dir) throws Exception {
+        String given = refusal(dir, "long.yaml", "device: sim\ntiming: lockstep\nduration: 100000\n");
+        assertEquals(dir.resolve("long.yaml") + ":3:1: duration: a run of 100000.000 s at 1000 Hz traces 100001000 "
+            + "ticks, more than the 3600000 a script may (3599.000 s at this rate): every tick is kept in memory for "
+            + "the assertions (64 bytes each); split it into shorter scripts", given);
+        String implied = refusal(dir, "late.yaml", "device: sim\nrateHz: 4000\nassertions:\n"
+            + "  - {at: 0.5, safety: gated}\n  - {at: 1000, safety: gated}\n");
+        assertTrue(implied.startsWith(dir.resolve("late.yaml") + ":5:5: assertions[1]: ends the run (no duration "
+            + "given): a run of 1000.200 s at 4000 Hz"), implied);
+        ScriptSpec hour = load(dir, "hour.yaml", "device: sim\nduration: 3599\n");
+        assertEquals(TickTrace.MAX_TICKS, TickTrace.capacity(hour.durationS(), 1000), "the longest run accepted");
+    }
+
+    @Test
+    void shouldPrintSecondsWithAtLeastTheMillisecondAndAllTheDigitsWritten() {
+        assertEquals("0.000", ScriptRunner.seconds(0));
+        assertEquals("1.600", ScriptRunner.seconds(1.6));
+        assertEquals("0.0001", ScriptRunner.seconds(0.0001));
+        assertEquals("0.0039", ScriptRunner.seconds(0.0039));
+        assertEquals("2.12345", ScriptRunner.seconds(2.12345));
+    }
+}
