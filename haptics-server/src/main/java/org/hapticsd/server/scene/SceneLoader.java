@@ -429,7 +429,7 @@ public final class SceneLoader {
     private static String given(String kind, String value) {
         return switch (kind) {
             case "String" -> "text " + value + (value.strip().contains(" ")
-                ? " (a '{' or '[' left unclosed reads on into the next line)" : "");
+                ? " (if a '{' or '[' above is left unclosed, YAML reads on into the next line)" : "");
             case "Floating-point" -> "the fractional number " + value;
             case "Integer" -> "the whole number " + value;
             case "Boolean" -> value;

@@ -47,8 +47,8 @@ class ScriptLoadTest {
             {"assertions:\n  - {at: 0.5, contact: 1}\n",
                 ":2:24: assertions[0].contact: expected true or false, got the whole number 1"},
             {"timeline:\n  - {at: 0.2, moveTo: [0.05, 0, 0], over: 0.5\nassertions:\n  - {at: 0.5, safety: active}\n",
-                ":2:43: timeline[0].over: expected a number, got text \"0.5 assertions\" (a '{' or '[' left unclosed "
-                    + "reads on into the next line)"},
+                ":2:43: timeline[0].over: expected a number, got text \"0.5 assertions\" (if a '{' or '[' above is "
+                    + "left unclosed, YAML reads on into the next line)"},
         };
         for (int i = 0; i < cases.length; i++) {
             String message = refusal(dir, "w" + i + ".yaml", cases[i][0]);
