@@ -455,7 +455,8 @@ public final class ScriptRunner {
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();
         HostTimingCheck timing = lockstep ? null
-            : new HostTimingCheck(trace, emulatorTiming, assembly.loop().firstTickNs());
+            : new HostTimingCheck(trace, emulatorTiming, assembly.loop().firstTickNs(),
+                HostTimingCheck.scriptFaults(spec.timeline()));
         String harnessError = lockstep ? lockstepFailure(assembly) : null;
         for (int i = 0; i < spec.assertions().size(); i++) {
             ScriptSpec.Assertion a = spec.assertions().get(i);

@@ -12,7 +12,7 @@ final class TickTrace implements TickSink {
      */
     static final long MAX_TICKS = 3_600_000L;
     /** What one traced tick costs in the arrays below. */
-    static final int BYTES_PER_TICK = 8 + 6 * 8 + 1 + 1 + 4 + 1 + 1;
+    static final int BYTES_PER_TICK = 8 + 6 * 8 + 1 + 1 + 4 + 1 + 1 + 1;
 
     final long[] timeNs;
     final double[] forceX;
@@ -25,6 +25,8 @@ final class TickTrace implements TickSink {
     final byte[] fault;
     final int[] contacts;
     final boolean[] connected;
+    /** Whether the tick read a new device state (what the loop's watchdog counts). */
+    final boolean[] fresh;
     /** The tick in which a script's {@code stall} parked the loop (its gap to the next tick is not the host's). */
     final boolean[] injectedStall;
     int count;
@@ -43,6 +45,7 @@ final class TickTrace implements TickSink {
         fault = new byte[capacity];
         contacts = new int[capacity];
         connected = new boolean[capacity];
+        fresh = new boolean[capacity];
         injectedStall = new boolean[capacity];
     }
 
@@ -74,6 +77,7 @@ final class TickTrace implements TickSink {
         fault[i] = (byte) s.fault.ordinal();
         contacts[i] = s.contactCount;
         connected[i] = s.deviceConnected;
+        fresh[i] = s.deviceFresh;
         injectedStall[i] = stallInThisTick;
         stallInThisTick = false;
         overruns = s.overruns;
