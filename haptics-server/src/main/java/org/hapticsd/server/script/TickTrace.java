@@ -6,7 +6,7 @@ import org.hapticsd.server.loop.TickSink;
 /** What a test script's assertions look at, one entry per tick, in arrays sized before the run (no allocation). */
 final class TickTrace implements TickSink {
     /**
-     * The most ticks a script's run may trace: an hour at 1 kHz, about 230 MB at {@link #BYTES_PER_TICK}, within the
+     * The most ticks a script's run may trace: an hour at 1 kHz, about 234 MB at {@link #BYTES_PER_TICK}, within the
      * launcher's 512 MB heap. The assertions read any tick of their window and a window may span the whole run, so
      * the trace is not thinned to fit; a longer script is refused before it runs (a soak is several scripts).
      */
