@@ -143,6 +143,8 @@ public final class LinkSession {
     private boolean sessionActive;
     private boolean incompatible;
     private int sessionVersion = Frame.VERSION_1;
+    /** Frames in a session whose header version was not the session's (counted as malformed). */
+    private long otherVersionFrames;
     private int sessionRateHz;
     private long sessionPeriodNs;
     private DeviceInfo info;
@@ -518,6 +520,13 @@ public final class LinkSession {
         if (!sessionActive) {
             return;
         }
+        if (message.version() != sessionVersion) {
+            // Spec 6.4: after INFO every frame is in the session's version. A frame of another version this host
+            // also speaks (a version-1 STATE in a version-2 session) lacks or misplaces fields the session relies on
+            // (STATE's ackSequence, which confirms the closing FORCE): malformed, and not used.
+            otherVersionFrames++;
+            return;
+        }
         lastFrameNs = nowNs;
         switch (type) {
             case STATE -> onState((State) message, nowNs);
@@ -878,7 +887,7 @@ public final class LinkSession {
     public LinkStatistics statistics() {
         FrameDecoder d = decoder;
         return new LinkStatistics(roundTripNs.copy(), d.framesDecoded(), stateCount, forcesSent, d.crcErrors(),
-                d.malformedFrames(), d.oversizeFrames(), d.resyncs(), d.sequenceGaps(Direction.DEVICE_TO_HOST),
+                d.malformedFrames() + otherVersionFrames, d.oversizeFrames(), d.resyncs(), d.sequenceGaps(Direction.DEVICE_TO_HOST),
                 d.lostFrames(Direction.DEVICE_TO_HOST), d.duplicates(Direction.DEVICE_TO_HOST),
                 d.staleFrames(Direction.DEVICE_TO_HOST), linksOpened, sessions, Math.max(0, sessions - 1),
                 sessionsLost, deviceWatchdogTrips, sessionVersion, lastError);

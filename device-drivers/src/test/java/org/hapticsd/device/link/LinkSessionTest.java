@@ -451,6 +451,10 @@ class LinkSessionTest {
                 : encoder.encode(message, Frame.LATEST_VERSION, sequence, wire, 0);
             session.receive(wire, 0, n, nowNs);
         }
+
+        void sendInVersion(Message message, int version, int sequence, long nowNs) {
+            session.receive(wire, 0, encoder.encode(message, version, sequence, wire, 0), nowNs);
+        }
     }
 
     @Test
@@ -507,6 +511,28 @@ class LinkSessionTest {
         fed.send(state, 8, 43 * MS);
         assertTrue(session.readState(read));
         assertEquals(0.05f, (float) read.positionXM);
+    }
+
+    /**
+     * A STATE framed in version 1 inside a version-2 session: the spec had not said what a receiver does with it (a
+     * version this host speaks, but not the session's). It is malformed and not used: its layout has no ackSequence,
+     * on which the session's close relies.
+     */
+    @Test
+    void shouldCountAFrameInAnotherVersionThanTheSessionsAsMalformedAndNotUseIt() {
+        HandFed fed = new HandFed();
+        LinkSession session = fed.session;
+        fed.send(validInfo(), 0, MS);
+        assertEquals(Frame.LATEST_VERSION, session.sessionVersion());
+        org.hapticsd.device.DeviceState read = new org.hapticsd.device.DeviceState();
+        fed.send(new State().setPositionM(0.01f, 0f, 0f).setLinkCounters(State.NOT_CARRIED, 0), 1, 2 * MS);
+        assertTrue(session.readState(read));
+        long malformed = session.statistics().malformedFrames();
+        fed.sendInVersion(new State().setPositionM(0.05f, 0f, 0f), Frame.VERSION_1, 2, 3 * MS);
+        assertFalse(session.readState(read), "the version-1 STATE is not a new state");
+        assertEquals(0.01f, (float) read.positionXM);
+        assertEquals(malformed + 1, session.statistics().malformedFrames());
+        assertTrue(session.isSessionActive());
     }
 
     private static Info validInfo() {
