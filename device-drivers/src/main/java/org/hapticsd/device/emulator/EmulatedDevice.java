@@ -158,6 +158,8 @@ public final class EmulatedDevice {
     // Session.
     private Session session = Session.WAITING_FOR_HELLO;
     private int sessionVersion = Frame.VERSION_1;
+    /** Frames in a session whose header version was not the session's: malformed (spec 6.4). */
+    private long otherVersionFrames;
     private int ackSequence;
     private int sessionWatchdogTrips;
     private int txSequence;
@@ -339,8 +341,13 @@ public final class EmulatedDevice {
     }
 
     private void onMessage(Message message) {
-        lastRxNs = nowNs;
         MessageType type = message.type();
+        if (session == Session.ACTIVE && type != MessageType.HELLO && message.version() != sessionVersion) {
+            // Spec 6.4: in a session every frame but HELLO is in the session's version; another is malformed.
+            otherVersionFrames++;
+            return;
+        }
+        lastRxNs = nowNs;
         if (type == MessageType.HELLO) {
             onHello((Hello) message);
         } else if (type == MessageType.PING) {
@@ -728,7 +735,7 @@ public final class EmulatedDevice {
     }
 
     public long malformedFrames() {
-        return decoder.malformedFrames();
+        return decoder.malformedFrames() + otherVersionFrames;
     }
 
     /** Frames recovered after garbage by the decoder's suffix search (spec 2.5). */

@@ -230,6 +230,19 @@ class EmulatedDeviceTest {
         assertEquals(2L, host.lastPongToken);
     }
 
+    /** Spec 6.4: in a session a FORCE framed in another version the device speaks is malformed and not applied. */
+    @Test
+    void shouldIgnoreAndCountAForceInAnotherVersionThanTheSessions() {
+        HostLink host = openSession(EmulatorProfile.falconLike(), 1000);
+        int other = host.device.sessionVersion() == 1 ? 2 : 1;
+        host.sendForce(2f, 0f, 0f, true, 1 * MS);
+        assertEquals(2.0, host.device.appliedForceN(0));
+        long malformed = host.device.malformedFrames();
+        host.sendForceInVersion(other, 5f, 0f, 0f, true, 2 * MS);
+        assertEquals(2.0, host.device.appliedForceN(0), "the FORCE in version " + other + " is not applied");
+        assertEquals(malformed + 1, host.device.malformedFrames());
+    }
+
     @Test
     void shouldIgnoreAndCountForceWithNonNewerSequence() {
         HostLink host = openSession(EmulatorProfile.falconLike(), 1000);

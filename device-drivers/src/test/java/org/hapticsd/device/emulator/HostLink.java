@@ -88,6 +88,14 @@ final class HostLink {
         send(force, nowNs);
     }
 
+    /** A FORCE framed in {@code version} whatever the session's. */
+    void sendForceInVersion(int version, float fxN, float fyN, float fzN, boolean enable, long nowNs) {
+        force.setForceN(fxN, fyN, fzN).setOutputEnabled(enable);
+        lastTxBytes = encoder.encode(force, version, txSequence, tx, 0);
+        txSequence = (txSequence + 1) & 0xFFFF;
+        device.receive(tx, 0, lastTxBytes, nowNs);
+    }
+
     /** A FORCE with an explicit sequence; later frames continue from it. */
     void sendForceWithSequence(int sequence, float fxN, float fyN, float fzN, boolean enable, long nowNs) {
         txSequence = sequence & 0xFFFF;
