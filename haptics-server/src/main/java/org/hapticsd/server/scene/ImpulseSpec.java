@@ -24,7 +24,14 @@ public final class ImpulseSpec {
     }
 
     public void setMinimumDurationMs(double value) {
-        this.minimumDurationMs = Check.positive("minimumDurationMs", value);
+        Check.positive("minimumDurationMs", value);
+        double maxMs = org.hapticsd.physics.dynamics.contact.ImpulseWaveform.MAX_DURATION_S * 1e3;
+        if (value > maxMs) {
+            throw new IllegalArgumentException("minimumDurationMs must be at most " + (long) maxMs
+                + " ms (a pulse lasts at most " + org.hapticsd.physics.dynamics.contact.ImpulseWaveform.MAX_DURATION_S
+                + " s), got " + value);
+        }
+        this.minimumDurationMs = value;
     }
 
     /** The engine's settings, in SI. */

@@ -311,6 +311,14 @@ class SceneLoaderTest {
                 .endsWith("contactModes[0].correlationRatio: must be in (0, 1], got 0.0"));
         }
 
+        /** Found by a tester: minimumDurationMs 1e9 (a pulse of 11 days) was accepted and hung the loop at a strike. */
+        @Test
+        void shouldRefuseAnImpactTransientLongerThanAPulseMayLast() {
+            assertEquals(SOURCE + ":2:40: contact.impulse.minimumDurationMs: must be at most 200 ms (a pulse lasts at "
+                + "most 0.2 s), got 1.0E9", parseFails("name: s\ncontact: {impulse: {minimumDurationMs: 1.0e9}}\n")
+                .getMessage());
+        }
+
         @Test
         void shouldNameABodyGivenTwiceInAPair() {
             SceneException e = parseFails("""

@@ -40,9 +40,17 @@ public final class ImpulseWaveform {
         return settings.heightPerS() * impulseNs;
     }
 
-    /** {@code W = S_w/IP_z + W_min} (9), s. */
+    /**
+     * The longest pulse, s. Equation (9) grows without bound as the impulse shrinks or as S_w and W_min grow, and the
+     * pulse is sampled tick by tick when it starts: a tester's {@code minimumDurationMs: 1e9} (a pulse of 11 days)
+     * stopped the loop at the first strike. A collision's transient lasts milliseconds (source 000: 7.5–31 ms);
+     * one of 200 ms is already no impact, and its samples are computed in the tick the strike lands in.
+     */
+    public static final double MAX_DURATION_S = 0.2;
+
+    /** {@code W = S_w/IP_z + W_min} (9), s, at most {@link #MAX_DURATION_S}. */
     public static double durationS(ImpulseWaveformSettings settings, double impulseNs) {
-        return settings.durationNs2() / impulseNs + settings.minimumDurationS();
+        return Math.min(MAX_DURATION_S, settings.durationNs2() / impulseNs + settings.minimumDurationS());
     }
 
     /** Samples of a pulse of duration {@code W} at step {@code Δt}: {@code ⌈W/Δt⌉}, at least 1. */

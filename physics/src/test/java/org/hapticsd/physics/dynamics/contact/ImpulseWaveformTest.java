@@ -18,6 +18,16 @@ class ImpulseWaveformTest {
         assertEquals(Math.log(1133278.3889487855), ImpulseWaveform.lnGamma(10.5), 1e-12);
     }
 
+    /** Equation (9) grows without bound as the impulse shrinks: the pulse is cut at its longest. */
+    @Test
+    void shouldLastAtMostTheLongestPulse() {
+        ImpulseWaveformSettings table2 = ImpulseWaveformSettings.TABLE_2_SINGLE_POINT;
+        assertEquals(0.459e-3 / 0.05 + 7.5e-3, ImpulseWaveform.durationS(table2, 0.05), 1e-15, "(9) as written");
+        assertEquals(ImpulseWaveform.MAX_DURATION_S, ImpulseWaveform.durationS(table2, 1e-9), "a touch of 1e-9 N·s");
+        assertEquals(ImpulseWaveform.MAX_DURATION_S,
+            ImpulseWaveform.durationS(new ImpulseWaveformSettings(117.42, 0.459e-3, 1e6), 0.05), "W_min of 11 days");
+    }
+
     @Test
     void shouldGiveTheAreaFactorsOfTheRectangleHalfSineAndRaisedCosine() {
         assertEquals(1.0, ImpulseWaveform.areaFactor(0.0), 1e-14, "rectangle");
