@@ -328,6 +328,15 @@ const connection = new StreamConnection(wsUrl, {
     setConnection(`disconnected, retrying in ${(retryMs / 1000).toFixed(1)} s`, false);
   },
   onAck,
+  onLost: (id, command) => {
+    const item = ackItems.get(id);
+    ackItems.delete(id);
+    if (item) {
+      // The server may have read it: only its ACK was lost with the connection.
+      item.textContent = `${command.kind}: no ACK, the connection closed (it may or may not have been carried out)`;
+      item.className = 'refused';
+    }
+  },
   onMessage: (msg) => {
     switch (msg.type) {
       case 'HELLO':

@@ -49,11 +49,18 @@ function bodyMaterial(body) {
   });
 }
 
-/** The body-frame object for a shape (section 4.2's shape table). */
-function shapeObject(shape, material) {
+/**
+ * Bodies in a scene above which spheres are drawn coarser: a 200-sphere pile at 32 × 16 segments was 200,000
+ * triangles, and a page drawing it in software managed 2 frames a second.
+ */
+const MANY_BODIES = 64;
+
+/** The body-frame object for a shape (section 4.2's shape table); `coarse` for scenes of many bodies. */
+function shapeObject(shape, material, coarse = false) {
   switch (shape.type) {
     case 'SPHERE':
-      return new THREE.Mesh(new THREE.SphereGeometry(num(shape.radiusM), 32, 16), material);
+      return new THREE.Mesh(new THREE.SphereGeometry(num(shape.radiusM), coarse ? 12 : 32, coarse ? 8 : 16),
+        material);
     case 'BOX': {
       const h = shape.halfExtentsM.map(num);
       return new THREE.Mesh(new THREE.BoxGeometry(2 * h[0], 2 * h[1], 2 * h[2]), material);
@@ -213,8 +220,9 @@ export class SceneView {
       disposeTree(object);
     }
     this.bodies.clear();
+    const coarse = scene.bodies.length > MANY_BODIES;
     for (const body of scene.bodies) {
-      const object = shapeObject(body.shape, bodyMaterial(body));
+      const object = shapeObject(body.shape, bodyMaterial(body), coarse);
       const holder = new THREE.Group();
       holder.add(object);
       holder.position.copy(vec(body.positionM));
@@ -304,7 +312,10 @@ export class SceneView {
 
   showContacts(contacts) {
     while (this.contactPoints.length < contacts.length) {
-      const point = new THREE.Mesh(new THREE.SphereGeometry(1, 12, 8), new THREE.MeshBasicMaterial({ color: CONTACT_COLOUR }));
+      // One geometry and material for every marker: a pile shows 450 of them.
+      this.contactGeometry ??= new THREE.SphereGeometry(1, 8, 6);
+      this.contactMaterial ??= new THREE.MeshBasicMaterial({ color: CONTACT_COLOUR });
+      const point = new THREE.Mesh(this.contactGeometry, this.contactMaterial);
       const normal = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), NORMAL_ARROW_M, NORMAL_COLOUR);
       this.contactPoints.push(point);
       this.contactNormals.push(normal);

@@ -303,6 +303,48 @@ class BrowserTest {
         clickAndAwaitAck("#estop", "EMERGENCY_STOP");
     }
 
+    /**
+     * Found by a tester on a 200-sphere pile drawn in software: the page parsed every STATE in turn, fell tens of
+     * seconds behind while showing "connected", and left an Emergency stop "waiting for ACK" after the connection
+     * closed. The page's connection now hands on only the newest of the STATEs that arrived together (other messages
+     * all, in order), and says which commands lost their ACK with the connection. Run on the page's own module.
+     */
+    @Test
+    void shouldHandleOnlyTheNewestOfStatesThatArrivedTogetherAndSayWhichCommandsLostTheirAck() throws Exception {
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.statesReceived >= 1", Duration.ofSeconds(30), "the page loaded");
+        browser.execute("""
+            window.conflation = null;
+            import('/js/connection.js').then(({ StreamConnection }) => {
+              const seen = [];
+              const lost = [];
+              const handlers = { onMessage: (m) => seen.push(m.type + (m.tick === undefined ? '' : ':' + m.tick)),
+                onAck: () => {}, onLost: (id, command) => lost.push(id + ':' + command.kind), onOpen: () => {},
+                onClose: () => {} };
+              const busy = new StreamConnection('ws://127.0.0.1:9/ws', handlers);
+              for (let i = 1; i <= 50; i++) {
+                busy.receive('{"type":"STATE","tick":' + i + '}');
+              }
+              busy.receive('{"type":"EVENTS","events":[]}');
+              // A connection that closes with two commands in flight (nothing listens on port 9).
+              const closing = new StreamConnection('ws://127.0.0.1:9/ws', handlers);
+              closing.pending.set(7, { kind: 'EMERGENCY_STOP', args: {} });
+              closing.pending.set(8, { kind: 'PAUSE', args: {} });
+              closing.start();
+              setTimeout(() => {
+                window.conflation = { seen, skipped: busy.statesSkipped, lost, pending: closing.pending.size };
+              }, 1500);
+            });
+            return true;""");
+        await("window.conflation !== null", Duration.ofSeconds(10), "the connection module exercised");
+        JsonNode result = browser.execute("return window.conflation;");
+        assertEquals("[\"EVENTS\",\"STATE:50\"]", result.get("seen").toString(),
+            "the EVENTS at once, then the newest STATE alone");
+        assertEquals(49, result.get("skipped").asInt());
+        assertEquals("[\"7:EMERGENCY_STOP\",\"8:PAUSE\"]", result.get("lost").toString());
+        assertEquals(0, result.get("pending").asInt());
+    }
+
     private void drag(JsonNode from, JsonNode to) throws IOException, InterruptedException {
         ObjectNode mouse = JSON.createObjectNode().put("type", "pointer").put("id", "mouse");
         mouse.putObject("parameters").put("pointerType", "mouse");
