@@ -312,6 +312,12 @@ class DeformableScenesTest {
         assertRefused(head + "    massKg: 0.0001\n    couplingDampingNspm: 1\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "couplingDampingNspm 1.0 N·s/m alone is too much for a 1.0E-4 kg node at 1000 Hz: 2·b·Δt < 4·m needs b "
                 + "below 0.2000 N·s/m");
+        // A grid within rows and columns' 1..200 whose dense solves could never fit: refused at once, in one line
+        // (a tester's 200 × 200 failed with the linear-algebra library's own message, a 40 × 40 after 190 s).
+        assertRefused("name: bad\ngravity: [0, 0, 0]\ndeformables:\n  - name: c\n    type: mass-spring\n"
+            + "    grid: {rows: 200, columns: 200, spacingM: 0.01, pinned: [[0, 0]]}\n",
+            "bad.yaml:4:5: deformables[0] (c): 40000 nodes (119997 free degrees of freedom) need about 1151942 MB for "
+                + "the dense modal basis and solves, more than half the heap");
         // Nothing holds it up: under gravity a free body has no equilibrium to take its modes about.
         assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
             + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",
