@@ -72,7 +72,7 @@ public record CalibrationBounds(Range elasticity, Range heightFactorPerS, Range 
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new CollisionDataException(source, line, 0, "not YAML: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new CollisionDataException(source, 0, 0, "cannot read: " + e.getMessage());
+            throw new CollisionDataException(source, 0, 0, CollisionDataReader.readProblem(file, e));
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
             return DEFAULTS;

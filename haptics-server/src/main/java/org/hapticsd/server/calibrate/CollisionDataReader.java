@@ -65,9 +65,26 @@ public final class CollisionDataReader {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new CollisionDataException(file.toString(), 0, 0, "cannot read: " + e.getMessage());
+            throw new CollisionDataException(file.toString(), 0, 0, readProblem(file, e));
         }
         return parse(file.toString(), lines);
+    }
+
+    /**
+     * Why a data or bounds file could not be read, in a user's words: a tester got "cannot read: Input length = 1"
+     * for a Latin-1 byte, and "cannot read: FILE" for a file that does not exist.
+     */
+    static String readProblem(Path file, IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "not found";
+        }
+        if (Files.isDirectory(file)) {
+            return "is a directory, not a file";
+        }
+        if (e instanceof java.nio.charset.CharacterCodingException) {
+            return "not UTF-8 text" + org.hapticsd.server.scene.SceneLoader.firstInvalidUtf8(file);
+        }
+        return "cannot read: " + e.getMessage();
     }
 
     /** Parses the lines of a data file. */

@@ -81,6 +81,24 @@ class CollisionDataReaderTest {
         assertTrue(e.getMessage().contains("body 'b1' has vx1 = 0.6 here and 0.5 on line 2"), e.getMessage());
     }
 
+    /** Found by a tester: a Latin-1 byte read "cannot read: Input length = 1", a missing file "cannot read: FILE". */
+    @Test
+    void shouldSayAFileIsMissingADirectoryOrNotUtf8(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+        throws Exception {
+        java.nio.file.Path latin1 = dir.resolve("latin1.csv");
+        java.nio.file.Files.write(latin1, ("# units: \u00b5s\n" + HEADER + "\n").getBytes(
+            java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertEquals(latin1 + ": not UTF-8 text (line 1, byte offset 9: 0xb5)", assertThrows(
+            CollisionDataException.class, () -> CollisionDataReader.read(latin1)).getMessage());
+        java.nio.file.Path missing = dir.resolve("missing.csv");
+        assertEquals(missing + ": not found", assertThrows(CollisionDataException.class,
+            () -> CollisionDataReader.read(missing)).getMessage());
+        assertEquals(dir + ": is a directory, not a file", assertThrows(CollisionDataException.class,
+            () -> CollisionDataReader.read(dir)).getMessage());
+        assertEquals(missing + ": not found", assertThrows(CollisionDataException.class,
+            () -> CalibrationBounds.read(missing)).getMessage());
+    }
+
     private static void assertError(String expectedStart, String row) {
         assertError(expectedStart, row, HEADER);
     }
