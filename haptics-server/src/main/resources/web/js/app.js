@@ -334,7 +334,7 @@ const connection = new StreamConnection(wsUrl, {
     if (item) {
       // The server may have read it: only its ACK was lost with the connection.
       item.textContent = `${command.kind}: no ACK, the connection closed (it may or may not have been carried out)`;
-      item.className = 'refused';
+      item.className = 'lost';
     }
   },
   onMessage: (msg) => {
@@ -368,7 +368,8 @@ const connection = new StreamConnection(wsUrl, {
         break;
     }
   },
-});
+}, STATE_RATE_HZ);
+hook.stateRateHz = () => connection.rateHz;
 setConnection('connecting', false);
 connection.start();
 

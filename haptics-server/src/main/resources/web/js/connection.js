@@ -7,9 +7,16 @@
 // 2 frames a second) used to parse every 26 KB STATE in turn: it fell tens of seconds behind while showing
 // "connected", and a click on Emergency stop waited behind that backlog. The server writes "type" first, so a
 // STATE is known by its first bytes without parsing it.
+//
+// Skipping is not enough when the page cannot even read the socket at the stream's pace: the STATEs then wait in
+// the browser's receive buffer (1.9 MB measured, 2–8 s of lag). So the page also asks for the rate it can handle:
+// every RATE_WINDOW_MS, if it handled fewer than half the STATEs it received, it SUBSCRIBEs to the rate it handled
+// (at least MIN_RATE_HZ); once it handles all it receives, it doubles the rate again, up to the rate it opened with.
 
 const FIRST_RETRY_MS = 500;
 const STATE_PREFIX = '{"type":"STATE"';
+const RATE_WINDOW_MS = 2000;
+const MIN_RATE_HZ = 2;
 const MAX_RETRY_MS = 8000;
 
 export class StreamConnection {
@@ -18,8 +25,13 @@ export class StreamConnection {
    * @param handlers onMessage(msg), onAck(ack, command), onLost(commandId, command) for a command whose
    *                 connection closed before its ACK, onOpen(), onClose(retryMs)
    */
-  constructor(url, handlers) {
+  constructor(url, handlers, rateHz = 60) {
     this.url = url;
+    this.maxRateHz = rateHz;
+    this.rateHz = rateHz;
+    this.windowStartMs = 0;
+    this.windowReceived = 0;
+    this.windowHandled = 0;
     this.handlers = handlers;
     this.socket = null;
     this.retryMs = FIRST_RETRY_MS;
@@ -32,7 +44,14 @@ export class StreamConnection {
   start() {
     const socket = new WebSocket(this.url);
     this.socket = socket;
-    socket.onopen = () => this.handlers.onOpen();
+    socket.onopen = () => {
+      // A new session streams at the URL's rate.
+      this.rateHz = this.maxRateHz;
+      this.windowStartMs = performance.now();
+      this.windowReceived = 0;
+      this.windowHandled = 0;
+      this.handlers.onOpen();
+    };
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = () => {
       this.socket = null;
@@ -55,6 +74,7 @@ export class StreamConnection {
 
   receive(text) {
     if (text.startsWith(STATE_PREFIX)) {
+      this.windowReceived++;
       if (this.latestStateText !== null) {
         this.statesSkipped++;
       } else {
@@ -71,7 +91,32 @@ export class StreamConnection {
     const text = this.latestStateText;
     this.latestStateText = null;
     if (text !== null) {
+      this.windowHandled++;
       this.parseAndDeliver(text);
+      this.adaptRate();
+    }
+  }
+
+  /** Asks for the rate of STATEs this page handles (see the top of this file). */
+  adaptRate() {
+    const nowMs = performance.now();
+    const elapsedMs = nowMs - this.windowStartMs;
+    if (elapsedMs < RATE_WINDOW_MS) {
+      return;
+    }
+    const handledHz = this.windowHandled * 1000 / elapsedMs;
+    let rateHz = this.rateHz;
+    if (this.windowHandled * 2 < this.windowReceived) {
+      rateHz = Math.max(MIN_RATE_HZ, Math.floor(handledHz));
+    } else if (this.windowHandled >= this.windowReceived && this.rateHz < this.maxRateHz) {
+      rateHz = Math.min(this.maxRateHz, this.rateHz * 2);
+    }
+    this.windowStartMs = nowMs;
+    this.windowReceived = 0;
+    this.windowHandled = 0;
+    if (rateHz !== this.rateHz && this.open) {
+      this.rateHz = rateHz;
+      this.socket.send(JSON.stringify({ type: 'SUBSCRIBE', rateHz }));
     }
   }
 

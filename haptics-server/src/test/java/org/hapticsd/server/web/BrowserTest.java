@@ -307,7 +307,8 @@ class BrowserTest {
      * Found by a tester on a 200-sphere pile drawn in software: the page parsed every STATE in turn, fell tens of
      * seconds behind while showing "connected", and left an Emergency stop "waiting for ACK" after the connection
      * closed. The page's connection now hands on only the newest of the STATEs that arrived together (other messages
-     * all, in order), and says which commands lost their ACK with the connection. Run on the page's own module.
+     * all, in order), asks for the rate of STATEs it can handle, and says which commands lost their ACK with the
+     * connection. Run on the page's own module.
      */
     @Test
     void shouldHandleOnlyTheNewestOfStatesThatArrivedTogetherAndSayWhichCommandsLostTheirAck() throws Exception {
@@ -331,8 +332,24 @@ class BrowserTest {
               closing.pending.set(7, { kind: 'EMERGENCY_STOP', args: {} });
               closing.pending.set(8, { kind: 'PAUSE', args: {} });
               closing.start();
+              // The rate it asks for: a page that handled 9 of 100 STATEs in 3 s asks for 3 a second; once it
+              // handles all it receives, twice that; never more than it opened with.
+              const sent = [];
+              const adapting = new StreamConnection('ws://127.0.0.1:9/ws', handlers, 60);
+              adapting.socket = { readyState: WebSocket.OPEN, send: (text) => sent.push(JSON.parse(text)) };
+              const window3s = (received, handled) => {
+                adapting.windowStartMs = performance.now() - 3000;
+                adapting.windowReceived = received;
+                adapting.windowHandled = handled;
+                adapting.adaptRate();
+                return adapting.rateHz;
+              };
+              const rates = [window3s(100, 9), window3s(9, 9), window3s(18, 18), window3s(40, 30)];
+              adapting.rateHz = 48;
+              rates.push(window3s(60, 60));
               setTimeout(() => {
-                window.conflation = { seen, skipped: busy.statesSkipped, lost, pending: closing.pending.size };
+                window.conflation = { seen, skipped: busy.statesSkipped, lost, pending: closing.pending.size, rates,
+                  sent: sent.map((m) => m.type + ':' + m.rateHz) };
               }, 1500);
             });
             return true;""");
@@ -343,6 +360,10 @@ class BrowserTest {
         assertEquals(49, result.get("skipped").asInt());
         assertEquals("[\"7:EMERGENCY_STOP\",\"8:PAUSE\"]", result.get("lost").toString());
         assertEquals(0, result.get("pending").asInt());
+        assertEquals("[3,6,12,12,60]", result.get("rates").toString(),
+            "down to what it handles, then doubling while it keeps up (30 of 40 is not a fall behind)");
+        assertEquals("[\"SUBSCRIBE:3\",\"SUBSCRIBE:6\",\"SUBSCRIBE:12\",\"SUBSCRIBE:60\"]",
+            result.get("sent").toString());
     }
 
     private void drag(JsonNode from, JsonNode to) throws IOException, InterruptedException {
