@@ -58,7 +58,7 @@ class CalibrateCommandTest {
     void shouldRefuseMisuseWithExitTwo() throws Exception {
         assertUsage("--model must be single or multi", "--data", "../examples/calibration/single-point.csv",
             "--model", "double");
-        assertUsage("missing.csv: cannot read", "--data", dir.resolve("missing.csv").toString(), "--model", "single");
+        assertUsage("missing.csv: not found", "--data", dir.resolve("missing.csv").toString(), "--model", "single");
         Path bounds = dir.resolve("bounds.yaml");
         Files.writeString(bounds, "e: [0.9, 0.2]\n");
         assertUsage("e: [0.9, 0.2] is not a range", "--data", "../examples/calibration/single-point.csv", "--model",
