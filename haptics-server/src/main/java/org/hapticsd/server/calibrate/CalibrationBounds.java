@@ -62,6 +62,9 @@ public record CalibrationBounds(Range elasticity, Range heightFactorPerS, Range 
         }
     }
 
+    private static final java.util.regex.Pattern NON_FINITE =
+        java.util.regex.Pattern.compile("Malformed numeric value ('[-+]?\\.(?i:nan|inf)')");
+
     /** Reads a bounds file (YAML or JSON), starting from the defaults; every error names the file and key. */
     public static CalibrationBounds read(Path file) throws CollisionDataException {
         String source = file.toString();
@@ -70,6 +73,12 @@ public record CalibrationBounds(Range elasticity, Range heightFactorPerS, Range 
             root = JsonMapper.builder(new YAMLFactory()).build().readTree(Files.readString(file));
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            // YAML's .nan and .inf are valid YAML that the parser will not read as numbers: a bound must be finite.
+            java.util.regex.Matcher nonFinite = NON_FINITE.matcher(String.valueOf(e.getOriginalMessage()));
+            if (nonFinite.find()) {
+                throw new CollisionDataException(source, line, 0, "a bound must be a finite number, got "
+                    + nonFinite.group(1));
+            }
             throw new CollisionDataException(source, line, 0, "not YAML: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new CollisionDataException(source, 0, 0, CollisionDataReader.readProblem(file, e));

@@ -97,6 +97,10 @@ class CollisionDataReaderTest {
             () -> CollisionDataReader.read(dir)).getMessage());
         assertEquals(missing + ": not found", assertThrows(CollisionDataException.class,
             () -> CalibrationBounds.read(missing)).getMessage());
+        // YAML's .nan read as "not YAML: Malformed numeric value" (a tester).
+        java.nio.file.Path nan = java.nio.file.Files.writeString(dir.resolve("bounds.yaml"), "mu_s: [-1, .nan]\n");
+        assertTrue(assertThrows(CollisionDataException.class, () -> CalibrationBounds.read(nan)).getMessage()
+            .endsWith("a bound must be a finite number, got '.nan'"));
     }
 
     private static void assertError(String expectedStart, String row) {
