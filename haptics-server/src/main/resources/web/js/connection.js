@@ -103,9 +103,8 @@ export class StreamConnection {
     }
   }
 
-  /** Asks for the rate of STATEs this page handles (see the top of this file). */
-  adaptRate() {
-    const nowMs = performance.now();
+  /** Asks for the rate of STATEs this page handles (see the top of this file); `nowMs` for tests. */
+  adaptRate(nowMs = performance.now()) {
     const elapsedMs = nowMs - this.windowStartMs;
     if (elapsedMs < RATE_WINDOW_MS) {
       return;
