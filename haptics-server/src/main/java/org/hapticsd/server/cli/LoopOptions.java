@@ -1,6 +1,5 @@
 package org.hapticsd.server.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -208,22 +207,10 @@ final class LoopOptions {
 
     /** Refuses {@code output} when it is the same file as {@code input} (either may be null: nothing to compare). */
     static void refuseSameFile(String outputOption, Path output, String inputOption, Path input) {
-        if (output != null && input != null && sameFile(output, input)) {
+        if (output != null && input != null && SameFile.test(output, input)) {
             throw new UsageException(outputOption + " " + output + ": is the file that " + inputOption + " reads ("
                 + input + "); writing it would destroy it: choose another file");
         }
-    }
-
-    /** The same file on disk (links followed) when both exist, else the same absolute, normalized path. */
-    static boolean sameFile(Path a, Path b) {
-        try {
-            if (Files.exists(a) && Files.exists(b)) {
-                return Files.isSameFile(a, b);
-            }
-        } catch (IOException e) {
-            // Unreadable metadata: compare the paths instead.
-        }
-        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 
     /** Opens the device named by {@code --device}, whatever kind; the loop will drive it in real time. */

@@ -55,7 +55,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         options.checkDevice();
         options.refuseOverwritingInputs("--out", out);
         options.refuseOverwritingInputs("--record", recordFile);
-        if (recordFile != null && LoopOptions.sameFile(recordFile, out)) {
+        if (recordFile != null && SameFile.test(recordFile, out)) {
             throw new UsageException("--record " + recordFile + ": is also the --out file: give each its own file");
         }
         long ticks = Math.round(durationS * rateHz);

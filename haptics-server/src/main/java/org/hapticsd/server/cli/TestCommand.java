@@ -157,7 +157,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         }
         for (Map.Entry<Path, String> recording : recordings.entrySet()) {
             requireNotAnInput(recording.getValue(), recording.getKey(), inputs);
-            if (junitXml != null && sameFile(recording.getKey(), junitXml)) {
+            if (junitXml != null && SameFile.test(recording.getKey(), junitXml)) {
                 throw new UsageException(recording.getValue() + " " + recording.getKey()
                     + ", which is the --junit-xml file (" + junitXml + "): write them apart");
             }
@@ -169,42 +169,10 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
 
     private static void requireNotAnInput(String what, Path output, Map<Path, String> inputs) {
         for (Map.Entry<Path, String> input : inputs.entrySet()) {
-            if (sameFile(output, input.getKey())) {
+            if (SameFile.test(output, input.getKey())) {
                 throw new UsageException(what + " " + output + ", which is " + input.getValue() + " ("
                     + input.getKey() + "): the run would overwrite its own input; write elsewhere");
             }
-        }
-    }
-
-    /**
-     * Whether two paths name one file: {@link Files#isSameFile} when both exist (it sees links), else their
-     * absolute paths with symbolic links resolved as far as the files' folders exist.
-     */
-    static boolean sameFile(Path a, Path b) {
-        if (Files.exists(a) && Files.exists(b)) {
-            try {
-                return Files.isSameFile(a, b);
-            } catch (IOException e) {
-                // Unreadable metadata: fall back on the paths.
-            }
-        }
-        return resolved(a).equals(resolved(b));
-    }
-
-    /** The absolute, normalized path, symbolic links resolved for the deepest part of it that exists. */
-    private static Path resolved(Path path) {
-        Path absolute = path.toAbsolutePath().normalize();
-        Path existing = absolute;
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return absolute;
-        }
-        try {
-            return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
-        } catch (IOException e) {
-            return absolute;
         }
     }
 
