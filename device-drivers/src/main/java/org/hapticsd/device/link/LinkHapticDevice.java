@@ -138,11 +138,13 @@ public final class LinkHapticDevice implements HapticDevice {
         }
         if (!sessionActive) {
             long malformed;
+            long linksOpened;
             String refusal;
             String rejected;
             String failure;
             synchronized (sessionLock) {
                 malformed = session.statistics().malformedFrames();
+                linksOpened = session.statistics().linksOpened();
                 refusal = session.infoRefusal();
                 rejected = session.lastFrameRejection();
                 failure = session.linkFailure();
@@ -160,11 +162,23 @@ public final class LinkHapticDevice implements HapticDevice {
             } else {
                 detail = " (nothing answered HELLO)";
             }
-            String why = incompatible ? lastError
-                    : "no usable INFO within " + config.openTimeoutNs() / 1_000_000L + " ms of HELLO" + detail;
+            long timeoutMs = config.openTimeoutNs() / 1_000_000L;
+            String why;
+            if (incompatible) {
+                why = lastError;
+            } else if (linksOpened == 0 && failure != null) {
+                // No HELLO ever went out: say that the port or connection never opened, and why, once.
+                why = "could not open within " + timeoutMs + " ms: " + withoutPrefix(failure, connector.name() + ": ");
+            } else {
+                why = "no usable INFO within " + timeoutMs + " ms of HELLO" + detail;
+            }
             close();
             throw new DeviceException(incompatible ? why : connector.name() + ": " + why);
         }
+    }
+
+    private static String withoutPrefix(String text, String prefix) {
+        return text.startsWith(prefix) ? text.substring(prefix.length()) : text;
     }
 
     @Override

@@ -183,6 +183,8 @@ class LinkHapticDeviceTest {
             50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
         LinkHapticDevice device = new LinkHapticDevice(TcpByteLink.connector("127.0.0.1", port, 500, 20), quick);
         DeviceException e = assertThrows(DeviceException.class, device::open);
+        assertTrue(e.getMessage().startsWith("tcp:127.0.0.1:" + port + ": could not open within 300 ms: "),
+            e.getMessage());
         assertTrue(e.getMessage().contains("refused"), e.getMessage());
     }
 }

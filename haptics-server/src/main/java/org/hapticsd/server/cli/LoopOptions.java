@@ -8,6 +8,7 @@ import java.util.function.DoubleConsumer;
 import java.util.stream.Collectors;
 import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.protocol.stream.StreamFormatException;
 import org.hapticsd.server.loop.TickSchedule;
 import org.hapticsd.server.device.DeviceSelector;
@@ -178,6 +179,15 @@ final class LoopOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--device: " + e.getMessage());
         }
+        // A serial port given as a path that does not exist cannot open: say so before the warm-up, not after it.
+        if (LinkAddress.isLinkAddress(device)) {
+            LinkAddress address = LinkAddress.parse(device);
+            if (address.kind() == LinkAddress.Kind.SERIAL && address.target().startsWith("/")
+                    && !Files.exists(Path.of(address.target()))) {
+                throw new UsageException("--device " + device + ": no such port (" + address.target()
+                    + " does not exist; `hapticsd devices` lists the serial ports)");
+            }
+        }
         Path replay = replayFile();
         if (replay != null && Files.isDirectory(replay)) {
             throw new UsageException("--device " + device + ": " + replay + " is a directory, not a recording");
@@ -219,7 +229,10 @@ final class LoopOptions {
         try {
             return DeviceSelector.open(device, built, rateHz, null);
         } catch (DeviceException | IllegalArgumentException e) {
-            throw new UsageException("--device " + device + ": " + e.getMessage());
+            // A link's message starts with its own name ("tcp:host:port: ..."): say the flag's value once.
+            String message = String.valueOf(e.getMessage());
+            String detail = message.startsWith(device + ": ") ? message.substring(device.length() + 2) : message;
+            throw new UsageException("--device " + device + ": " + detail);
         }
     }
 

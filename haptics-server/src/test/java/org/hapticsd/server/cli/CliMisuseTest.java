@@ -266,6 +266,30 @@ class CliMisuseTest {
             "replay:" + dir), "is a directory");
     }
 
+    /** A serial port path that does not exist was reported only after the warm-up and 2 s of retries. */
+    @Test
+    void shouldSayASerialPortPathDoesNotExistBeforeTheWarmUp() {
+        String port = dir.resolve("no-such-tty").toString();
+        assertMisuse(run("run", "--duration", "0.05", "--no-stream", "--device", "serial:" + port),
+            "--device serial:" + port + ": no such port (" + port + " does not exist");
+    }
+
+    /**
+     * Nothing listening: the message said "no usable INFO within 2000 ms of HELLO" though no HELLO ever went out,
+     * and named the endpoint three times.
+     */
+    @Test
+    void shouldSayATcpDeviceCouldNotBeOpenedNamingItOnce() throws IOException {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        String device = "tcp:127.0.0.1:" + port;
+        String line = assertMisuse(run("run", "--duration", "0.05", "--no-stream", "--device", device),
+            "--device " + device + ": could not open within 2000 ms: ", "refused");
+        assertEquals(line.indexOf(device), line.lastIndexOf(device), line);
+    }
+
     /** Found by replaying a 1000 Hz recording at --rate 500: it ran at half speed and nothing said so. */
     @Test
     void shouldRefuseToReplayARecordingAtAnotherRate() {
