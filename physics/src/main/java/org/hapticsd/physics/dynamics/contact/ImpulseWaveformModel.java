@@ -392,7 +392,8 @@ public final class ImpulseWaveformModel implements ContactModel {
         p.pointM.set(bodies.positionM[p.bodyA]).add(p.collision.leverArmAM());
         p.rBNow.set(p.pointM).sub(bodies.positionM[p.bodyB]);
         p.collision.play(bodies.linearVelocityMps[p.bodyA], bodies.angularVelocityRadps[p.bodyA],
-            bodies.linearVelocityMps[p.bodyB], bodies.angularVelocityRadps[p.bodyB], p.rBNow);
+            bodies.linearVelocityMps[p.bodyB], bodies.angularVelocityRadps[p.bodyB], p.rBNow,
+            bodies.inverseInertiaWorld[p.bodyA], bodies.inverseInertiaWorld[p.bodyB]);
     }
 
     // ---- Helpers ---------------------------------------------------------------------------------------------
