@@ -39,6 +39,10 @@ import org.joml.Vector3dc;
  * as a sphere's) the profile is the nominal one. A collision that is still compressing when its waveform ends goes
  * on at the waveform's peak rate.
  *
+ * <p>The restitution also ends where its normal work reaches {@code e²} times the compression's (Stronge), if that
+ * comes before Poisson's total: when the bodies turn during the pulse or friction couples into the normal,
+ * Poisson's total can return more energy than the compression took. The two coincide in the cases above.
+ *
  * <p>Allocation-free: {@link #begin} and {@link #play} write into this object's fields.
  */
 public final class ImpulseCollision {
