@@ -76,11 +76,12 @@ class StackingTest {
         double weightN = BOXES * MASS_KG * 9.81;
         assertEquals(weightN, -world.contactForceOnBody(0, new Vector3d()).z, settings.lcpTolerance() * weightN,
                 "floor load");
-        // ... and it stops early, at the tolerance: a resting stack needs fewer sweeps than the limit and less work
-        // than the step's budget.
+        // ... and it stops early: a resting stack needs fewer sweeps than the limit. Whether the last step also stays
+        // under the work budget is a coin flip, not a property: over the last second the budget ends 40 % of the
+        // steps (51 % since a point's own friction change counts for its revisit, which the skip rule had missed),
+        // and this assertion had held only because the last step happened to be one of the others.
         assertTrue(world.profile().lastVelocitySweeps() < settings.lcpIterations(),
                 "sweeps " + world.profile().lastVelocitySweeps());
-        assertTrue(!world.profile().lastVelocityBudgetReached(), "the last step's sweeps ran into the budget");
     }
 
     /**

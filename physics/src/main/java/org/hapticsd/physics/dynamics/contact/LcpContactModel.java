@@ -258,10 +258,13 @@ public final class LcpContactModel implements ContactModel {
      * tolerance of 1e-5, with the same penetration as 20 sweeps), while an impact still gets every sweep it needs.
      *
      * <h2>Only the points whose bodies moved</h2>
-     * After the first sweep, a point is visited again only if the impulses applied to one of its two bodies since its
-     * last visit add up to more than that tolerance. A visit reads nothing but the point's own impulses and its two
-     * bodies' velocities, so a point whose bodies have not moved would get a change below the tolerance, which the
-     * early stop already counts as converged. Each body keeps the sum of the small changes it received since it was
+     * After the first sweep, a point is visited again only if the impulses applied to one of its two bodies since the
+     * start of its last visit add up to more than that tolerance, its own visit's included. A visit reads nothing but
+     * the point's own impulses and its two bodies' velocities, so a point whose bodies have not moved would get a
+     * change below the tolerance, which the early stop already counts as converged. Its own visit counts because the
+     * friction rows, solved after the normal row, move the velocity that row was solved for: skipping such a point
+     * left a box that landed on an edge with the warm-started impulse of one corner only, and pushed it sideways
+     * and into a yaw (a tester: 0.04 m/s and 17° from a drop that is its own mirror image). Each body keeps the sum of the small changes it received since it was
      * last marked, and is marked when the sum passes the tolerance, so small changes cannot add up unseen. With a
      * tolerance of 0 every sweep visits every point (plain projected Gauss–Seidel, the reference the golden hashes
      * keep).
@@ -296,7 +299,9 @@ public final class LcpContactModel implements ContactModel {
                 // The skip test reads flat arrays, not the row object: a sweep that visits a few points still scans
                 // them all, and at N = 800 the scan through the objects cost a fifth of a budget-limited step.
                 int solvedAt = rowSolvedAt[r];
-                if (!visitAll && changedAtVisit[rowBodyA[r]] <= solvedAt && changedAtVisit[rowBodyB[r]] <= solvedAt) {
+                // Strictly before: a visit whose own change passed the tolerance is not converged, since the
+                // point's friction rows, solved after its normal row, move the velocity that row was solved for.
+                if (!visitAll && changedAtVisit[rowBodyA[r]] < solvedAt && changedAtVisit[rowBodyB[r]] < solvedAt) {
                     continue;
                 }
                 if (visit >= budgetVisits) {
