@@ -71,6 +71,11 @@ final class LoopOptions {
         try {
             SceneSpec spec = scene == null ? loader.loadEmbedded() : loader.load(scene);
             applyDeviceOverrides(spec.device());
+            if (rateHz != null) {
+                // Before the build: the deformable bodies' stability checks (and every Δt) are the rate's that runs.
+                checkRate(rateHz);
+                spec.setRateHz(rateHz);
+            }
             return SceneBuilder.build(spec);
         } catch (SceneException e) {
             String overrides = overridesGiven();
@@ -132,6 +137,9 @@ final class LoopOptions {
     /** The --sim-* and --hand-* flags given, as typed, so a scene refused after them names them too. */
     private String overridesGiven() {
         StringBuilder given = new StringBuilder();
+        if (rateHz != null) {
+            given.append("--rate ").append(rateHz);
+        }
         appendOverride(given, "--sim-mass", simMassKg);
         appendOverride(given, "--sim-damping", simDampingNspm);
         appendOverride(given, "--hand-stiffness", handStiffnessNpm);
@@ -162,11 +170,15 @@ final class LoopOptions {
 
     int rateHz(BuiltScene built) {
         int rate = rateHz == null ? built.rateHz() : rateHz;
+        checkRate(rate);
+        return rate;
+    }
+
+    private static void checkRate(int rate) {
         if (rate < TickSchedule.MIN_RATE_HZ || rate > TickSchedule.MAX_RATE_HZ) {
             throw new UsageException("--rate must be " + TickSchedule.MIN_RATE_HZ + ".." + TickSchedule.MAX_RATE_HZ
                 + " Hz, got " + rate);
         }
-        return rate;
     }
 
     /**

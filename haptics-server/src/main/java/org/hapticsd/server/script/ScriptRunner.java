@@ -311,6 +311,10 @@ public final class ScriptRunner {
             } else {
                 scene = loader.load(scenePath(scriptFile, spec));
             }
+            if (spec.rateHz() != null) {
+                // Before the build: the deformable bodies' stability checks (and every Δt) are the rate's that runs.
+                scene.setRateHz(spec.rateHz());
+            }
             BuiltScene built = SceneBuilder.build(scene);
             requireEmulatorKeepsUp(scriptFile, spec, built);
             int rateHz = spec.rateHz() != null ? spec.rateHz() : built.rateHz();

@@ -266,6 +266,19 @@ class CliMisuseTest {
             "replay:" + dir), "is a directory");
     }
 
+    /**
+     * A tester: {@code simulate scenes/string-cantilever.yaml --rate 250} went NaN from tick 13 and exited 0, since
+     * the stability checks ran at the file's 1000 Hz and --rate applied afterwards. The file with rateHz 250 was
+     * refused; so is the flag now, and the message names it.
+     */
+    @Test
+    void shouldCheckDeformableStabilityAtTheRateOfTheRateFlag() {
+        Path csv = dir.resolve("s.csv");
+        assertMisuse(run("simulate", "--scene", "../scenes/string-cantilever.yaml", "--duration", "0.05", "--out",
+            csv.toString(), "--rate", "250"), "250 Hz", "(with --rate 250)");
+        assertFalse(Files.exists(csv), "no CSV for a refused scene");
+    }
+
     /** A serial port path that does not exist was reported only after the warm-up and 2 s of retries. */
     @Test
     void shouldSayASerialPortPathDoesNotExistBeforeTheWarmUp() {
