@@ -175,6 +175,7 @@ public final class SceneLoader {
             }
         }
         List<DeformableSpec> deformables = spec.deformables();
+        Set<String> deformableNames = new HashSet<>();
         for (int i = 0; i < deformables.size(); i++) {
             DeformableSpec d = deformables.get(i);
             String at = "deformables[" + i + "]";
@@ -187,6 +188,7 @@ public final class SceneLoader {
             if (!names.add(d.name())) {
                 throw error(source, d, at + ".name", "'" + d.name() + "' is already used by the tool or another body");
             }
+            deformableNames.add(d.name());
             if (d.type() == null) {
                 throw error(source, d, at + ".type", "missing (" + DeformableSpec.TYPES + ")");
             }
@@ -237,6 +239,11 @@ public final class SceneLoader {
             for (String name : named) {
                 if (!names.contains(name)) {
                     throw error(source, mode, at, "no body or tool named '" + name + "'");
+                }
+                if (deformableNames.contains(name)) {
+                    throw error(source, mode, at, "'" + name + "' is a deformable body: contact modes are for rigid "
+                        + "bodies, the tool and groups (a deformable body meets them through its own contacts, "
+                        + "docs/deformable.md)");
                 }
             }
             if (mode.group() != null && !groups.contains(mode.group())) {

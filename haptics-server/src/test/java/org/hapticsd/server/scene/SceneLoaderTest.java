@@ -311,6 +311,16 @@ class SceneLoaderTest {
                 .endsWith("contactModes[0].correlationRatio: must be in (0, 1], got 0.0"));
         }
 
+        /** Found by a tester: a contact mode naming a deformable body passed the loader and died in the builder (NPE). */
+        @Test
+        void shouldRefuseAContactModeNamingADeformableBody() {
+            String deformable = "name: s\ndeformables:\n  - name: c\n    type: string\n";
+            assertLocated(parseFails(deformable + "contactModes:\n  - {body: c, mode: none}\n"), SOURCE, 6,
+                "contactModes[0]", "'c' is a deformable body: contact modes are for rigid bodies");
+            assertLocated(parseFails(deformable + "contactModes:\n  - {pair: [c, tool], mode: lcp}\n"), SOURCE, 6,
+                "contactModes[0]", "'c' is a deformable body");
+        }
+
         /** Found by a tester: minimumDurationMs 1e9 (a pulse of 11 days) was accepted and hung the loop at a strike. */
         @Test
         void shouldRefuseAnImpactTransientLongerThanAPulseMayLast() {
