@@ -177,7 +177,18 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             LOG.error("loop stopped by an error", fatal);
             return Main.EXIT_FAILURE;
         }
-        return signals.received() ? signals.exitCode() : Main.EXIT_OK;
+        if (signals.received()) {
+            return signals.exitCode();
+        }
+        // As simulate: a run whose ticks failed did not do what was asked, whatever the force (zero) did.
+        long failed = assembly.loop().errorCount();
+        if (failed > 0) {
+            Throwable last = assembly.loop().lastError();
+            parent.err().println("hapticsd: " + failed + " tick(s) failed; last error: "
+                + (last == null ? "unknown" : Main.oneLine(last)));
+            return Main.EXIT_FAILURE;
+        }
+        return Main.EXIT_OK;
     }
 
     private static void statusLoop(PrintWriter out, LoopAssembly assembly, StreamSource scenes, OpenedDevice opened,
@@ -220,7 +231,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             }
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {
-                LOG.error("{} tick(s) failed; last error:", errors - reportedErrors, assembly.loop().lastError());
+                // One line, not a stack trace a second (a tester): the force is zero (INTERNAL_ERROR) meanwhile.
+                Throwable last = assembly.loop().lastError();
+                LOG.error("{} tick(s) failed; last error: {}", errors - reportedErrors,
+                    last == null ? "unknown" : Main.oneLine(last));
                 reportedErrors = errors;
             }
             lastTicks = ticks;

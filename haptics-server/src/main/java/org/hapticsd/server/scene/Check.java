@@ -36,7 +36,14 @@ final class Check {
         return value;
     }
 
-    /** A 3-vector of finite numbers; returns a copy. */
+    /**
+     * The largest magnitude of a vector's component (a position, velocity or acceleration): a tester's
+     * {@code device.initialPosition: [1e308, 0, 0]} loaded, then every tick failed on the infinite tool position it
+     * mapped to. A million metres (or m/s, rad/s, m/s²) is far beyond any scene and keeps the products finite.
+     */
+    static final double MAX_VECTOR_COMPONENT = 1e6;
+
+    /** A 3-vector of finite numbers within ±{@link #MAX_VECTOR_COMPONENT}; returns a copy. */
     static double[] vector3(String field, double[] value) {
         if (value == null || value.length != 3) {
             throw new IllegalArgumentException(
@@ -44,6 +51,9 @@ final class Check {
         }
         for (int i = 0; i < 3; i++) {
             finite(field + "[" + i + "]", value[i]);
+            if (Math.abs(value[i]) > MAX_VECTOR_COMPONENT) {
+                throw new IllegalArgumentException(field + "[" + i + "] must be within ±1e6, got " + value[i]);
+            }
         }
         return value.clone();
     }
@@ -64,12 +74,19 @@ final class Check {
             throw new IllegalArgumentException(field + " must be a list of 4 numbers [w, x, y, z], got "
                 + (value == null ? "null" : value.length));
         }
-        double norm = 0;
+        double largest = 0;
         for (int i = 0; i < 4; i++) {
             finite(field + "[" + i + "]", value[i]);
-            norm += value[i] * value[i];
+            largest = Math.max(largest, Math.abs(value[i]));
         }
-        norm = Math.sqrt(norm);
+        // Scaled by the largest component first: [1e200, 1e200, 0, 0] squared is infinite, and dividing by an
+        // infinite norm gave the zero quaternion, which made every tick fail (a tester).
+        double norm = 0;
+        for (int i = 0; i < 4 && largest > 0; i++) {
+            double scaled = value[i] / largest;
+            norm += scaled * scaled;
+        }
+        norm = largest * Math.sqrt(norm);
         if (!(norm > 1e-12)) {
             throw new IllegalArgumentException(field + " must not be the zero quaternion");
         }

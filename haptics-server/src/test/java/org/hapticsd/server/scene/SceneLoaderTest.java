@@ -311,6 +311,22 @@ class SceneLoaderTest {
                 .endsWith("contactModes[0].correlationRatio: must be in (0, 1], got 0.0"));
         }
 
+        /**
+         * Found by a tester: {@code device.initialPosition: [1e308, 0, 0]} and {@code mapping.rotation: [1e200,
+         * 1e200, 0, 0]} loaded, and then every tick failed (an infinite tool position; a zero quaternion from an
+         * infinite norm). Vectors are now bounded and quaternions normalised without overflow.
+         */
+        @Test
+        void shouldBoundVectorsAndNormaliseHugeQuaternions() throws SceneException {
+            assertLocated(parseFails("name: s\ndevice: {initialPosition: [1.0e308, 0, 0]}\n"), SOURCE, 2,
+                "device.initialPosition", "must be within ±1e6, got 1.0E308");
+            assertLocated(parseFails("name: s\ngravity: [0, 0, -2.0e6]\n"), SOURCE, 2, "gravity",
+                "must be within ±1e6");
+            double[] q = parse("name: s\nmapping: {rotation: [1.0e200, 1.0e200, 0, 0]}\n").mapping().rotation();
+            assertEquals(Math.sqrt(0.5), q[0], 1e-15);
+            assertEquals(Math.sqrt(0.5), q[1], 1e-15);
+        }
+
         /** Found by a tester: a contact mode naming a deformable body passed the loader and died in the builder (NPE). */
         @Test
         void shouldRefuseAContactModeNamingADeformableBody() {
