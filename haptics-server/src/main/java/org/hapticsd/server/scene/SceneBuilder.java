@@ -402,6 +402,7 @@ public final class SceneBuilder {
         if (!Files.isRegularFile(file)) {
             throw new SceneException(scene.source() + ":" + spec.line() + ":" + spec.column() + ": " + body.name()
                 + ".shape.file: " + (Files.isDirectory(file) ? "is a directory, not a mesh file: "
+                    : Files.exists(file) ? "not a regular file (a device, FIFO or socket), not a mesh file: "
                     : "mesh file not found: ") + file);
         }
         try {

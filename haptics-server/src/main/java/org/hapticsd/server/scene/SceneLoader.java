@@ -45,6 +45,10 @@ public final class SceneLoader {
     /** Name used in messages for the scene built into the server. */
     public static final String EMBEDDED_NAME = "<embedded wall.yaml>";
     private static final String EMBEDDED_RESOURCE = "/scenes/wall.yaml";
+    /** A scene file's largest size: the YAML parser's own limit of 3 Mi code points, in bytes. */
+    static final long MAX_SCENE_BYTES = 3L << 20;
+    /** A line's largest length, in characters: the parser's time grows with its square (1 Mi took about 1 s). */
+    static final int MAX_LINE_CHARS = 1 << 20;
 
     private final ObjectMapper mapper;
     /** Where the list most recently read started and ended; see {@link #describe}. Parsing is single-threaded. */
@@ -93,6 +97,16 @@ public final class SceneLoader {
     public SceneSpec load(Path file) throws SceneException {
         String text;
         try {
+            // Before reading: a FIFO hung the load, and /dev/zero or a 279 MB file ran out of heap with advice
+            // to add more (a tester). A regular file within the parser's own code-point limit, in bytes.
+            if (Files.exists(file) && !Files.isDirectory(file) && !Files.isRegularFile(file)) {
+                throw new SceneException(file + ": not a regular file (a device, FIFO or socket): a scene is a file");
+            }
+            if (Files.isRegularFile(file) && Files.size(file) > MAX_SCENE_BYTES) {
+                throw new SceneException(String.format(java.util.Locale.ROOT,
+                    "%s: scene file is %.1f MB, more than the %d MB a scene file may be", file,
+                    Files.size(file) / 1e6, MAX_SCENE_BYTES >> 20));
+            }
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
             throw new SceneException(file + ": scene file not found");
@@ -128,6 +142,12 @@ public final class SceneLoader {
             content = readAll(text);
         } catch (IOException e) {
             throw new SceneException(source + ": cannot read scene: " + e.getMessage(), e);
+        }
+        int longest = content.lines().mapToInt(String::length).max().orElse(0);
+        if (longest > MAX_LINE_CHARS) {
+            // The YAML parser's time grows with the square of a line's length: 8 MB on one line took 30 s.
+            throw new SceneException(source + ": a line of " + longest + " characters, more than the "
+                + MAX_LINE_CHARS + " a scene file's line may have");
         }
         if (content.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
             throw new SceneException(source + ": scene file is empty");

@@ -22,6 +22,14 @@ public final class SceneSpec {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("name must not be blank");
         }
+        // One line of at most 200 characters: it is quoted in messages and log lines, and a tester's name with a
+        // newline forged a second "hapticsd: ..." line after a refusal.
+        if (value.codePoints().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("name must be one line of text without control characters");
+        }
+        if (value.length() > 200) {
+            throw new IllegalArgumentException("name must be at most 200 characters, got " + value.length());
+        }
         this.name = value;
     }
 

@@ -9,6 +9,11 @@ public final class ToolSpec {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("name must not be blank");
         }
+        // As a body's: contactModes entries name it, and messages quote it (a newline in it split them, a tester).
+        if (!value.matches("[A-Za-z][A-Za-z0-9_-]*")) {
+            throw new IllegalArgumentException("name must start with a letter and contain only letters, digits, "
+                + "'_' and '-', got '" + value.replace("\n", "\\n") + "'");
+        }
         this.name = value;
     }
 

@@ -327,6 +327,15 @@ class SceneLoaderTest {
             assertEquals(Math.sqrt(0.5), q[1], 1e-15);
         }
 
+        /** Found by a tester: a scene name with a newline forged a second error line; a tool name took any text. */
+        @Test
+        void shouldKeepNamesOnOneLine() {
+            assertLocated(parseFails("name: \"bad\\nhapticsd: all good\"\n"), SOURCE, 1, "name",
+                "one line of text without control characters");
+            assertLocated(parseFails("name: s\ntool: {name: \"x,y\"}\n"), SOURCE, 2, "tool.name",
+                "must start with a letter");
+        }
+
         /** Found by a tester: a contact mode naming a deformable body passed the loader and died in the builder (NPE). */
         @Test
         void shouldRefuseAContactModeNamingADeformableBody() {
@@ -552,6 +561,26 @@ class SceneLoaderTest {
             SceneException e = parseFails("~\n");
 
             assertEquals(SOURCE + ": scene file is empty", e.getMessage());
+        }
+
+        /**
+         * Found by a tester: a FIFO hung the load; /dev/zero and a 279 MB file ran out of heap (with advice to add
+         * heap); 8 MB of comment on one line took 30 s to parse.
+         */
+        @Test
+        void shouldRefuseWhatIsNotASceneFileBeforeReadingIt(@TempDir Path dir) throws IOException {
+            SceneException device = assertThrows(SceneException.class, () -> loader.load(Path.of("/dev/zero")));
+            assertEquals("/dev/zero: not a regular file (a device, FIFO or socket): a scene is a file",
+                device.getMessage());
+            Path big = dir.resolve("big.yaml");
+            Files.writeString(big, "name: x\n" + ("#" + "a".repeat(1000) + "\n").repeat(3200));
+            SceneException large = assertThrows(SceneException.class, () -> loader.load(big));
+            assertEquals(big + ": scene file is 3.2 MB, more than the 3 MB a scene file may be", large.getMessage());
+            Path longLine = dir.resolve("long.yaml");
+            Files.writeString(longLine, "name: x\n# " + "a".repeat(1_100_000) + "\n");
+            SceneException line = assertThrows(SceneException.class, () -> loader.load(longLine));
+            assertEquals(longLine + ": a line of 1100002 characters, more than the 1048576 a scene file's line may "
+                + "have", line.getMessage());
         }
 
         @Test
