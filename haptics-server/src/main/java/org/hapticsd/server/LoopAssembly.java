@@ -16,7 +16,8 @@ import org.hapticsd.server.scene.BuiltScene;
  * queue in, the snapshot exchange and the statistics out.
  */
 public final class LoopAssembly {
-    private final BuiltScene scene;
+    /** Until {@link #releaseScene()}: the scene the loop started with. */
+    private BuiltScene scene;
     private final HapticDevice device;
     private final int rateHz;
     private final LoopStats stats = new LoopStats();
@@ -48,8 +49,18 @@ public final class LoopAssembly {
         this.loop = new HapticLoop(scene.haptic(), device, safety, stats, commands, snapshots, stageTimer, periodNs);
     }
 
+    /** The scene the loop started with; null after {@link #releaseScene()}. */
     public BuiltScene scene() {
         return scene;
+    }
+
+    /**
+     * Drops this assembly's reference to the first scene, once whatever needed it (the stream's first SCENE) has it:
+     * the loop owns the live scene, and after a LOAD_SCENE or RESET_SCENE the first one must be garbage. Holding it
+     * kept two worlds alive, so a scene that fit the heap could not be reset (a tester, at 128 MB).
+     */
+    public void releaseScene() {
+        scene = null;
     }
 
     public HapticDevice device() {

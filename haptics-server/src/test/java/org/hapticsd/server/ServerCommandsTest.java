@@ -216,6 +216,25 @@ class ServerCommandsTest {
         }
     }
 
+    /**
+     * A tester: at -Xmx128m a pile that fit the heap could be loaded once, and then every RESET_SCENE was refused
+     * for memory or the server died of an OutOfMemoryError. The first scene stayed reachable (from the assembly and
+     * the run command) beside the one that replaced it, so two worlds were alive; `run` now releases it.
+     */
+    @Test
+    void shouldLetTheFirstSceneBeCollectedOnceItIsReplaced() throws Exception {
+        java.lang.ref.WeakReference<org.hapticsd.physics.PhysicsWorld> first =
+            new java.lang.ref.WeakReference<>(assembly.scene().haptic().world());
+        assembly.releaseScene();
+        assertNull(run(new Command.ResetScene()));
+        ticks(2);
+        for (int i = 0; i < 100 && first.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(first.get(), "the first scene's world is still reachable after RESET_SCENE");
+    }
+
     @Test
     void shouldResetTheBodiesToTheirLoadedPoses() throws Exception {
         Vector3d loaded = ball(new Vector3d());

@@ -141,6 +141,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                     + scene.haptic().world().deformableNodeCount() + " nodes",
             assembly.device().info().name(), rateHz, wait.name());
         long startNs = System.nanoTime();
+        // From here the loop owns the scene: nothing else may keep the first one alive once it is replaced.
+        assembly.releaseScene();
+        scene = null;
         runner.start();
         try {
             // After RESET_SCENE or LOAD_SCENE the loop publishes into the new scene's exchange.
