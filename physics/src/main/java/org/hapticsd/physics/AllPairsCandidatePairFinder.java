@@ -9,6 +9,12 @@ import org.hapticsd.physics.geometry.Aabb;
  * loop emits pairs already sorted by (a, b).
  */
 final class AllPairsCandidatePairFinder implements CandidatePairFinder {
+    private PairFilter filter = PairFilter.ALL;
+
+    @Override
+    public void setPairFilter(PairFilter value) {
+        filter = value;
+    }
 
     @Override
     public void findPairs(double[] boundsM, boolean[] movable, boolean[] priority, int bodyCount,
@@ -17,7 +23,7 @@ final class AllPairsCandidatePairFinder implements CandidatePairFinder {
         for (int a = 0; a < bodyCount; a++) {
             boolean movableA = movable[a];
             for (int b = a + 1; b < bodyCount; b++) {
-                if ((movableA || movable[b]) && Aabb.overlap(boundsM, a, b)) {
+                if ((movableA || movable[b]) && Aabb.overlap(boundsM, a, b) && filter.wanted(a, b)) {
                     dest.add(a, b, priority);
                 }
             }

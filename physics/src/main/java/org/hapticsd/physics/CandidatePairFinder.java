@@ -14,6 +14,21 @@ package org.hapticsd.physics;
  */
 interface CandidatePairFinder {
 
+    /** Whether a pair is wanted at all: pairs the world never tests (contact mode NONE) take no room. */
+    @FunctionalInterface
+    interface PairFilter {
+        PairFilter ALL = (a, b) -> true;
+
+        boolean wanted(int a, int b);
+    }
+
+    /**
+     * Sets which pairs are output and counted (default: all). A pair the filter refuses is neither written nor
+     * counted as dropped: a column of spheres in contact mode NONE filled the budget with pairs that were then thrown
+     * away, and the pairs that mattered were dropped (a tester).
+     */
+    void setPairFilter(PairFilter filter);
+
     /**
      * @param boundsM world bounds of every body, {@code geometry.Aabb.STRIDE} values per body index
      *     ({@code minX, minY, minZ, maxX, maxY, maxZ}; infinite for a plane)

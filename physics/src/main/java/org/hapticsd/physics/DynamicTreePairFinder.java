@@ -74,6 +74,12 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     private int outPriority;
     private int outPriorityEnd;
     private long ordinaryFound;
+    private PairFilter filter = PairFilter.ALL;
+
+    @Override
+    public void setPairFilter(PairFilter value) {
+        filter = java.util.Objects.requireNonNull(value, "filter");
+    }
 
     @Override
     public void findPairs(double[] boundsM, boolean[] movable, boolean[] priority, int bodyCount,
@@ -373,7 +379,8 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     }
 
     private void addPriorityPair(double[] boundsM, boolean[] movable, int body, int other) {
-        if ((!movable[body] && !movable[other]) || !Aabb.overlap(boundsM, body, other)) {
+        if ((!movable[body] && !movable[other]) || !Aabb.overlap(boundsM, body, other)
+                || !filter.wanted(Math.min(body, other), Math.max(body, other))) {
             return;
         }
         // Sized for each priority body against every body: always room.
@@ -416,6 +423,9 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
 
     /** Counts an ordinary pair and writes it if there is room, after the priority pairs that sort before it. */
     private void writeOrdinary(CandidatePairs dest, long key) {
+        if (!filter.wanted((int) (key >>> 32), (int) key)) {
+            return;
+        }
         ordinaryFound++;
         if (outRoom == 0) {
             return;

@@ -163,6 +163,7 @@ public final class PhysicsWorld {
     PhysicsWorld(ContactSettings settings, CandidatePairFinder pairFinder, ShapePairTest narrowphase) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
+        this.pairFinder.setPairFilter(this::everTested);
         this.narrowphase = Objects.requireNonNull(narrowphase, "narrowphase");
         int modelCount = 0;
         for (int m = 0; m < ContactMode.count(); m++) {
@@ -287,12 +288,12 @@ public final class PhysicsWorld {
         long pointCountNeeded = 0;
         for (int a = 0; a < n; a++) {
             for (int b = a + 1; b < n; b++) {
-                if ((!movable[a] && !movable[b]) || !Aabb.overlap(boundsM, a, b)) {
+                // Pairs never tested (contact mode NONE, two kinematic bodies) need no room.
+                if ((!movable[a] && !movable[b]) || !everTested(a, b) || !Aabb.overlap(boundsM, a, b)) {
                     continue;
                 }
                 pairCountNeeded++;
-                if (effectiveMode(a, b) != ContactMode.NONE
-                        && narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
+                if (effectiveMode(a, b) != ContactMode.NONE && narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
                     pointCountNeeded += manifold.pointCount();
                 }
             }
@@ -1073,6 +1074,15 @@ public final class PhysicsWorld {
     }
 
     /** The mode of the pair this step: a sleeping body takes part as the static body it stands in for. */
+    /**
+     * Whether a pair can ever be tested: its configured mode is not NONE, and a dynamic body or a tool is in it. By
+     * body type, not by the per-step flags: a sleeping body's pairs must still reach the step, to wake it.
+     */
+    private boolean everTested(int a, int b) {
+        return modes.resolve(a, b) != ContactMode.NONE
+            && (bodies.type[a] == BodyType.DYNAMIC || bodies.type[b] == BodyType.DYNAMIC || tools[a] != tools[b]);
+    }
+
     private ContactMode effectiveMode(int a, int b) {
         return effectiveMode(a, b, bodies.dynamic[a], bodies.dynamic[b]);
     }

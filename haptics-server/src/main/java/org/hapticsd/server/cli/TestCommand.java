@@ -64,6 +64,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 loaded.put(script, spec);
             } catch (ScriptRunner.ScriptException e) {
                 throw new UsageException(e.getMessage());
+            } catch (OutOfMemoryError e) {
+                // As run and simulate say it (exit 1), not a raw OutOfMemoryError (a tester, a 2M-triangle mesh).
+                throw notEnoughMemory(script);
             }
         }
         if (recordDir != null) {
@@ -100,6 +103,8 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 secondsByScript.put(name, (System.nanoTime() - scriptStartNs) * 1e-9);
             } catch (ScriptRunner.ScriptException e) {
                 throw new UsageException(e.getMessage());
+            } catch (OutOfMemoryError e) {
+                throw notEnoughMemory(entry.getKey());
             }
             for (AssertionResult result : checked) {
                 out.println("  " + result.line());
@@ -196,5 +201,11 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     /** {@code DIR/SCRIPT.rec}: the script's file name without its .yaml or .yml. */
     private static String recordingName(Path script) {
         return script.getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".rec";
+    }
+
+    private static LoopOptions.SceneLoadFailure notEnoughMemory(Path script) {
+        return new LoopOptions.SceneLoadFailure(script + ": scene: not enough memory to build the scene (max heap "
+            + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
+            + "e.g. -Xmx2g) or make the scene smaller");
     }
 }

@@ -25,18 +25,7 @@ class SceneLoadFailureTest {
      */
     @Test
     void shouldReportRunningOutOfMemoryWhileLoadingAsOneLineAndExitCodeOne() throws Exception {
-        Path mesh = dir.resolve("big.obj");
-        try (Writer w = Files.newBufferedWriter(mesh, StandardCharsets.US_ASCII)) {
-            int n = 100_000;
-            for (int i = 0; i < n; i++) {
-                w.write("v " + i % 1000 + " 0 " + i / 1000 + "\n");
-            }
-            for (int i = 1; i + 1001 <= n; i++) {
-                w.write("f " + i + " " + (i + 1) + " " + (i + 1000) + "\n");
-            }
-        }
-        Path scene = dir.resolve("big.yaml");
-        Files.writeString(scene, "name: big\nbodies:\n  - name: m\n    shape: {type: mesh, file: big.obj}\n");
+        Path scene = bigMeshScene();
         Path err = dir.resolve("err.txt");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
             "-cp", System.getProperty("java.class.path"), Main.class.getName(), "simulate", "--scene",
@@ -49,6 +38,41 @@ class SceneLoadFailureTest {
         assertTrue(lines.get(0).startsWith("hapticsd: " + scene + ": not enough memory to build the scene (max heap "),
             lines.get(0));
         assertFalse(Files.exists(dir.resolve("out.csv")), "nothing was simulated");
+    }
+
+    /** The same scene in a test script: `test` printed a raw OutOfMemoryError (a tester). */
+    @Test
+    void shouldReportRunningOutOfMemoryInATestScriptAsOneLineAndExitCodeOne() throws Exception {
+        Path scene = bigMeshScene();
+        Path script = dir.resolve("s.yaml");
+        Files.writeString(script, "scene: " + scene.getFileName() + "\n"
+            + "assertions:\n  - {name: gated, at: 0.005, safety: gated}\n");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", script.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM ended");
+        List<String> lines = Files.readAllLines(err);
+        assertEquals(1, p.exitValue(), String.join("\n", lines));
+        assertEquals(1, lines.size(), "one line: " + lines);
+        assertTrue(lines.get(0).startsWith("hapticsd: " + script + ": scene: not enough memory to build the scene"),
+            lines.get(0));
+    }
+
+    private Path bigMeshScene() throws IOException {
+        Path mesh = dir.resolve("big.obj");
+        try (Writer w = Files.newBufferedWriter(mesh, StandardCharsets.US_ASCII)) {
+            int n = 100_000;
+            for (int i = 0; i < n; i++) {
+                w.write("v " + i % 1000 + " 0 " + i / 1000 + "\n");
+            }
+            for (int i = 1; i + 1001 <= n; i++) {
+                w.write("f " + i + " " + (i + 1) + " " + (i + 1000) + "\n");
+            }
+        }
+        Path scene = dir.resolve("big.yaml");
+        Files.writeString(scene, "name: big\nbodies:\n  - name: m\n    shape: {type: mesh, file: big.obj}\n");
+        return scene;
     }
 
     @Test
