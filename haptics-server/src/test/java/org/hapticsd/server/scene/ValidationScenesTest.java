@@ -163,7 +163,8 @@ class ValidationScenesTest {
             // highest start (centre 0.32 m) falls at most 0.27 m, so v < √(2·g·0.27 m) = 2.3 m/s: 2.3 mm, plus d_tol,
             // bounds it. Measured 1.14 mm.
             assertTrue(deepestDuringM < 2.5e-3, "deepest overlap while falling " + deepestDuringM + " m");
-            // Settled: every sphere slower than V_f = 0.01 m/s, where static friction takes over. Measured 1.9 mm/s (2.4 before the sweeps revisited a point after its own friction change).
+            // Settled: every sphere slower than V_f = 0.01 m/s, where static friction takes over. Measured 1.9 mm/s
+            // (2.4 before the sweeps revisited a point after its own friction change).
             assertTrue(fastestMps < 0.01, "fastest sphere after 5 s " + fastestMps + " m/s");
         }
     }
