@@ -47,6 +47,13 @@ final class CollisionReplay {
     private final boolean[] moves;
     private final double[] inverseMass;
     private final Matrix3d[] inverseInertia;
+    /** The inverse inertia now: the onset's turned with the body, as the engine applies each sample with it. */
+    private final Matrix3d[] inverseInertiaNow;
+    private final Matrix3d rotation = new Matrix3d();
+    private final Matrix3d rotationTransposed = new Matrix3d();
+    /** The collisions in progress, in the order they began: the engine's pool order. */
+    private int[] playOrder = new int[0];
+    private int playCount;
     private final boolean[] held;
     /** Rotating bodies: orientation since the onset, and the inertia at the onset (the body frame here). */
     private final boolean[] rotates;
@@ -109,6 +116,7 @@ final class CollisionReplay {
         moves = new boolean[bodyCount];
         inverseMass = new double[bodyCount];
         inverseInertia = new Matrix3d[bodyCount];
+        inverseInertiaNow = new Matrix3d[bodyCount];
         held = new boolean[bodyCount];
         rotates = new boolean[bodyCount];
         turn = new Quaterniond[bodyCount];
@@ -124,6 +132,7 @@ final class CollisionReplay {
             moves[i] = body.moves();
             inverseMass[i] = body.inverseMassPerKg();
             inverseInertia[i] = body.inverseInertia(new Matrix3d());
+            inverseInertiaNow[i] = new Matrix3d(inverseInertia[i]);
         }
         List<CollisionData.Contact> contacts = event.contacts();
         contactCount = contacts.size();
@@ -132,6 +141,7 @@ final class CollisionReplay {
         rA = new Vector3d[contactCount];
         rB = new Vector3d[contactCount];
         collision = new ImpulseCollision[contactCount];
+        playOrder = new int[contactCount];
         active = new boolean[contactCount];
         pairKeys = new String[contactCount];
         alpha = new double[contactCount];
@@ -193,6 +203,7 @@ final class CollisionReplay {
             turn[i].identity();
         }
         settled = false;
+        playCount = 0;
         for (int step = 0; step < maxSteps; step++) {
             java.util.Arrays.fill(held, false);
             for (int c = 0; c < contactCount; c++) {
@@ -227,12 +238,14 @@ final class CollisionReplay {
                 break;
             }
             turnFreely(true);
-            for (int c = 0; c < contactCount; c++) {
-                if (active[c]) {
-                    int a = bodyA[c];
-                    int b = bodyB[c];
-                    collision[c].play(velocity[a], angularVelocity[a], velocity[b], angularVelocity[b], rB[c]);
-                }
+            // In the engine's order: its pool holds collisions in the order they began (a sample's size depends on
+            // the velocities the samples before it in the step left, since the restitution's energy bound).
+            for (int k = 0; k < playCount; k++) {
+                int c = playOrder[k];
+                int a = bodyA[c];
+                int b = bodyB[c];
+                collision[c].play(velocity[a], angularVelocity[a], velocity[b], angularVelocity[b], rB[c],
+                    inverseInertiaNow[a], inverseInertiaNow[b]);
             }
             solveResting();
             for (int c = 0; c < contactCount; c++) {
@@ -241,6 +254,13 @@ final class CollisionReplay {
                     active[c] = false;
                 }
             }
+            int kept = 0;
+            for (int k = 0; k < playCount; k++) {
+                if (active[playOrder[k]]) {
+                    playOrder[kept++] = playOrder[k];
+                }
+            }
+            playCount = kept;
             turnFreely(false);
         }
     }
@@ -258,6 +278,10 @@ final class CollisionReplay {
                 turn[i].transformInverse(angularVelocity[i], omegaBody);
                 GyroscopicStep.implicitMidpoint(inertia[i], dtS, omegaBody);
                 turn[i].transform(omegaBody, angularVelocity[i]);
+                // R·I₀⁻¹·Rᵀ: the inverse inertia the samples of this step are applied with.
+                turn[i].get(rotation);
+                rotation.transpose(rotationTransposed);
+                rotation.mul(inverseInertia[i], inverseInertiaNow[i]).mul(rotationTransposed, inverseInertiaNow[i]);
             } else {
                 RigidBodyIntegrator.integrateOrientation(turn[i], angularVelocity[i], dtS);
             }
@@ -280,6 +304,7 @@ final class CollisionReplay {
             .begin(normal, relative, parameters.elasticity(), parameters.staticFriction(),
                 parameters.dynamicFriction(), alpha[c], waveform, dtS);
         active[c] = true;
+        playOrder[playCount++] = c;
         collisions[c]++;
         if (onsetStep[c] < 0) {
             onsetStep[c] = step;

@@ -28,10 +28,18 @@ class CalibrationTest {
         ImpulseParameters off = new ImpulseParameters(0.73, 117.42, 0.459, 0.14, 0.019, java.util.Map.of(), 7.5);
         assertTrue(fit.objectiveAt(off) > 1e-6, "e off by 0.01: " + fit.objectiveAt(off));
 
+        // 1e-8, not round-off: since the restitution ends at e² of the compression's work when that comes first
+        // (the energy bound, ImpulseCollision), a sample's size depends on the velocities at the sample, and the
+        // replay holds positions at the onset while the engine moves them: with chains of simultaneous collisions
+        // the two differ by 4.7e-9 (it was under 1e-10). Still 200 times below the objective of e off by 0.01.
         CollisionData multi = data(new SyntheticCollisions(MULTI, 4, 0, 0).multiPoint(15, 6).lines());
         Calibration multiFit = calibration(multi, Calibration.Model.MULTI);
-        assertTrue(multiFit.objectiveAt(MULTI) < 1e-10, "multi-point objective at the truth: "
+        assertTrue(multiFit.objectiveAt(MULTI) < 1e-8, "multi-point objective at the truth: "
             + multiFit.objectiveAt(MULTI));
+        ImpulseParameters multiOff = new ImpulseParameters(MULTI.elasticity() - 0.01, MULTI.heightFactorPerS(),
+            MULTI.durationFactorMsNs(), MULTI.staticFriction(), MULTI.dynamicFriction(), MULTI.correlationRatios(),
+            MULTI.minimumDurationMs());
+        assertTrue(multiFit.objectiveAt(multiOff) > 1e-6, "e off by 0.01: " + multiFit.objectiveAt(multiOff));
     }
 
     @Test
