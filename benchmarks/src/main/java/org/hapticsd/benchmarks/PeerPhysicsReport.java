@@ -128,7 +128,8 @@ public final class PeerPhysicsReport {
             double p50 = e.getValue().getPercentile(50);
             if (p50 < 0.5 * e.getKey() || p50 > 2.0 * e.getKey()) {
                 out.printf(Locale.ROOT, "WARNING: the %d µs control ran %s µs: it is not the length it compares "
-                    + "against, so its p99/p50 says little about a step of %d µs%n", e.getKey(), format(p50), e.getKey());
+                    + "against, so its p99/p50 says little about a step of %d µs%n", e.getKey(), format(p50),
+                    e.getKey());
             }
         }
     }
@@ -240,8 +241,8 @@ public final class PeerPhysicsReport {
                     verdict(slope <= TARGET_SLOPE));
             } else {
                 // A subset is no verdict on a target set over the whole series (a tester: "2.22, NOT met" for 50, 100).
-                out.printf(Locale.ROOT, "- log-log slope over N = %s: %.2f (the target is judged over N = 50, 100, 200, "
-                    + "400, 800 only)%n", sizes, slope);
+                out.printf(Locale.ROOT, "- log-log slope over N = %s: %.2f (the target is judged over N = 50, "
+                    + "100, 200, 400, 800 only)%n", sizes, slope);
             }
         }
         if (engines.contains(OURS)) {

@@ -336,7 +336,7 @@ class SceneLoaderTest {
                 "must start with a letter");
         }
 
-        /** Found by a tester: a contact mode naming a deformable body passed the loader and died in the builder (NPE). */
+        /** Found by a tester: a contact mode naming a deformable body passed the loader, then the builder threw. */
         @Test
         void shouldRefuseAContactModeNamingADeformableBody() {
             String deformable = "name: s\ndeformables:\n  - name: c\n    type: string\n";
