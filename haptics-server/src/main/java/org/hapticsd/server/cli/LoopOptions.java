@@ -87,9 +87,7 @@ final class LoopOptions {
             // Not a refusal the loader or builder wrote, yet caused by this scene's content: still a bad scene.
             throw new UsageException(sceneName() + ": cannot build the scene: " + Main.oneLine(e));
         } catch (OutOfMemoryError e) {
-            throw new SceneLoadFailure(sceneName() + ": not enough memory to build the scene (max heap "
-                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
-                + "e.g. -Xmx2g) or make the scene smaller");
+            throw SceneLoadFailure.notEnoughMemory(sceneName());
         }
     }
 
@@ -115,6 +113,13 @@ final class LoopOptions {
     static final class SceneLoadFailure extends RuntimeException {
         SceneLoadFailure(String message) {
             super(message, null, false, false);
+        }
+
+        /** {@code what} (a scene file, or a script's scene) did not fit the JVM's heap. */
+        static SceneLoadFailure notEnoughMemory(String what) {
+            return new SceneLoadFailure(what + ": not enough memory to build the scene (max heap "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
+                + "e.g. -Xmx2g) or make the scene smaller");
         }
     }
 

@@ -84,6 +84,11 @@ public final class Main {
      * An unexpected error as one line: its class, message and where it was thrown (the first frame), and the same for
      * its root cause. A user gets something to report without a stack trace burying the status lines above it.
      */
+    /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */
+    static String failedTicks(long count, Throwable last) {
+        return count + " tick(s) failed; last error: " + (last == null ? "unknown" : oneLine(last));
+    }
+
     static String oneLine(Throwable error) {
         StringBuilder b = new StringBuilder(error.toString().replace('\n', ' '));
         appendWhere(error, b);

@@ -186,9 +186,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         // As simulate: a run whose ticks failed did not do what was asked, whatever the force (zero) did.
         long failed = assembly.loop().errorCount();
         if (failed > 0) {
-            Throwable last = assembly.loop().lastError();
-            parent.err().println("hapticsd: " + failed + " tick(s) failed; last error: "
-                + (last == null ? "unknown" : Main.oneLine(last)));
+            parent.err().println("hapticsd: " + Main.failedTicks(failed, assembly.loop().lastError()));
             return Main.EXIT_FAILURE;
         }
         return Main.EXIT_OK;
@@ -235,9 +233,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {
                 // One line, not a stack trace a second (a tester): the force is zero (INTERNAL_ERROR) meanwhile.
-                Throwable last = assembly.loop().lastError();
-                LOG.error("{} tick(s) failed; last error: {}", errors - reportedErrors,
-                    last == null ? "unknown" : Main.oneLine(last));
+                LOG.error("{}", Main.failedTicks(errors - reportedErrors, assembly.loop().lastError()));
                 reportedErrors = errors;
             }
             lastTicks = ticks;

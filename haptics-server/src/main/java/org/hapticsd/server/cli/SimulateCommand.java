@@ -105,9 +105,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         }
         PrintWriter err = parent.err();
         if (loop.errorCount() > 0) {
-            Throwable last = loop.lastError();
-            err.println("hapticsd: " + loop.errorCount() + " tick(s) failed; last error: "
-                + (last == null ? "unknown" : Main.oneLine(last)));
+            err.println("hapticsd: " + Main.failedTicks(loop.errorCount(), loop.lastError()));
         }
         parent.out().printf(Locale.ROOT, "wrote %d ticks (%.3f s at %d Hz) to %s%n", ticks, ticks / (double) rateHz,
             rateHz, out);

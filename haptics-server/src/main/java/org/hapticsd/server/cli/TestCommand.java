@@ -66,7 +66,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 throw new UsageException(e.getMessage());
             } catch (OutOfMemoryError e) {
                 // As run and simulate say it (exit 1), not a raw OutOfMemoryError (a tester, a 2M-triangle mesh).
-                throw notEnoughMemory(script);
+                throw LoopOptions.SceneLoadFailure.notEnoughMemory(script + ": scene");
             }
         }
         if (recordDir != null) {
@@ -104,7 +104,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             } catch (ScriptRunner.ScriptException e) {
                 throw new UsageException(e.getMessage());
             } catch (OutOfMemoryError e) {
-                throw notEnoughMemory(entry.getKey());
+                throw LoopOptions.SceneLoadFailure.notEnoughMemory(entry.getKey() + ": scene");
             }
             for (AssertionResult result : checked) {
                 out.println("  " + result.line());
@@ -201,11 +201,5 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     /** {@code DIR/SCRIPT.rec}: the script's file name without its .yaml or .yml. */
     private static String recordingName(Path script) {
         return script.getFileName().toString().replaceFirst("\\.ya?ml$", "") + ".rec";
-    }
-
-    private static LoopOptions.SceneLoadFailure notEnoughMemory(Path script) {
-        return new LoopOptions.SceneLoadFailure(script + ": scene: not enough memory to build the scene (max heap "
-            + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
-            + "e.g. -Xmx2g) or make the scene smaller");
     }
 }

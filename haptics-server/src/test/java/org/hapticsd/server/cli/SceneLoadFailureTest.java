@@ -26,14 +26,8 @@ class SceneLoadFailureTest {
     @Test
     void shouldReportRunningOutOfMemoryWhileLoadingAsOneLineAndExitCodeOne() throws Exception {
         Path scene = bigMeshScene();
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "simulate", "--scene",
-            scene.toString(), "--duration", "0.01", "--out", dir.resolve("out.csv").toString())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM ended");
-        List<String> lines = Files.readAllLines(err);
-        assertEquals(1, p.exitValue(), String.join("\n", lines));
+        List<String> lines = runWithSmallHeap("simulate", "--scene", scene.toString(), "--duration", "0.01", "--out",
+            dir.resolve("out.csv").toString());
         assertEquals(1, lines.size(), "one line: " + lines);
         assertTrue(lines.get(0).startsWith("hapticsd: " + scene + ": not enough memory to build the scene (max heap "),
             lines.get(0));
@@ -47,16 +41,25 @@ class SceneLoadFailureTest {
         Path script = dir.resolve("s.yaml");
         Files.writeString(script, "scene: " + scene.getFileName() + "\n"
             + "assertions:\n  - {name: gated, at: 0.005, safety: gated}\n");
-        Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", script.toString())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM ended");
-        List<String> lines = Files.readAllLines(err);
-        assertEquals(1, p.exitValue(), String.join("\n", lines));
+        List<String> lines = runWithSmallHeap("test", script.toString());
         assertEquals(1, lines.size(), "one line: " + lines);
         assertTrue(lines.get(0).startsWith("hapticsd: " + script + ": scene: not enough memory to build the scene"),
             lines.get(0));
+    }
+
+    /** Runs hapticsd in a JVM with a 16 MB heap; asserts exit code 1 and returns its standard error's lines. */
+    private List<String> runWithSmallHeap(String... args) throws IOException, InterruptedException {
+        Path err = dir.resolve("err.txt");
+        List<String> command = new java.util.ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx16m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM ended");
+        List<String> lines = Files.readAllLines(err);
+        assertEquals(1, p.exitValue(), String.join("\n", lines));
+        return lines;
     }
 
     private Path bigMeshScene() throws IOException {
