@@ -22,8 +22,10 @@ final class BodyBounds {
     private double[] localBoxM = new double[0];
     private final Vector3d centreM = new Vector3d();
 
-    void bodyAdded(int body, Shape shape) {
-        localBoxM = Arrays.copyOf(localBoxM, (body + 1) * 6);
+    void bodyAdded(int body, int bodyCapacity, Shape shape) {
+        if (localBoxM.length < bodyCapacity * 6) {
+            localBoxM = Arrays.copyOf(localBoxM, bodyCapacity * 6);
+        }
         if (shape instanceof ConvexHullShape hullShape) {
             ConvexHull hull = hullShape.hull();
             int n = hull.vertexCount();

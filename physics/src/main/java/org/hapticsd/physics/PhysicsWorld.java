@@ -279,15 +279,26 @@ public final class PhysicsWorld {
     /**
      * What the bodies' current poses need of the contact storage: every pair whose bounds overlap and the points
      * of those that touch, counted over all pairs without a budget. For checking a scene against its budget when it
-     * is loaded; allocates nothing, but costs O(n²) bound tests: not for the real-time path.
+     * is loaded; allocates (an index per body) and sweeps the bounds sorted along the axis they spread most on, so
+     * it tests O(n log n) plus the pairs that overlap on that axis: not for the real-time path.
      */
     public ContactNeed contactNeed() {
         int n = bodies.count;
         refreshMovingBounds();
+        int axis = widestAxis(n);
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (i, j) -> Double.compare(boundsM[i * Aabb.STRIDE + axis], boundsM[j * Aabb.STRIDE + axis]));
         long pairCountNeeded = 0;
         long pointCountNeeded = 0;
-        for (int a = 0; a < n; a++) {
-            for (int b = a + 1; b < n; b++) {
+        for (int i = 0; i < n; i++) {
+            int first = order[i];
+            double maxOnAxis = boundsM[first * Aabb.STRIDE + 3 + axis];
+            for (int j = i + 1; j < n && boundsM[order[j] * Aabb.STRIDE + axis] <= maxOnAxis; j++) {
+                int a = Math.min(first, order[j]);
+                int b = Math.max(first, order[j]);
                 // Pairs never tested (contact mode NONE, two kinematic bodies) need no room.
                 if ((!movable[a] && !movable[b]) || !everTested(a, b) || !Aabb.overlap(boundsM, a, b)) {
                     continue;
@@ -299,6 +310,28 @@ public final class PhysicsWorld {
             }
         }
         return new ContactNeed(pairCountNeeded, pointCountNeeded);
+    }
+
+    /** The axis along which the centres of the bodies with finite bounds spread most (0, 1, 2 for x, y, z). */
+    private int widestAxis(int n) {
+        int widest = 2;
+        double widestSpread = -1.0;
+        for (int axis = 0; axis < 3; axis++) {
+            double lowest = Double.POSITIVE_INFINITY;
+            double highest = Double.NEGATIVE_INFINITY;
+            for (int body = 0; body < n; body++) {
+                double centre = 0.5 * (boundsM[body * Aabb.STRIDE + axis] + boundsM[body * Aabb.STRIDE + 3 + axis]);
+                if (Double.isFinite(centre)) {
+                    lowest = Math.min(lowest, centre);
+                    highest = Math.max(highest, centre);
+                }
+            }
+            if (highest - lowest > widestSpread) {
+                widestSpread = highest - lowest;
+                widest = axis;
+            }
+        }
+        return widest;
     }
 
     // ---- Scene settings --------------------------------------------------------------------------------------
@@ -362,7 +395,7 @@ public final class PhysicsWorld {
                 + body.nodeRadiusM());
         }
         DeformableCoupling coupling = new DeformableCoupling(body, couplingStiffnessNpm, couplingDampingNspm);
-        coupling.reserve(bodies.count);
+        coupling.reserve(bodies.capacity());
         deformables = Arrays.copyOf(deformables, deformables.length + 1);
         deformables[deformables.length - 1] = coupling;
         return deformables.length - 1;
@@ -1123,27 +1156,30 @@ public final class PhysicsWorld {
         }
         requireOrientation(orientation);
         int body = bodies.add(type, positionM, new Quaterniond(orientation).normalize(), massKg, inertiaKgM2);
-        int capacity = body + 1;
-        names = Arrays.copyOf(names, capacity);
-        shapes = Arrays.copyOf(shapes, capacity);
-        materials = Arrays.copyOf(materials, capacity);
-        tools = Arrays.copyOf(tools, capacity);
-        spheres = Arrays.copyOf(spheres, capacity);
-        movable = Arrays.copyOf(movable, capacity);
-        boundsM = Arrays.copyOf(boundsM, capacity * Aabb.STRIDE);
+        int capacity = bodies.capacity();
+        if (names.length < capacity) {
+            // The cold arrays and the helpers follow the body arrays' growth (by half), never one body at a time.
+            names = Arrays.copyOf(names, capacity);
+            shapes = Arrays.copyOf(shapes, capacity);
+            materials = Arrays.copyOf(materials, capacity);
+            tools = Arrays.copyOf(tools, capacity);
+            spheres = Arrays.copyOf(spheres, capacity);
+            movable = Arrays.copyOf(movable, capacity);
+            boundsM = Arrays.copyOf(boundsM, capacity * Aabb.STRIDE);
+            sleep.bodyAdded(capacity);
+            report.bodyAdded(capacity);
+            for (DeformableCoupling d : deformables) {
+                d.reserve(capacity);
+            }
+            modes.bodyAdded(capacity);
+        }
         names[body] = name;
         shapes[body] = shape;
         materials[body] = material;
         tools[body] = tool;
         spheres[body] = shape instanceof SphereShape;
         movable[body] = type != BodyType.STATIC;
-        sleep.bodyAdded(capacity);
-        report.bodyAdded(capacity);
-        for (DeformableCoupling d : deformables) {
-            d.reserve(capacity);
-        }
-        modes.bodyAdded(capacity);
-        bodyBounds.bodyAdded(body, shape);
+        bodyBounds.bodyAdded(body, capacity, shape);
         narrowphase.prepare(shape);
         // A static body never moves, so its bounds are computed once, here; moving ones every step.
         bodyBounds.write(shape, bodies.positionM[body], bodies.orientation[body], boundsM, body);

@@ -60,6 +60,46 @@ class ContactBudgetTest {
     }
 
     @Test
+    void shouldCountTheNeedOfALatticeAlongItsLongestAxis() {
+        // Spheres 1 mm closer than touching on a lattice, long along each axis in turn (the sweep's axis): every
+        // pair of lattice neighbours (26 per inner sphere) has overlapping bounds, and only the six face neighbours
+        // touch. The floor's bounds (a plane's are infinite) meet every sphere's, and the bottom layer sinks 0.1 mm.
+        int[][] shapes = {{23, 3, 2}, {2, 17, 3}, {3, 2, 19}, {6, 6, 6}};
+        for (int[] dims : shapes) {
+            PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
+            world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(), new Quaterniond());
+            Matrix3d inertia = SolidInertia.sphere(0.01, RADIUS_M, new Matrix3d());
+            double spacingM = 2 * RADIUS_M - 1e-3;
+            for (int i = 0; i < dims[0]; i++) {
+                for (int j = 0; j < dims[1]; j++) {
+                    for (int k = 0; k < dims[2]; k++) {
+                        Vector3d centre = new Vector3d(i * spacingM, j * spacingM, RADIUS_M - 1e-4 + k * spacingM);
+                        world.addDynamicBody("s" + i + "_" + j + "_" + k, new SphereShape(RADIUS_M), centre,
+                            new Quaterniond(), 0.01, inertia, Material.DEFAULT);
+                    }
+                }
+            }
+            long spheres = (long) dims[0] * dims[1] * dims[2];
+            long neighbours = 0;
+            for (int dx = -1; dx <= 1; dx++) {
+                for (int dy = -1; dy <= 1; dy++) {
+                    for (int dz = -1; dz <= 1; dz++) {
+                        if (dx != 0 || dy != 0 || dz != 0) {
+                            neighbours += (long) (dims[0] - Math.abs(dx)) * (dims[1] - Math.abs(dy))
+                                * (dims[2] - Math.abs(dz));
+                        }
+                    }
+                }
+            }
+            long faceNeighbours = (long) (dims[0] - 1) * dims[1] * dims[2] + (long) dims[0] * (dims[1] - 1) * dims[2]
+                + (long) dims[0] * dims[1] * (dims[2] - 1);
+            long bottomLayer = (long) dims[0] * dims[1];
+            assertEquals(new ContactNeed(neighbours / 2 + spheres, faceNeighbours + bottomLayer), world.contactNeed(),
+                "lattice " + dims[0] + "x" + dims[1] + "x" + dims[2]);
+        }
+    }
+
+    @Test
     void shouldMeasureTheNeedOfTheCurrentPoses() {
         Sunk sunk = new Sunk(10, null);
         // Each sphere's bounds and the parked tool's meet the floor's (a plane's are infinite); the spheres are 5 cm

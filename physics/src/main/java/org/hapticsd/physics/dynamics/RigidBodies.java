@@ -78,26 +78,9 @@ public final class RigidBodies {
     public int add(BodyType bodyType, Vector3dc positionM, Quaterniondc unitOrientation, double massKg,
                    Matrix3dc inertiaBody) {
         int body = count;
-        int capacity = body + 1;
-        type = Arrays.copyOf(type, capacity);
-        dynamic = Arrays.copyOf(dynamic, capacity);
-        this.massKg = Arrays.copyOf(this.massKg, capacity);
-        inverseMassPerKg = Arrays.copyOf(inverseMassPerKg, capacity);
-        this.inertiaBody = Arrays.copyOf(this.inertiaBody, capacity);
-        inverseInertiaBody = Arrays.copyOf(inverseInertiaBody, capacity);
-        linearDampingPerS = Arrays.copyOf(linearDampingPerS, capacity);
-        angularDampingPerS = Arrays.copyOf(angularDampingPerS, capacity);
-        this.positionM = Arrays.copyOf(this.positionM, capacity);
-        orientation = Arrays.copyOf(orientation, capacity);
-        linearVelocityMps = Arrays.copyOf(linearVelocityMps, capacity);
-        angularVelocityRadps = Arrays.copyOf(angularVelocityRadps, capacity);
-        pose = Arrays.copyOf(pose, capacity);
-        inverseInertiaWorld = Arrays.copyOf(inverseInertiaWorld, capacity);
-        forceN = Arrays.copyOf(forceN, capacity);
-        torqueNm = Arrays.copyOf(torqueNm, capacity);
-        pseudoLinearVelocityMps = Arrays.copyOf(pseudoLinearVelocityMps, capacity);
-        pseudoAngularVelocityRadps = Arrays.copyOf(pseudoAngularVelocityRadps, capacity);
-
+        if (body == type.length) {
+            grow(body < 8 ? 8 : body + (body >> 1));
+        }
         boolean isDynamic = bodyType == BodyType.DYNAMIC;
         type[body] = bodyType;
         dynamic[body] = isDynamic;
@@ -115,9 +98,39 @@ public final class RigidBodies {
         torqueNm[body] = new Vector3d();
         pseudoLinearVelocityMps[body] = new Vector3d();
         pseudoAngularVelocityRadps[body] = new Vector3d();
-        count = capacity;
+        count = body + 1;
         refreshPose(body);
         return body;
+    }
+
+    /**
+     * The number of bodies the arrays hold room for: at least {@link #count}. The slots from {@code count} on are
+     * empty ({@code null} objects, zero numbers); every reader goes by {@code count}, never by an array's length.
+     */
+    public int capacity() {
+        return type.length;
+    }
+
+    /** Grows every array to {@code capacity} slots: by half each time, so adding n bodies copies O(n) slots. */
+    private void grow(int capacity) {
+        type = Arrays.copyOf(type, capacity);
+        dynamic = Arrays.copyOf(dynamic, capacity);
+        massKg = Arrays.copyOf(massKg, capacity);
+        inverseMassPerKg = Arrays.copyOf(inverseMassPerKg, capacity);
+        inertiaBody = Arrays.copyOf(inertiaBody, capacity);
+        inverseInertiaBody = Arrays.copyOf(inverseInertiaBody, capacity);
+        linearDampingPerS = Arrays.copyOf(linearDampingPerS, capacity);
+        angularDampingPerS = Arrays.copyOf(angularDampingPerS, capacity);
+        positionM = Arrays.copyOf(positionM, capacity);
+        orientation = Arrays.copyOf(orientation, capacity);
+        linearVelocityMps = Arrays.copyOf(linearVelocityMps, capacity);
+        angularVelocityRadps = Arrays.copyOf(angularVelocityRadps, capacity);
+        pose = Arrays.copyOf(pose, capacity);
+        inverseInertiaWorld = Arrays.copyOf(inverseInertiaWorld, capacity);
+        forceN = Arrays.copyOf(forceN, capacity);
+        torqueNm = Arrays.copyOf(torqueNm, capacity);
+        pseudoLinearVelocityMps = Arrays.copyOf(pseudoLinearVelocityMps, capacity);
+        pseudoAngularVelocityRadps = Arrays.copyOf(pseudoAngularVelocityRadps, capacity);
     }
 
     /**
