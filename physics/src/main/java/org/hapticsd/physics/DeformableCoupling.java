@@ -38,6 +38,8 @@ final class DeformableCoupling {
     private Vector3d[] reactionTorqueNm = new Vector3d[0];
     private boolean[] touched = new boolean[0];
     int lastContacts;
+    /** Taken out of the simulation: its state went non-finite ({@code PhysicsWorld}); no longer stepped or collided. */
+    boolean lost;
     /** A node held by a rigid body (the tool) through a spring and damper; −1 when none. */
     private int heldNode = -1;
     private int holder = -1;

@@ -102,6 +102,8 @@ public final class PhysicsWorld {
 
     // Hot data, per body.
     private final RigidBodies bodies = new RigidBodies();
+    private final Vector3d nodeScratchM = new Vector3d();
+    private final Vector3d nodeScratchMps = new Vector3d();
     private double[] boundsM = new double[0];
 
     private final ContactModeTable modes = new ContactModeTable();
@@ -733,7 +735,9 @@ public final class PhysicsWorld {
         findContacts();
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
         for (DeformableCoupling d : deformables) {
-            d.collide(bodies, shapes, boundsM, narrowphase, manifold, sleep, modes);
+            if (!d.lost) {
+                d.collide(bodies, shapes, boundsM, narrowphase, manifold, sleep, modes);
+            }
         }
         stageStartNs = endStage(StepStage.DEFORMABLE_CONTACTS, stageStartNs);
         prepareContacts();
@@ -751,7 +755,9 @@ public final class PhysicsWorld {
         integrator.integratePositions(context, bodies);
         stageStartNs = endStage(StepStage.INTEGRATE, stageStartNs);
         for (DeformableCoupling d : deformables) {
-            d.body.step(dtS);
+            if (!d.lost) {
+                d.body.step(dtS);
+            }
         }
         stageStartNs = endStage(StepStage.DEFORMABLE_INTEGRATE, stageStartNs);
         correctPositions();
@@ -767,6 +773,74 @@ public final class PhysicsWorld {
                 lcpModel.lastVelocitySweeps(), lcpModel.lastVelocityVisits(), lcpModel.lastBudgetReached(),
                 lcpModel.lastPositionSweeps());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
+        takeOutNonFiniteBodies();
+    }
+
+    /**
+     * The end of a step: a dynamic body or a deformable body whose state is no longer finite (absurd but finite
+     * inputs can overflow, a tester's spring of rest length 1e300 did) is taken out of the simulation: a rigid body
+     * goes back to the pose this step started from and stays there as a static body, a deformable one is no longer
+     * stepped or collided (its nodes keep their last values). The step then throws,
+     * naming the bodies, so that the caller learns of it once rather than watching NaN spread; the world goes on
+     * stepping the rest. Allocates nothing unless a body is lost (a sum per body: a non-finite term, or finite ones
+     * beyond about 1e307, make it non-finite, and only then are the terms looked at one by one).
+     *
+     * @throws BodyStateLostException when a body was taken out in this step
+     */
+    private void takeOutNonFiniteBodies() {
+        StringBuilder lost = null;
+        for (int body = 0; body < bodies.count; body++) {
+            if (bodies.dynamic[body] && !stateFinite(body)) {
+                lost = appendLost(lost, "body '" + names[body] + "'");
+                // Back to the pose the step started from (the collision geometry's, still finite), and static from
+                // now on: its bounds and pose are no longer refreshed, and other bodies meet it as they meet a wall.
+                bodies.positionM[body].set(bodies.pose[body].position());
+                bodies.orientation[body].set(bodies.pose[body].rotation());
+                movable[body] = false;
+                bodies.dynamic[body] = false;
+                bodies.inverseMassPerKg[body] = 0.0;
+                bodies.inverseInertiaWorld[body].zero();
+                bodies.linearVelocityMps[body].zero();
+                bodies.angularVelocityRadps[body].zero();
+            }
+        }
+        for (DeformableCoupling d : deformables) {
+            if (!d.lost && !nodesFinite(d.body)) {
+                d.lost = true;
+                lost = appendLost(lost, "deformable body '" + d.body.name() + "'");
+            }
+        }
+        if (lost != null) {
+            throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "
+                + "taken out of the simulation, where it stays until the scene is reset");
+        }
+    }
+
+    private boolean stateFinite(int body) {
+        Vector3d p = bodies.positionM[body];
+        Vector3d v = bodies.linearVelocityMps[body];
+        Vector3d w = bodies.angularVelocityRadps[body];
+        Quaterniond q = bodies.orientation[body];
+        double sum = p.x + p.y + p.z + v.x + v.y + v.z + w.x + w.y + w.z + q.x + q.y + q.z + q.w;
+        if (Double.isFinite(sum)) {
+            return true;
+        }
+        return p.isFinite() && v.isFinite() && w.isFinite() && q.isFinite();
+    }
+
+    private boolean nodesFinite(DeformableBody body) {
+        double sum = 0.0;
+        for (int node = 0; node < body.nodeCount(); node++) {
+            body.nodePosition(node, nodeScratchM);
+            body.nodeVelocity(node, nodeScratchMps);
+            sum += nodeScratchM.x + nodeScratchM.y + nodeScratchM.z + nodeScratchMps.x + nodeScratchMps.y
+                + nodeScratchMps.z;
+        }
+        return Double.isFinite(sum);
+    }
+
+    private static StringBuilder appendLost(StringBuilder lost, String what) {
+        return lost == null ? new StringBuilder(what) : lost.append(", ").append(what);
     }
 
     // ---- Queries ---------------------------------------------------------------------------------------------

@@ -705,7 +705,11 @@ public final class DeformableSpec extends Located {
         }
 
         public void setRestLengthM(double value) {
+            // Bounded like a vector's components: a tester's 1e300 loaded, and the nodes went NaN in a few steps.
             this.restLengthM = Check.nonNegative("restLengthM", value);
+            if (value > Check.MAX_VECTOR_COMPONENT) {
+                throw new IllegalArgumentException("restLengthM must be <= 1e6, got " + value);
+            }
         }
 
         int[] nodes() {

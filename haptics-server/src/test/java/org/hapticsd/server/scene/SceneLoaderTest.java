@@ -311,6 +311,15 @@ class SceneLoaderTest {
                 .endsWith("contactModes[0].correlationRatio: must be in (0, 1], got 0.0"));
         }
 
+        /** Found by a tester: a spring of rest length 1e300 loaded, and its nodes went NaN in a few steps. */
+        @Test
+        void shouldBoundASpringsRestLength() {
+            String message = parseFails("name: s\ndeformables:\n  - name: c\n    type: mass-spring\n"
+                + "    nodes: [{position: [0, 0, 0]}, {position: [0.1, 0, 0]}]\n"
+                + "    springs: [{nodes: [0, 1], restLengthM: 1.0e300}]\n").getMessage();
+            assertTrue(message.endsWith("deformables[0].springs[0].restLengthM: must be <= 1e6, got 1.0E300"), message);
+        }
+
         /**
          * Found by a tester: {@code device.initialPosition: [1e308, 0, 0]} and {@code mapping.rotation: [1e200,
          * 1e200, 0, 0]} loaded, and then every tick failed (an infinite tool position; a zero quaternion from an

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import org.hapticsd.physics.BodyStateLostException;
 import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
@@ -116,6 +117,37 @@ class DeformableCouplingTest {
         assertEquals(0.0, onTool.y, 1e-12);
         assertEquals(-K_NPM * depthM, onTool.z, 1e-9, "the node pushes the tool down with k·d");
         assertTrue(chain.velocity(10, 2) > 0.0, "and the node is pushed up");
+    }
+
+    /** A tester's spring of rest length 1e300 sent the nodes to NaN, silently; now the step names the body once. */
+    @Test
+    void shouldTakeOutADeformableBodyWhoseNodesOverflow() {
+        PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
+        world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(), new Quaterniond());
+        int ball = world.addDynamicBody("ball", new SphereShape(0.03), new Vector3d(1.0, 0, 0.5), new Quaterniond(),
+            0.3, new Matrix3d().scaling(1e-4), Material.DEFAULT);
+        double[] rest = {0, 0, 0.2, 0.1, 0, 0.2};
+        MassSpringSpec spec = new MassSpringSpec(new double[] {NODE_KG, NODE_KG}, rest, new int[] {0, 1},
+            new double[] {500}, new double[] {1e300}, new boolean[2], new double[] {0, 0, -9.81}, 0.0,
+            Integrator.NEWMARK, 1, 1);
+        world.addDeformable(new MassSpringBody("absurd", spec, RADIUS_M), K_NPM, B_NSPM);
+        BodyStateLostException lost = null;
+        int steps = 0;
+        while (lost == null && steps < 100) {
+            steps++;
+            try {
+                world.step(DT_S);
+            } catch (BodyStateLostException e) {
+                lost = e;
+            }
+        }
+        assertTrue(lost != null, "no step reported the body in 100 steps");
+        assertTrue(lost.getMessage().startsWith("deformable body 'absurd': state no longer finite"), lost.getMessage());
+        for (int i = 0; i < 500; i++) {
+            world.step(DT_S);
+        }
+        assertTrue(world.bodyPosition(ball, new Vector3d()).isFinite(), "the rest goes on");
+        assertEquals(0.03, world.bodyPosition(ball, new Vector3d()).z, 1e-3, "the ball fell onto the floor");
     }
 
     @Test
