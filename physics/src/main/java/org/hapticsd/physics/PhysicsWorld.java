@@ -306,7 +306,8 @@ public final class PhysicsWorld {
                     continue;
                 }
                 pairCountNeeded++;
-                if (effectiveMode(a, b) != ContactMode.NONE && narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
+                if (effectiveMode(a, b) != ContactMode.NONE
+                        && narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
                     pointCountNeeded += manifold.pointCount();
                 }
             }
@@ -768,26 +769,31 @@ public final class PhysicsWorld {
         stageStartNs = endStage(StepStage.RESTITUTION, stageStartNs);
         storeResults();
         sleep.update(dtS, candidates, modes);
+        StringBuilder lost = takeOutNonFiniteBodies();
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
         profile.recordSolver(lcpModel.rowCount(), lcpModel.lastResidualNs(), lcpModel.lastPositionResidualNs(),
                 lcpModel.lastVelocitySweeps(), lcpModel.lastVelocityVisits(), lcpModel.lastBudgetReached(),
                 lcpModel.lastPositionSweeps());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
-        takeOutNonFiniteBodies();
+        if (lost != null) {
+            throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "
+                + "taken out of the simulation, where it stays until the scene is reset");
+        }
     }
 
     /**
      * The end of a step: a dynamic body or a deformable body whose state is no longer finite (absurd but finite
      * inputs can overflow, a tester's spring of rest length 1e300 did) is taken out of the simulation: a rigid body
      * goes back to the pose this step started from and stays there as a static body, a deformable one is no longer
-     * stepped or collided (its nodes keep their last values). The step then throws,
+     * stepped or collided (its nodes keep their last values). The step then throws, once its profile is recorded,
      * naming the bodies, so that the caller learns of it once rather than watching NaN spread; the world goes on
-     * stepping the rest. Allocates nothing unless a body is lost (a sum per body: a non-finite term, or finite ones
-     * beyond about 1e307, make it non-finite, and only then are the terms looked at one by one).
+     * stepping the rest. Timed with {@link StepStage#STORE_IMPULSES}. Allocates nothing unless a body is lost (a sum
+     * per body: a non-finite term, or finite ones beyond about 1e307, make it non-finite, and only then are the terms
+     * looked at one by one).
      *
-     * @throws BodyStateLostException when a body was taken out in this step
+     * @return the bodies taken out, named for {@link BodyStateLostException}; {@code null} when none was
      */
-    private void takeOutNonFiniteBodies() {
+    private StringBuilder takeOutNonFiniteBodies() {
         StringBuilder lost = null;
         for (int body = 0; body < bodies.count; body++) {
             if (bodies.dynamic[body] && !stateFinite(body)) {
@@ -810,10 +816,7 @@ public final class PhysicsWorld {
                 lost = appendLost(lost, "deformable body '" + d.body.name() + "'");
             }
         }
-        if (lost != null) {
-            throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "
-                + "taken out of the simulation, where it stays until the scene is reset");
-        }
+        return lost;
     }
 
     private boolean stateFinite(int body) {

@@ -59,7 +59,8 @@ public enum StepStage {
     RESTITUTION,
     /**
      * Writes each point's force (impulse / {@code Δt}) and sums force and torque per body; each model keeps what it
-     * carries to the next step (impulses, stick points).
+     * carries to the next step (impulses, stick points). Also puts resting islands to sleep, and takes out a body whose
+     * state is no longer finite.
      */
     STORE_IMPULSES;
 

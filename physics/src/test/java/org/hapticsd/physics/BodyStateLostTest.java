@@ -51,10 +51,10 @@ class BodyStateLostTest {
         PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
         world.addStaticBody("floor", new PlaneShape(new Vector3d(0, 0, 1)), new Vector3d(), new Quaterniond());
         Matrix3d inertia = SolidInertia.sphere(1.0, 0.05, new Matrix3d());
-        int under = world.addDynamicBody("under", new SphereShape(0.05), new Vector3d(0, 0, 0.3), new Quaterniond(), 1.0,
-            inertia, Material.DEFAULT);
-        int above = world.addDynamicBody("above", new SphereShape(0.05), new Vector3d(0, 0, 0.5), new Quaterniond(), 1.0,
-            inertia, Material.DEFAULT);
+        int under = world.addDynamicBody("under", new SphereShape(0.05), new Vector3d(0, 0, 0.3), new Quaterniond(),
+            1.0, inertia, Material.DEFAULT);
+        int above = world.addDynamicBody("above", new SphereShape(0.05), new Vector3d(0, 0, 0.5), new Quaterniond(),
+            1.0, inertia, Material.DEFAULT);
         world.setBodyVelocity(under, new Vector3d(), new Vector3d(1e300, 1e300, 1e300));
         assertThrows(BodyStateLostException.class, () -> world.step(DT_S));
         for (int i = 0; i < 1000; i++) {
