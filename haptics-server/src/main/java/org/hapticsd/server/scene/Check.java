@@ -43,6 +43,19 @@ final class Check {
      */
     static final double MAX_VECTOR_COMPONENT = 1e6;
 
+    /**
+     * A size (a radius, a length, a scale factor): > 0 and at most {@link #MAX_VECTOR_COMPONENT}. A tester's
+     * {@code tool.radiusM: 1e308} and {@code mapping.scale: 1e300} loaded, and the first tick's force overflowed to
+     * infinity, so the run latched SAFE (NON_FINITE_FORCE) before it began.
+     */
+    static double size(String field, double value) {
+        positive(field, value);
+        if (value > MAX_VECTOR_COMPONENT) {
+            throw new IllegalArgumentException(field + " must be <= 1e6, got " + value);
+        }
+        return value;
+    }
+
     /** A 3-vector of finite numbers within ±{@link #MAX_VECTOR_COMPONENT}; returns a copy. */
     static double[] vector3(String field, double[] value) {
         if (value == null || value.length != 3) {

@@ -15,7 +15,7 @@ public final class MappingSpec {
     }
 
     public void setScale(double value) {
-        this.scale = Check.positive("scale", value);
+        this.scale = Check.size("scale", value);
     }
 
     public double[] originM() {

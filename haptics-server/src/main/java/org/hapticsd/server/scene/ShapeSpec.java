@@ -27,7 +27,7 @@ public abstract sealed class ShapeSpec extends Located
         private double radiusM = Double.NaN;
 
         public void setRadiusM(double value) {
-            this.radiusM = Check.positive("radiusM", value);
+            this.radiusM = Check.size("radiusM", value);
         }
 
         public double radiusM() {
@@ -86,11 +86,12 @@ public abstract sealed class ShapeSpec extends Located
         private double halfLengthM = Double.NaN;
 
         public void setRadiusM(double value) {
-            this.radiusM = Check.positive("radiusM", value);
+            this.radiusM = Check.size("radiusM", value);
         }
 
         public void setHalfLengthM(double value) {
-            this.halfLengthM = Check.nonNegative("halfLengthM", value);
+            Check.nonNegative("halfLengthM", value);
+            this.halfLengthM = value == 0.0 ? 0.0 : Check.size("halfLengthM", value);
         }
 
         public double radiusM() {
@@ -147,7 +148,7 @@ public abstract sealed class ShapeSpec extends Located
 
         /** Multiplies every vertex, e.g. 0.001 for a file in millimetres. */
         public void setScale(double value) {
-            this.scale = Check.positive("scale", value);
+            this.scale = Check.size("scale", value);
         }
 
         public String file() {

@@ -18,7 +18,7 @@ public final class ToolSpec {
     }
 
     public void setRadiusM(double value) {
-        this.radiusM = Check.positive("radiusM", value);
+        this.radiusM = Check.size("radiusM", value);
     }
 
     public String name() {

@@ -311,6 +311,17 @@ class SceneLoaderTest {
                 .endsWith("contactModes[0].correlationRatio: must be in (0, 1], got 0.0"));
         }
 
+        /** Found by a tester: these loaded, and the first tick's force overflowed, latching SAFE at once. */
+        @Test
+        void shouldBoundSizes() {
+            assertTrue(parseFails("name: t\ntool: {radiusM: 1.0e308}\n").getMessage()
+                .endsWith("tool.radiusM: must be <= 1e6, got 1.0E308"));
+            assertTrue(parseFails("name: t\nmapping: {scale: 1.0e300}\n").getMessage()
+                .endsWith("mapping.scale: must be <= 1e6, got 1.0E300"));
+            assertTrue(parseFails("name: t\nbodies:\n"
+                + "  - {name: c, shape: {type: capsule, radiusM: 0.1, halfLengthM: 2e6}}\n").getMessage().endsWith("bodies[0].shape.halfLengthM: must be <= 1e6, got 2000000.0"));
+        }
+
         /** Found by a tester: a spring of rest length 1e300 loaded, and its nodes went NaN in a few steps. */
         @Test
         void shouldBoundASpringsRestLength() {
