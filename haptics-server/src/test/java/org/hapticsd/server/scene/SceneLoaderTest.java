@@ -319,7 +319,8 @@ class SceneLoaderTest {
             assertTrue(parseFails("name: t\nmapping: {scale: 1.0e300}\n").getMessage()
                 .endsWith("mapping.scale: must be <= 1e6, got 1.0E300"));
             assertTrue(parseFails("name: t\nbodies:\n"
-                + "  - {name: c, shape: {type: capsule, radiusM: 0.1, halfLengthM: 2e6}}\n").getMessage().endsWith("bodies[0].shape.halfLengthM: must be <= 1e6, got 2000000.0"));
+                + "  - {name: c, shape: {type: capsule, radiusM: 0.1, halfLengthM: 2e6}}\n").getMessage()
+                .endsWith("bodies[0].shape.halfLengthM: must be <= 1e6, got 2000000.0"));
         }
 
         /** Found by a tester: a spring of rest length 1e300 loaded, and its nodes went NaN in a few steps. */
