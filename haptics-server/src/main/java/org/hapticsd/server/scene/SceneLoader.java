@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -152,6 +153,7 @@ public final class SceneLoader {
         if (content.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
             throw new SceneException(source + ": scene file is empty");
         }
+        refuseAliases(source, content);
         lastList.get()[0] = null;
         try {
             spec = mapper.readValue(content, SceneSpec.class);
@@ -298,6 +300,25 @@ public final class SceneLoader {
 
     private static SceneException error(String source, Located where, String field, String problem) {
         return new SceneException(source + ":" + where.line() + ":" + where.column() + ": " + field + ": " + problem);
+    }
+
+    /**
+     * Refuses YAML aliases ({@code *name}) with their place: the parser hands an alias to the fields as the plain text
+     * of its name, so {@code name: *n} would have loaded as 'n', and a list field said it got text (a tester's
+     * "expected a mapping, got text 'o'"). Syntax errors are left to the full parse, which describes them.
+     */
+    private void refuseAliases(String source, String content) throws SceneException {
+        try (JsonParser parser = mapper.getFactory().createParser(content)) {
+            while (parser.nextToken() != null) {
+                if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+                    JsonLocation at = parser.currentTokenLocation();
+                    throw new SceneException(source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": YAML alias '*"
+                        + parser.getText() + "': aliases (and their anchors) are not supported; write the value out");
+                }
+            }
+        } catch (IOException syntax) {
+            // Described by the full parse.
+        }
     }
 
     private static String readAll(Reader text) throws IOException {

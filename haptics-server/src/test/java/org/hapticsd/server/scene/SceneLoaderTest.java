@@ -323,6 +323,15 @@ class SceneLoaderTest {
                 .endsWith("bodies[0].shape.halfLengthM: must be <= 1e6, got 2000000.0"));
         }
 
+        /** Found by a tester: an alias loaded as the text of its name, or was blamed on the field's type. */
+        @Test
+        void shouldRefuseYamlAliasesWithTheirPlace() {
+            assertEquals(SOURCE + ":3:25: YAML alias '*o': aliases (and their anchors) are not supported; "
+                + "write the value out",
+                parseFails("name: a\nmapping: {origin: &o [0, 0, 1]}\ndevice: {hand: {target: *o}}\n").getMessage());
+            assertTrue(parseFails("name: &n a\ntool: {name: *n}\n").getMessage().startsWith(SOURCE + ":2:"));
+        }
+
         /** Found by a tester: a spring of rest length 1e300 loaded, and its nodes went NaN in a few steps. */
         @Test
         void shouldBoundASpringsRestLength() {
