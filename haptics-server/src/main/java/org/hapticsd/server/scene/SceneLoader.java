@@ -153,7 +153,10 @@ public final class SceneLoader {
         if (content.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
             throw new SceneException(source + ": scene file is empty");
         }
-        refuseAliases(source, content);
+        String alias = findAlias(mapper, source, content);
+        if (alias != null) {
+            throw new SceneException(alias);
+        }
         lastList.get()[0] = null;
         try {
             spec = mapper.readValue(content, SceneSpec.class);
@@ -303,22 +306,24 @@ public final class SceneLoader {
     }
 
     /**
-     * Refuses YAML aliases ({@code *name}) with their place: the parser hands an alias to the fields as the plain text
-     * of its name, so {@code name: *n} would have loaded as 'n', and a list field said it got text (a tester's
-     * "expected a mapping, got text 'o'"). Syntax errors are left to the full parse, which describes them.
+     * The first YAML alias ({@code *name}) in {@code content}, as the one-line message that refuses it, or
+     * {@code null}: the parser hands an alias to the fields as the plain text of its name, so {@code name: *n} would
+     * have loaded as 'n', and a list field said it got text (a tester's "expected a mapping, got text 'o'"). Syntax
+     * errors are left to the full parse, which describes them. For scenes and test scripts.
      */
-    private void refuseAliases(String source, String content) throws SceneException {
+    public static String findAlias(ObjectMapper mapper, String source, String content) {
         try (JsonParser parser = mapper.getFactory().createParser(content)) {
             while (parser.nextToken() != null) {
                 if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
                     JsonLocation at = parser.currentTokenLocation();
-                    throw new SceneException(source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": YAML alias '*"
-                        + parser.getText() + "': aliases (and their anchors) are not supported; write the value out");
+                    return source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": YAML alias '*"
+                        + parser.getText() + "': aliases (and their anchors) are not supported; write the value out";
                 }
             }
         } catch (IOException syntax) {
             // Described by the full parse.
         }
+        return null;
     }
 
     private static String readAll(Reader text) throws IOException {

@@ -82,6 +82,10 @@ public final class ScriptRunner {
         if (text.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
             throw new ScriptException(file + ": test script is empty");
         }
+        String alias = SceneLoader.findAlias(mapper, file.toString(), text);
+        if (alias != null) {
+            throw new ScriptException(alias);
+        }
         ScriptSpec spec;
         lastList.get()[0] = null;
         try {

@@ -67,6 +67,13 @@ class ScriptLoadTest {
     }
 
     @Test
+    void shouldRefuseYamlAliasesWithTheirPlace(@TempDir Path dir) {
+        String alias = refusal(dir, "a.yaml", "name: &n a\ndevice: emulator\nscene: *n\n");
+        assertEquals(dir.resolve("a.yaml") + ":3:8: YAML alias '*n': aliases (and their anchors) are not supported; "
+            + "write the value out", alias);
+    }
+
+    @Test
     void shouldSayAScriptIsNotUtf8NamingTheLineAndByteOffset(@TempDir Path dir) throws Exception {
         Path script = Files.write(dir.resolve("bin.yaml"), new byte[] {'n', 'a', 'm', 'e', ':', ' ', 'a', '\n',
             'd', 'e', 'v', 'i', 'c', 'e', ':', ' ', (byte) 0xff, '\n'});
