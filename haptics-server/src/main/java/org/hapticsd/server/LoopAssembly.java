@@ -45,7 +45,8 @@ public final class LoopAssembly {
         this.rateHz = rateHz;
         long periodNs = TickSchedule.periodNsFor(rateHz);
         this.snapshots = SnapshotExchange.forWorld(scene.haptic().world());
-        this.safety = new SafetyLayer(safetyConfig, device.info().maxForceN());
+        this.safety = new SafetyLayer(safetyConfig, device.info().maxForceN(),
+            Math.min(device.info().maxContinuousForceN(), device.info().maxForceN()));
         this.loop = new HapticLoop(scene.haptic(), device, safety, stats, commands, snapshots, stageTimer, periodNs);
     }
 

@@ -1,6 +1,8 @@
 package org.hapticsd.server.cli;
 
 import java.io.PrintWriter;
+import java.util.Locale;
+import org.hapticsd.server.safety.SafetyLayer;
 import picocli.CommandLine;
 
 /**
@@ -85,6 +87,20 @@ public final class Main {
      * its root cause. A user gets something to report without a stack trace burying the status lines above it.
      */
     /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */
+    /**
+     * The end-of-run line for the safety layer's thermal limit, or {@code null} when it never limited: how long the
+     * force was held to the device's continuous force, so a run whose force was lower than rendered says why.
+     */
+    static String thermalSummary(SafetyLayer safety, int rateHz) {
+        long ticks = safety.thermalLimitedTicks();
+        if (ticks == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "thermal limit: %d ticks (%.3f s) held to the device's continuous force "
+            + "%.2f N; motors at %.0f%% of its heat at the end", ticks, ticks / (double) rateHz, safety.continuousN(),
+            100 * safety.heatFraction());
+    }
+
     static String failedTicks(long count, Throwable last) {
         return count + " tick(s) failed; last error: " + (last == null ? "unknown" : oneLine(last));
     }

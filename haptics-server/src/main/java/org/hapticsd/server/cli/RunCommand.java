@@ -158,6 +158,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
+            String thermal = Main.thermalSummary(assembly.safety(), assembly.rateHz());
+            if (thermal != null) {
+                out.println(thermal);
+            }
             LinkStatistics link = opened.linkStatistics();
             if (link != null) {
                 out.println("link " + opened.name() + ": " + link.summary());
@@ -215,11 +219,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             board.publish(rateHz, periodError.getValueAtPercentile(99),
                 sample.tickTime().interval().getValueAtPercentile(99), snapshot.overruns);
             LinkStatistics link = opened.linkStatistics();
-            out.printf(Locale.ROOT, "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%s%n",
+            out.printf(Locale.ROOT,
+                "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%s%s%n",
                 (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),
                 snapshot.commandedForceMagnitudeN(), snapshot.safety,
                 snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault + " ",
-                physicsStatus(snapshot), link == null ? "" : linkStatus(link));
+                thermalStatus(snapshot), physicsStatus(snapshot), link == null ? "" : linkStatus(link));
             out.flush();
             // A link's trouble as it happens (a homing failure, a silent device, a refused reconnect), not only in
             // the end report: the status line alone said "fault DEVICE".
@@ -239,6 +244,15 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             lastTicks = ticks;
             lastNs = nowNs;
         }
+    }
+
+    /** The motors' heat once it is 80 % of the continuous force's, and whether the thermal limit holds the force. */
+    static String thermalStatus(LoopSnapshot s) {
+        if (s.thermalLimited) {
+            return String.format(Locale.ROOT,
+                " THERMAL LIMIT: force held to the device's continuous force (motors %.0f%%)", 100 * s.motorHeat);
+        }
+        return s.motorHeat >= 0.8 ? String.format(Locale.ROOT, " motors %.0f%% hot", 100 * s.motorHeat) : "";
     }
 
     /**

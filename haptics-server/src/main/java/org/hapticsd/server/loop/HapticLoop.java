@@ -290,6 +290,8 @@ public final class HapticLoop implements LoopControl {
         fillImpulseCollisions(s);
         s.safety = safety.state();
         s.fault = safety.fault();
+        s.motorHeat = safety.heatFraction();
+        s.thermalLimited = safety.thermalLimited();
         int contacts = world.contactCount();
         double deepestM = 0.0;
         int published = Math.min(contacts, s.contactCapacity);

@@ -91,6 +91,10 @@ public final class LoopSnapshot {
     public long overruns;
     /** The simulation is paused: bodies frozen, rendered force zero. */
     public boolean paused;
+    /** The safety layer's motor heat, as a fraction of the continuous force's ({@code SafetyLayer#heatFraction}). */
+    public double motorHeat;
+    /** The thermal limit scaled this tick's force down ({@code SafetyLayer#thermalLimited}). */
+    public boolean thermalLimited;
     /** The physics step ran over its budget in the last finished window ({@link PhysicsBudget}). */
     public boolean physicsOverBudget;
     /** The last finished window's 99th-percentile physics step time, ns; 0 before the first window ends. */
@@ -197,6 +201,8 @@ public final class LoopSnapshot {
         System.arraycopy(other.bodyVelocity, 0, bodyVelocity, 0, bodyVelocity.length);
         overruns = other.overruns;
         paused = other.paused;
+        motorHeat = other.motorHeat;
+        thermalLimited = other.thermalLimited;
         physicsOverBudget = other.physicsOverBudget;
         physicsStepP99Ns = other.physicsStepP99Ns;
         physicsBudgetNs = other.physicsBudgetNs;

@@ -13,9 +13,12 @@ package org.hapticsd.server.safety;
  * @param rampNs              time over which output is scaled from 0 to 1 once the gate opens
  * @param watchdogTicks       consecutive ticks without a fresh device state that trip the watchdog
  * @param overrunLimit        consecutive loop overruns that trip SAFE
+ * @param thermalTimeConstantS time constant of the motors' heat model, s: the output's mean square over about this
+ *                            time is held at or below the square of the device's continuous force
+ *                            ({@link SafetyLayer}, "Thermal limit")
  */
 public record SafetyConfig(double maxForceN, double maxForceStepN, double gateThresholdN, int gateTicks,
-                           long rampNs, int watchdogTicks, int overrunLimit) {
+                           long rampNs, int watchdogTicks, int overrunLimit, double thermalTimeConstantS) {
 
     public static final double DEFAULT_MAX_FORCE_N = 8.0;
     /** 0.5 N per tick = 500 N/s at 1 kHz: a 4 N contact onset becomes an 8 ms ramp, below what a hand notices. */
@@ -25,6 +28,18 @@ public record SafetyConfig(double maxForceN, double maxForceStepN, double gateTh
     public static final long DEFAULT_RAMP_NS = 1_000_000_000L;
     public static final int DEFAULT_WATCHDOG_TICKS = 3;
     public static final int DEFAULT_OVERRUN_LIMIT = 50;
+    /**
+     * 30 s: a cold device may give its peak force for a few seconds (8 N for 8.6 s on a device of 8 N peak and 4 N
+     * continuous) before the limit folds it back to the continuous force; motor windings heat over tens of seconds.
+     */
+    public static final double DEFAULT_THERMAL_TIME_CONSTANT_S = 30.0;
+
+    /** The limits with the default {@link #DEFAULT_THERMAL_TIME_CONSTANT_S}. */
+    public SafetyConfig(double maxForceN, double maxForceStepN, double gateThresholdN, int gateTicks, long rampNs,
+                        int watchdogTicks, int overrunLimit) {
+        this(maxForceN, maxForceStepN, gateThresholdN, gateTicks, rampNs, watchdogTicks, overrunLimit,
+            DEFAULT_THERMAL_TIME_CONSTANT_S);
+    }
 
     public SafetyConfig {
         requirePositiveFinite("maxForceN", maxForceN);
@@ -42,11 +57,13 @@ public record SafetyConfig(double maxForceN, double maxForceStepN, double gateTh
         if (overrunLimit < 1) {
             throw new IllegalArgumentException("overrunLimit must be >= 1, got " + overrunLimit);
         }
+        requirePositiveFinite("thermalTimeConstantS", thermalTimeConstantS);
     }
 
     /** The same limits with another {@code watchdogTicks}. */
     public SafetyConfig withWatchdogTicks(int ticks) {
-        return new SafetyConfig(maxForceN, maxForceStepN, gateThresholdN, gateTicks, rampNs, ticks, overrunLimit);
+        return new SafetyConfig(maxForceN, maxForceStepN, gateThresholdN, gateTicks, rampNs, ticks, overrunLimit,
+            thermalTimeConstantS);
     }
 
     /**

@@ -20,15 +20,43 @@ package org.hapticsd.server.safety;
  *       10 ms pulse would rise by 0.5 N a tick and never reach its height); it has its own budget
  *       ({@link TransientBudget}, enforced where it is made) and passes the gate like the rest.</li>
  *   <li>Final clamp of the sum to min(device max force, configured max force), keeping the direction.</li>
+ *   <li>Thermal limit: the output is scaled down, keeping its direction, whenever holding it for one more tick
+ *       would take the motors' heat beyond what the device's continuous force gives (below).</li>
  * </ol>
  * Zeroing on a fault or stop bypasses the slew limit on purpose: the slew limit protects the user from
  * sudden force, and a sudden drop to zero is the safe direction.
+ *
+ * <p><b>Thermal limit.</b> A device's peak force ({@code maxForceN}) is only for short times; what it can hold
+ * indefinitely is its continuous force F<sub>c</sub> ({@code maxContinuousForceN}), set by its motors' heating. The
+ * layer keeps a first-order model of that heat, in N²: H relaxes toward the square of the output with the time
+ * constant τ ({@link SafetyConfig#thermalTimeConstantS}), exactly for an output held between updates,
+ * {@code H ← H + (F² − H)·(1 − e^(−Δt/τ))}. H never needs to pass F<sub>c</sub>²: an output is allowed up
+ * to {@code √(H + (F_c² − H)/(1 − e^(−T/τ)))} (T the last interval between updates), which ends the next interval
+ * at H = F<sub>c</sub>², and never below F<sub>c</sub> itself. So a cold device gives its peak for a while (8 N for
+ * 8.6 s with 4 N continuous and τ = 30 s), then folds back to F<sub>c</sub> while the demand lasts, and regains its
+ * peak as it cools. A stall longer than T can leave H a little above F<sub>c</sub>² (0.1 % for 10 ms at 8 N); it then
+ * relaxes back at F<sub>c</sub>. The heat is the device's, so it persists through faults, stops, resets and scene
+ * changes. OpenHaptics' driver keeps a motor temperature model for the same reason.
  *
  * <p>Not thread-safe: the loop owns it. Other threads reach it through loop commands.
  */
 public final class SafetyLayer {
     private final SafetyConfig config;
     private final double limitN;
+    /** The continuous force the thermal limit holds the output's mean square to, N: at most {@link #limitN}. */
+    private final double continuousN;
+    private final double thermalTimeConstantNs;
+
+    /** The motors' heat, N²: the output's square, relaxed with the thermal time constant. */
+    private double heatN2;
+    /** The output's square since {@link #heatAtNs}, N². */
+    private double heldN2;
+    private long heatAtNs;
+    private boolean heatStarted;
+    /** The last interval between updates, ns: the time the next output is assumed to be held. */
+    private long lastIntervalNs;
+    private boolean thermalLimited;
+    private long thermalLimitedTicks;
 
     private SafetyState state = SafetyState.GATED;
     private SafetyFault fault = SafetyFault.NONE;
@@ -50,11 +78,27 @@ public final class SafetyLayer {
      *                        this and {@link SafetyConfig#maxForceN()}
      */
     public SafetyLayer(SafetyConfig config, double deviceMaxForceN) {
+        this(config, deviceMaxForceN, deviceMaxForceN);
+    }
+
+    /**
+     * @param deviceMaxForceN           the device's own peak force; the layer never outputs more than the smaller of
+     *                                  this and {@link SafetyConfig#maxForceN()}
+     * @param deviceMaxContinuousForceN the force the device can hold indefinitely, {@code <= deviceMaxForceN}: the
+     *                                  thermal limit holds the output's mean square to its square
+     */
+    public SafetyLayer(SafetyConfig config, double deviceMaxForceN, double deviceMaxContinuousForceN) {
         if (!(deviceMaxForceN > 0) || Double.isInfinite(deviceMaxForceN)) {
             throw new IllegalArgumentException("device max force must be > 0 and finite, got " + deviceMaxForceN);
         }
+        if (!(deviceMaxContinuousForceN > 0) || deviceMaxContinuousForceN > deviceMaxForceN) {
+            throw new IllegalArgumentException("device continuous force must be > 0 and <= its max force "
+                + deviceMaxForceN + ", got " + deviceMaxContinuousForceN);
+        }
         this.config = config;
         this.limitN = Math.min(config.maxForceN(), deviceMaxForceN);
+        this.continuousN = Math.min(limitN, deviceMaxContinuousForceN);
+        this.thermalTimeConstantNs = config.thermalTimeConstantS() * 1e9;
     }
 
     /**
@@ -110,6 +154,49 @@ public final class SafetyLayer {
     public void update(long nowNs, double renderedX, double renderedY, double renderedZ, double transientX,
                        double transientY, double transientZ, boolean freshState, boolean deviceHealthy,
                        int consecutiveOverruns) {
+        heat(nowNs);
+        updateOutput(nowNs, renderedX, renderedY, renderedZ, transientX, transientY, transientZ, freshState,
+            deviceHealthy, consecutiveOverruns);
+        limitHeat();
+    }
+
+    /** Advances the heat over the time since the last update, during which the last output was held. */
+    private void heat(long nowNs) {
+        if (heatStarted) {
+            long intervalNs = nowNs - heatAtNs;
+            if (intervalNs > 0) {
+                heatN2 += (heldN2 - heatN2) * -Math.expm1(-intervalNs / thermalTimeConstantNs);
+                lastIntervalNs = intervalNs;
+            }
+        }
+        heatStarted = true;
+        heatAtNs = nowNs;
+    }
+
+    /** Scales the output down to what one more interval can hold without passing the continuous force's heat. */
+    private void limitHeat() {
+        double outputN2 = outX * outX + outY * outY + outZ * outZ;
+        double continuousN2 = continuousN * continuousN;
+        double allowedN2 = continuousN2;
+        if (heatN2 < continuousN2) {
+            double fraction = lastIntervalNs > 0 ? -Math.expm1(-lastIntervalNs / thermalTimeConstantNs) : 0.0;
+            allowedN2 = fraction > 0.0 ? heatN2 + (continuousN2 - heatN2) / fraction : Double.POSITIVE_INFINITY;
+        }
+        thermalLimited = outputN2 > allowedN2;
+        if (thermalLimited) {
+            double s = Math.sqrt(allowedN2 / outputN2);
+            outX *= s;
+            outY *= s;
+            outZ *= s;
+            outputN2 = allowedN2;
+            thermalLimitedTicks++;
+        }
+        heldN2 = outputN2;
+    }
+
+    private void updateOutput(long nowNs, double renderedX, double renderedY, double renderedZ, double transientX,
+                              double transientY, double transientZ, boolean freshState, boolean deviceHealthy,
+                              int consecutiveOverruns) {
         staleTicks = freshState ? 0 : staleTicks + 1;
         if (state == SafetyState.ESTOP) {
             zero();
@@ -294,6 +381,29 @@ public final class SafetyLayer {
 
     public SafetyState state() {
         return state;
+    }
+
+    /**
+     * The motors' heat as a fraction of what the continuous force gives: 0 cold, 1 at the continuous force's heat
+     * (where the thermal limit holds the output to the continuous force).
+     */
+    public double heatFraction() {
+        return heatN2 / (continuousN * continuousN);
+    }
+
+    /** Whether the thermal limit scaled this tick's output down. */
+    public boolean thermalLimited() {
+        return thermalLimited;
+    }
+
+    /** Ticks whose output the thermal limit scaled down, since this layer was made. */
+    public long thermalLimitedTicks() {
+        return thermalLimitedTicks;
+    }
+
+    /** The force the thermal limit holds the output to once the motors are hot, N. */
+    public double continuousN() {
+        return continuousN;
     }
 
     public SafetyFault fault() {

@@ -12,6 +12,7 @@ public final class SafetySpec {
     private double rampS = SafetyConfig.DEFAULT_RAMP_NS * 1e-9;
     private int watchdogTicks = SafetyConfig.DEFAULT_WATCHDOG_TICKS;
     private int overrunLimit = SafetyConfig.DEFAULT_OVERRUN_LIMIT;
+    private double thermalTimeConstantS = SafetyConfig.DEFAULT_THERMAL_TIME_CONSTANT_S;
     private double transientMaxImpulseNs = TransientBudget.DEFAULTS.maxImpulseNs();
     private double transientMaxEnergyJ = TransientBudget.DEFAULTS.maxEnergyJ();
     private double transientMaxPerS = TransientBudget.DEFAULTS.maxPerS();
@@ -44,6 +45,10 @@ public final class SafetySpec {
         this.overrunLimit = Check.atLeast("overrunLimit", 1, value);
     }
 
+    public void setThermalTimeConstantS(double value) {
+        this.thermalTimeConstantS = Check.size("thermalTimeConstantS", value);
+    }
+
     public void setTransientMaxImpulseNs(double value) {
         this.transientMaxImpulseNs = Check.positive("transientMaxImpulseNs", value);
     }
@@ -67,6 +72,6 @@ public final class SafetySpec {
 
     public SafetyConfig toConfig() {
         return new SafetyConfig(maxForceN, maxForceStepN, gateThresholdN, gateTicks, Math.round(rampS * 1e9),
-            watchdogTicks, overrunLimit);
+            watchdogTicks, overrunLimit, thermalTimeConstantS);
     }
 }

@@ -51,6 +51,19 @@ class RunStatusLineTest {
     }
 
     @Test
+    void shouldSayWhenTheMotorsAreHotAndWhenTheThermalLimitHoldsTheForce() {
+        LoopSnapshot s = new LoopSnapshot(1);
+        s.motorHeat = 0.79;
+        assertEquals("", RunCommand.thermalStatus(s));
+        s.motorHeat = 0.874;
+        assertEquals(" motors 87% hot", RunCommand.thermalStatus(s));
+        s.motorHeat = 1.0;
+        s.thermalLimited = true;
+        assertEquals(" THERMAL LIMIT: force held to the device's continuous force (motors 100%)",
+            RunCommand.thermalStatus(s));
+    }
+
+    @Test
     void shouldShowTheStreamsPhysicsBudgetInWatchsStatusLine() {
         StateMessage over = new StateMessage(5000L, 5_000_000_000L, 1, SafetyCode.ACTIVE, FaultCode.NONE, true, false,
             Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(953f, 250_000L, 1_420_000L, 47L, true, 142),

@@ -66,6 +66,10 @@ class SafetyLayerTest {
             layer = new SafetyLayer(config, deviceMaxN);
         }
 
+        Driver(SafetyConfig config, double deviceMaxN, double deviceContinuousN) {
+            layer = new SafetyLayer(config, deviceMaxN, deviceContinuousN);
+        }
+
         /** A tick with a fresh state from a healthy device and no overruns. */
         void tick(double fx, double fy, double fz) {
             tick(fx, fy, fz, true, true, 0);
@@ -124,6 +128,117 @@ class SafetyLayerTest {
 
     private static double sq(double v) {
         return v * v;
+    }
+
+    /**
+     * The thermal limit, on a device of 8 N peak and 4 N continuous with τ = 1 s (30 s by default: shorter here so
+     * that the runs take seconds of fake time, not minutes). The heat the test checks is its own model of the
+     * outputs it saw, {@code H ← H + (F² − H)·(1 − e^(−Δt/τ))}, not the layer's.
+     */
+    @Nested
+    class ThermalLimit {
+        private static final double PEAK_N = 8.0;
+        private static final double CONTINUOUS_N = 4.0;
+        private static final double TAU_S = 1.0;
+
+        private Driver hotDevice() {
+            SafetyConfig config = new SafetyConfig(MAX_FORCE_N, NO_SLEW_N, THRESHOLD_N, GATE_TICKS, RAMP_NS,
+                WATCHDOG_TICKS, OVERRUN_LIMIT, TAU_S);
+            return new Driver(config, PEAK_N, CONTINUOUS_N).active();
+        }
+
+        /** The heat of the outputs seen, N², advanced by one tick at the current output. */
+        private double heated(double heatN2, Driver d) {
+            return heatN2 + (sq(d.magnitudeN()) - heatN2) * -Math.expm1(-PERIOD_NS * 1e-9 / TAU_S);
+        }
+
+        @Test
+        void shouldGiveMoreThanTheContinuousForceWhileColdThenFoldBackToIt() {
+            Driver d = hotDevice();
+            double heatN2 = 0.0;
+            long firstLimitedTick = -1;
+            for (long tick = 1; tick <= 5_000; tick++) {
+                d.tick(0.0, 6.0, 0.0);
+                if (firstLimitedTick < 0 && d.magnitudeN() < 6.0 - FORCE_TOLERANCE_N) {
+                    firstLimitedTick = tick;
+                }
+                assertEquals(0.0, d.layer.outputX(), 0.0, "direction kept");
+                assertTrue(d.layer.outputY() >= CONTINUOUS_N - FORCE_TOLERANCE_N, "below continuous at tick " + tick);
+                heatN2 = heated(heatN2, d);
+                assertTrue(heatN2 <= sq(CONTINUOUS_N) * (1 + 1e-9), "heat " + heatN2 + " N² at tick " + tick);
+            }
+            // 6 N heats a cold device to 4² in τ·ln(36/20) = 587.8 ms.
+            assertTrue(firstLimitedTick >= 586 && firstLimitedTick <= 589, "limited from tick " + firstLimitedTick);
+            assertEquals(CONTINUOUS_N, d.magnitudeN(), 1e-6, "after 5 τ, the continuous force");
+            assertTrue(d.layer.thermalLimited());
+            assertEquals(1.0, d.layer.heatFraction(), 1e-6);
+        }
+
+        @Test
+        void shouldGiveThePeakAgainOnceCool() {
+            Driver d = hotDevice();
+            for (int i = 0; i < 5_000; i++) {
+                d.tick(0.0, 0.0, 8.0);
+            }
+            assertEquals(CONTINUOUS_N, d.magnitudeN(), 1e-6);
+            // An emergency stop, a reset and the gate do not cool the motors: only time does.
+            d.layer.emergencyStop();
+            d.layer.reset();
+            d.active();
+            assertTrue(d.layer.heatFraction() > 0.9, "heat " + d.layer.heatFraction());
+            // The gate's few ticks at zero cooled them by 1 %: room for the peak for a few ticks, not more.
+            for (int i = 0; i < 20; i++) {
+                d.tick(0.0, 0.0, 8.0);
+            }
+            assertTrue(d.magnitudeN() < 4.5, "still hot: " + d.magnitudeN());
+            for (int i = 0; i < 10_000; i++) {
+                d.tick(0.0, 0.0, 0.0);
+            }
+            d.tick(0.0, 0.0, 8.0);
+            d.assertOutput(0.0, 0.0, 8.0);
+            assertTrue(d.layer.heatFraction() < 1e-3, "cooled to " + d.layer.heatFraction());
+        }
+
+        @Test
+        void shouldHoldTheMeanSquareOfAnyDemandToTheContinuousForce() {
+            Driver d = hotDevice();
+            double heatN2 = 0.0;
+            long state = 42;
+            double demandN = 0.0;
+            long limited = 0;
+            for (int tick = 0; tick < 20_000; tick++) {
+                if (tick % 50 == 0) {
+                    state = state * 6364136223846793005L + 1442695040888963407L;
+                    demandN = 9.0 * ((state >>> 11) * 0x1.0p-53);
+                }
+                d.tick(demandN, 0.0, 0.0);
+                heatN2 = heated(heatN2, d);
+                assertTrue(heatN2 <= sq(CONTINUOUS_N) * (1 + 1e-9), "heat " + heatN2 + " N² at tick " + tick);
+                assertTrue(d.magnitudeN() <= PEAK_N + FORCE_TOLERANCE_N);
+                limited += d.layer.thermalLimited() ? 1 : 0;
+            }
+            assertEquals(limited, d.layer.thermalLimitedTicks());
+            assertTrue(limited > 1_000, "the demand (mean square 27 N²) was limited on " + limited + " ticks");
+        }
+
+        @Test
+        void shouldNeverLimitADeviceWhoseContinuousForceIsItsPeak() {
+            SafetyConfig config = new SafetyConfig(MAX_FORCE_N, NO_SLEW_N, THRESHOLD_N, GATE_TICKS, RAMP_NS,
+                WATCHDOG_TICKS, OVERRUN_LIMIT, TAU_S);
+            Driver d = new Driver(config, PEAK_N).active();
+            for (int i = 0; i < 10_000; i++) {
+                d.tick(0.0, 0.0, 8.0);
+                d.assertOutput(0.0, 0.0, 8.0);
+            }
+            assertEquals(0, d.layer.thermalLimitedTicks());
+        }
+
+        @Test
+        void shouldRefuseAContinuousForceAboveThePeak() {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SafetyLayer(SafetyConfig.defaults(), 4.0, 5.0));
+            assertTrue(e.getMessage().contains("continuous force"), e.getMessage());
+        }
     }
 
     @Nested
