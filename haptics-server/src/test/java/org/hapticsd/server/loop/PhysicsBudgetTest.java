@@ -65,6 +65,51 @@ class PhysicsBudgetTest {
         assertEquals(PhysicsBudget.MAX_LOAD_PERCENT, budget.loadPercent(), "500 % saturates at the u8's 255");
     }
 
+    /**
+     * A tester's 2000-sphere pile ran the loop at about 300 ticks a second: a window of 1000 steps took 3 s, and at
+     * 4 kHz 22 s, so the verdict came long after the loop had gone SAFE. A window now also ends after a second.
+     */
+    @Test
+    void shouldEndAWindowAfterASecondWhenTheLoopFallsBehind() {
+        PhysicsBudget budget = PhysicsBudget.perSecond(PERIOD_NS);
+        long nowNs = 5_000_000_000L;
+        int steps = 0;
+        boolean changed = false;
+        while (!changed) {
+            steps++;
+            nowNs += 3_300_000L;
+            changed = budget.record(3_000_000L, nowNs);
+            assertTrue(steps <= 400, "no verdict after " + steps + " steps, " + steps * 3.3 + " ms");
+        }
+        assertEquals(305, steps, "the first step a second or more after the window's first (304 × 3.3 ms)");
+        assertTrue(budget.overBudget());
+        assertEquals(3_000_000L, budget.stepP99Ns());
+        assertEquals(PhysicsBudget.MAX_LOAD_PERCENT, budget.loadPercent(), "300 % saturates at the u8's 255");
+    }
+
+    @Test
+    void shouldGiveTheExactNearestRankP99OfAWindowCutShortByTime() {
+        SplittableRandom random = new SplittableRandom(5);
+        PhysicsBudget budget = new PhysicsBudget(PERIOD_NS, 4000);
+        long nowNs = 0;
+        for (int stepsInWindow : new int[] {2, 3, 99, 100, 101, 257, 1000, 3999}) {
+            long[] steps = new long[stepsInWindow];
+            long start = nowNs;
+            for (int i = 0; i < stepsInWindow; i++) {
+                steps[i] = random.nextInt(4) == 0 ? random.nextLong(2_000_000) : 100_000 + random.nextInt(50);
+                // The window's last step lands exactly a second after its first.
+                long at = i == stepsInWindow - 1 ? start + PhysicsBudget.WINDOW_NS : start + i;
+                budget.record(steps[i], at);
+            }
+            nowNs = start + PhysicsBudget.WINDOW_NS + 1;
+            long[] sorted = steps.clone();
+            Arrays.sort(sorted);
+            assertEquals(sorted[(int) Math.ceil(0.99 * stepsInWindow) - 1], budget.stepP99Ns(),
+                stepsInWindow + " steps");
+            assertEquals(sorted[stepsInWindow - 1], budget.windowMaxNs());
+        }
+    }
+
     /** One window of 1000 steps, {@code slow} of them at 1.5 ms among 100 µs ones; returns what record returned. */
     private static boolean window(PhysicsBudget budget, int slow) {
         boolean changed = false;
