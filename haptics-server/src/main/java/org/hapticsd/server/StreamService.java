@@ -68,6 +68,15 @@ public final class StreamService implements AutoCloseable {
         return server;
     }
 
+    /**
+     * The loop has stopped: the events still pending go out ({@link EventLog#finish()}) and every client gets its
+     * last STATE and events before {@link #close()} closes the connections (at most half a second).
+     */
+    public void finish() {
+        events.finish();
+        server.flushClients(500);
+    }
+
     @Override
     public void close() {
         server.close();

@@ -153,6 +153,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             runner.close();
             if (stream != null) {
+                stream.finish();
                 stream.close();
             }
             opened.close();

@@ -163,6 +163,23 @@ final class ClientStream implements Runnable {
         scheduled = channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
     }
 
+    Channel channel() {
+        return channel;
+    }
+
+    /**
+     * The last run, once the loop has stopped: the newest STATE and the events still pending, flushed, for a client
+     * that subscribed (one that has not has nothing due). Event loop only.
+     */
+    void flushNow() {
+        if (!running || scheduled == null || !scheduled.cancel(false)) {
+            return;
+        }
+        run();
+        scheduled.cancel(false);
+        running = false;
+    }
+
     /** A whole message from {@link StreamFrames}: byte[] for binary kinds, String for JSON. */
     private Object wrap(Object frame) {
         return switch (kind) {

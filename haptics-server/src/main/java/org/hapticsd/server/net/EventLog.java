@@ -383,6 +383,18 @@ public final class EventLog implements TickSink {
         dropping = drops;
     }
 
+    /**
+     * The run is over: what drops are still pending (a run that ended while its steps still dropped) go out, dated
+     * by the last tick that dropped, so the events add up to every drop. Call once the loop has stopped: the log has
+     * one writer.
+     */
+    public void finish() {
+        if (pendingDroppedPairs > 0 || pendingDroppedPoints > 0) {
+            emitDrops(lastDroppingTick);
+        }
+        dropping = false;
+    }
+
     private void emitDrops(long tick) {
         emitCounts(CONTACTS_DROPPED, tick, pendingDroppedPairs, pendingDroppedPoints);
         lastDropReportTick = tick;

@@ -64,6 +64,9 @@ public final class StreamServer implements AutoCloseable {
     private final StreamSource source;
     private final StreamRequests requests;
     private final EventLog events;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The clients streamed to, for the last flush. */
+    private final java.util.Set<ClientStream> streams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final long loopPeriodNs;
     private final NanoClock clock;
     private final ConnectionLimit limit;
@@ -284,9 +287,31 @@ public final class StreamServer implements AutoCloseable {
 
     ClientStream newStream(Channel channel, ClientStream.Kind kind) {
         streamsOpened.incrementAndGet();
-        return new ClientStream(channel, source, kind, loopPeriodNs,
+        ClientStream stream = new ClientStream(channel, source, kind, loopPeriodNs,
             TimeUnit.SECONDS.toNanos(config.unwritableCloseS()), events == null ? null : events.newClientReceiver(),
             clock);
+        streams.add(stream);
+        channel.closeFuture().addListener(closed -> streams.remove(stream));
+        return stream;
+    }
+
+    /**
+     * The loop has stopped: every subscribed client gets, on its own event loop, what is left to send (the last
+     * STATE, the events still pending, such as {@link EventLog#finish()}'s), before {@link #close()} closes the
+     * connections. Waits at most {@code timeoutMs} in all.
+     */
+    public void flushClients(long timeoutMs) {
+        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        java.util.List<io.netty.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
+        for (ClientStream stream : streams) {
+            sent.add(stream.channel().eventLoop().submit(stream::flushNow));
+        }
+        for (io.netty.util.concurrent.Future<?> f : sent) {
+            long leftNs = deadlineNs - System.nanoTime();
+            if (leftNs <= 0 || !f.awaitUninterruptibly(leftNs, TimeUnit.NANOSECONDS)) {
+                return;
+            }
+        }
     }
 
     /** The messages of the scene served now (HELLO is the same for every scene). */
@@ -342,9 +367,12 @@ public final class StreamServer implements AutoCloseable {
         return config;
     }
 
-    /** Closes both ports and every connection; waits at most 2 s. */
+    /** Closes both ports and every connection; waits at most 2 s. A second call does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         // Stop accepting first, then the acceptor, then the connections: with the workers shut down while the
         // listening sockets still accepted, every connection arriving meanwhile was handed to a dead event loop
         // and logged a RejectedExecutionException with its stack trace.

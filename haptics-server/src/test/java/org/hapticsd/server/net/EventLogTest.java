@@ -117,6 +117,28 @@ class EventLogTest {
         assertEquals(points, seen.stream().mapToLong(Seen::b).sum());
     }
 
+    /** A tester's run ended while its steps still dropped: the last second's drops never reached the clients. */
+    @Test
+    void shouldSendTheDropsStillPendingWhenTheRunEndsWhileDropping() {
+        EventLog log = new EventLog(MS);
+        EventLog.Receiver receiver = log.newClientReceiver();
+        LoopSnapshot s = new LoopSnapshot(2);
+        for (long tick = 0; tick < 1500; tick++) {
+            s.tick = tick;
+            s.droppedPairs = 2;
+            s.droppedPoints = 5;
+            log.onTick(s);
+        }
+        log.finish();
+        List<Seen> seen = drain(receiver);
+        assertEquals(List.of(
+            new Seen(EventLog.CONTACTS_DROPPED, 0, 2, 5, 0.0),
+            new Seen(EventLog.CONTACTS_DROPPED, 1000, 2000, 5000, 0.0),
+            new Seen(EventLog.CONTACTS_DROPPED, 1499, 998, 2495, 0.0)), seen);
+        log.finish();
+        assertEquals(List.of(), drain(receiver), "nothing more to send");
+    }
+
     @Test
     void shouldCarryEveryImpulseCollisionOfATickWithItsWaveform() {
         EventLog log = new EventLog(MS);
