@@ -2,6 +2,7 @@ package org.hapticsd.device.lockstep;
 
 import java.io.IOException;
 import org.hapticsd.device.DeviceException;
+import org.hapticsd.device.DeviceFault;
 import org.hapticsd.device.DeviceHealth;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.DeviceState;
@@ -180,9 +181,14 @@ public final class LockstepLink implements HapticDevice, EmulatorControl {
         return broken;
     }
 
+    /** A broken link is a lost link: no longer connected, whatever the session last knew. */
     @Override
     public void health(long nowNs, DeviceHealth dest) {
         session.health(clock.getAsLong(), dest);
+        if (broken != null) {
+            dest.connected = false;
+            dest.fault = DeviceFault.LINK_LOST;
+        }
     }
 
     /** Any thread after the loop has stopped (or the loop thread): the link's counters. */

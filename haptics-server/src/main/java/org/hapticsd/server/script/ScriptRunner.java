@@ -503,11 +503,18 @@ public final class ScriptRunner {
         Thread loopThread = new Thread(() -> {
             try {
                 runner.run(durationNs, sinceFirstNs -> {
+                    if (lockstepFailure(assembly) != null) {
+                        // The link broke on the last tick: the run ends there. Going on ticked the rest of the script
+                        // on a dead link, and the recording and the measured values said the device stayed connected.
+                        throw new LinkBrokeStop();
+                    }
                     if (sinceFirstNs == 0) {
                         emulatorHand.start();
                     }
                     faults.runDue(sinceFirstNs);
                 });
+            } catch (LinkBrokeStop stopped) {
+                // Reported by lockstepFailure: every verdict of the run is an error.
             } catch (Throwable t) {
                 failure[0] = t;
             }
@@ -527,6 +534,15 @@ public final class ScriptRunner {
         }
         if (failure[0] != null) {
             throw new ScriptException("lockstep run failed: " + failure[0]);
+        }
+    }
+
+    /** Ends a lockstep run at the tick after its link broke. */
+    private static final class LinkBrokeStop extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LinkBrokeStop() {
+            super(null, null, false, false);
         }
     }
 
