@@ -58,8 +58,22 @@ final class HostTimingCheck {
             if (what == null) {
                 return null;
             }
-            return String.format(Locale.ROOT, "host stalled %.1f ms at %.3f s (%s; budget %s ms)", gapNs / 1e6, atS,
-                what, trim(budgetMs));
+            return String.format(Locale.ROOT, "host stalled %s ms at %.3f s (%s; budget %s ms)",
+                beyond(gapNs / 1e6, budgetMs), atS, what, trim(budgetMs));
+        }
+
+        /**
+         * A stall over the budget, in ms, to one decimal, or to as many as show it over the budget: a stall of
+         * 20.04 ms against 20 ms printed "host stalled 20.0 ms ... budget 20 ms", which reads as within it.
+         */
+        static String beyond(double stallMs, double budgetMs) {
+            for (int decimals = 1; decimals < 6; decimals++) {
+                String text = String.format(Locale.ROOT, "%." + decimals + "f", stallMs);
+                if (Double.parseDouble(text) > budgetMs) {
+                    return text;
+                }
+            }
+            return String.format(Locale.ROOT, "%.6f", stallMs);
         }
 
         String describe() {

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
 class DilScriptsTest {
     private static final Path DIL = Path.of("..", "tests", "dil");
     private static final Pattern STALL =
-        Pattern.compile("ERROR [^:]+: host stalled (\\d+\\.\\d) ms at \\d+\\.\\d{3} s");
+        Pattern.compile("ERROR [^:]+: host stalled (\\d+\\.\\d+) ms at \\d+\\.\\d{3} s");
 
     private record Run(int code, String out, String err) {
     }

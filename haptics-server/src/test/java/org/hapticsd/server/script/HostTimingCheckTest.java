@@ -45,6 +45,15 @@ class HostTimingCheckTest {
         assertNull(check.window(0.1, 0.2).worst(20), "outside the window");
     }
 
+    /** Found in CI: a stall of a few µs over a 20 ms budget read "host stalled 20.0 ms ... budget 20 ms". */
+    @Test
+    void shouldPrintAStallWithTheDecimalsThatShowItOverTheBudget() {
+        assertEquals("28.0", HostTimingCheck.Window.beyond(28.0, 20));
+        assertEquals("20.04", HostTimingCheck.Window.beyond(20.04, 20));
+        assertEquals("20.001", HostTimingCheck.Window.beyond(20.0012, 20));
+        assertEquals("0.13", HostTimingCheck.Window.beyond(0.1254, 0.12));
+    }
+
     @Test
     void shouldLeaveOutStateGapsOverlappingWhatTheScriptDidToTheDevice() {
         TickTrace trace = traceWithStaleRun(40, 27);
