@@ -11,6 +11,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
@@ -337,6 +338,32 @@ class StreamPipelineTest {
         assertArrayEquals(subscribe, requests.binary.get(0));
         assertEquals(List.of("{\"type\":\"SUBSCRIBE\",\"rateHz\":30}"), requests.json);
         ch.finishAndReleaseAll();
+    }
+
+    /**
+     * A client dropped for not reading is closed from the head of the pipeline: no close frame, which it would never
+     * take (Netty's WebSocket handler then waited 10 s more before closing: a tester's stuck clients held their slots
+     * 15 s).
+     */
+    @Test
+    void shouldDropAWebSocketWithoutACloseFrame() {
+        EmbeddedChannel ch = web(server(new Recording(), 1024));
+        ch.writeInbound(upgradeRequest("?format=binary&rate=0"));
+        drainOutbound(ch);
+        ClientStream.abort(ch);
+        ch.runPendingTasks();
+        assertFalse(ch.isOpen(), "closed at once");
+        assertEquals(0, drainOutbound(ch).length, "nothing written: no close frame");
+        ch.finishAndReleaseAll();
+
+        EmbeddedChannel polite = web(server(new Recording(), 1024));
+        polite.writeInbound(upgradeRequest("?format=binary&rate=0"));
+        drainOutbound(polite);
+        polite.close();
+        polite.runPendingTasks();
+        assertTrue(serverFrames(drainOutbound(polite)).stream().anyMatch(f -> f instanceof CloseWebSocketFrame),
+            "an ordinary close sends the close frame, and waits for the client's");
+        polite.finishAndReleaseAll();
     }
 
     @Test
