@@ -49,6 +49,28 @@ public final class JitWarmUp {
     }
 
     /**
+     * Whether the heap can hold a throwaway copy of the scene just loaded: {@code null} when it can, else why not.
+     * The copy needs about what is in use now (the scene, its contact budget, the JVM's own), with room to spare;
+     * a tester's 10,000-sphere pile fit a 40 MB heap once, and building the copy then spent minutes in back-to-back
+     * full collections, the server silent. Collects once to measure (at start-up, before any deadline).
+     */
+    public static String noRoomForACopy() {
+        Runtime runtime = Runtime.getRuntime();
+        System.gc();
+        return noRoomForACopy(runtime.totalMemory() - runtime.freeMemory(), runtime.maxMemory());
+    }
+
+    /** The rule of {@link #noRoomForACopy()}: free heap for what is in use and half as much again, plus 16 MB. */
+    static String noRoomForACopy(long usedBytes, long maxBytes) {
+        long freeBytes = maxBytes - usedBytes;
+        if (freeBytes >= usedBytes + usedBytes / 2 + (16L << 20)) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "the heap cannot hold a throwaway copy of the scene (%d MB in use"
+            + " of %d MB)", usedBytes >> 20, maxBytes >> 20);
+    }
+
+    /**
      * @param throwawayScene a freshly built scene that nothing else uses (its world is consumed)
      */
     public static void run(BuiltScene throwawayScene, int rateHz, int ticks) {

@@ -1,5 +1,7 @@
 package org.hapticsd.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.hapticsd.server.scene.SceneBuilder;
@@ -24,5 +26,18 @@ class JitWarmUpTest {
         long ticks = JitWarmUp.run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1000,
             JitWarmUp.DEFAULT_TICKS, 0, 0);
         assertTrue(ticks >= 1 && ticks < 10_000, "ticks run: " + ticks);
+    }
+
+    /**
+     * A tester's 10,000-sphere pile used 21 MB of a 40 MB heap: building the throwaway copy then spent minutes in
+     * back-to-back full collections. `run` now skips the warm-up, saying why, when the heap cannot hold a copy.
+     */
+    @Test
+    void shouldSkipTheWarmUpWhenTheHeapCannotHoldACopyOfTheScene() {
+        long mb = 1L << 20;
+        assertEquals("the heap cannot hold a throwaway copy of the scene (21 MB in use of 40 MB)",
+            JitWarmUp.noRoomForACopy(21 * mb, 40 * mb));
+        assertNull(JitWarmUp.noRoomForACopy(30 * mb, 512 * mb), "the default scene at the launcher's heap");
+        assertNull(JitWarmUp.noRoomForACopy(150 * mb, 512 * mb), "a pile at the budget's limit");
     }
 }
