@@ -33,7 +33,7 @@ public final class Main {
         } catch (Throwable fatal) {
             // An Error picocli lets through (out of memory, a linkage error): still one line and a failure code.
             // Every command closes its device in a finally (zero force first), which ran on the way here.
-            err.println("hapticsd: failed: " + oneLine(fatal));
+            err.println("hapticsd: " + failure(fatal));
             code = EXIT_FAILURE;
         }
         System.exit(code);
@@ -75,18 +75,13 @@ public final class Main {
                 return EXIT_USAGE;
             }
             err.println("hapticsd: " + (exception instanceof LoopOptions.SceneLoadFailure ? exception.getMessage()
-                : "failed: " + oneLine(exception)));
+                : failure(exception)));
             err.flush();
             return EXIT_FAILURE;
         });
         return cli;
     }
 
-    /**
-     * An unexpected error as one line: its class, message and where it was thrown (the first frame), and the same for
-     * its root cause. A user gets something to report without a stack trace burying the status lines above it.
-     */
-    /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */
     /**
      * The end-of-run line for the safety layer's thermal limit, or {@code null} when it never limited: how long the
      * force was held to the device's continuous force, so a run whose force was lower than rendered says why.
@@ -101,10 +96,30 @@ public final class Main {
             100 * safety.heatFraction());
     }
 
+    /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */
     static String failedTicks(long count, Throwable last) {
         return count + " tick(s) failed; last error: " + (last == null ? "unknown" : oneLine(last));
     }
 
+    /**
+     * What a command that failed unexpectedly prints after "hapticsd: ": running out of heap says so and what to do
+     * (a tester at -Xmx10m got "failed: java.lang.OutOfMemoryError: Java heap space (at org.HdrHistogram...)"),
+     * anything else is {@link #oneLine}.
+     */
+    static String failure(Throwable error) {
+        for (Throwable e = error; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof OutOfMemoryError) {
+                return "not enough memory (max heap " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): "
+                    + "give the JVM more heap (HAPTICSD_JAVA_OPTS, e.g. -Xmx2g)";
+            }
+        }
+        return "failed: " + oneLine(error);
+    }
+
+    /**
+     * An unexpected error as one line: its class, message and where it was thrown (the first frame), and the same for
+     * its root cause. A user gets something to report without a stack trace burying the status lines above it.
+     */
     static String oneLine(Throwable error) {
         StringBuilder b = new StringBuilder(error.toString().replace('\n', ' '));
         appendWhere(error, b);

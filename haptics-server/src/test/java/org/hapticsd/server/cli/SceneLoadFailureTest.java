@@ -88,4 +88,14 @@ class SceneLoadFailureTest {
             + "SceneLoadFailureTest.shouldWriteAnUnexpectedErrorAndItsRootCauseOnOneLine:"), line);
         assertTrue(line.contains("; caused by java.lang.ArithmeticException: root (at "), line);
     }
+
+    /** A tester at -Xmx10m got "failed: java.lang.OutOfMemoryError: Java heap space (at org.HdrHistogram...)". */
+    @Test
+    void shouldSayRunningOutOfHeapAnywhereIsNotEnoughMemory() {
+        String expected = "not enough memory (max heap " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+            + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, e.g. -Xmx2g)";
+        assertEquals(expected, Main.failure(new OutOfMemoryError("Java heap space")));
+        assertEquals(expected, Main.failure(new IllegalStateException("wrapped", new OutOfMemoryError("Java heap"))));
+        assertTrue(Main.failure(new ArithmeticException("x")).startsWith("failed: java.lang.ArithmeticException: x"));
+    }
 }
