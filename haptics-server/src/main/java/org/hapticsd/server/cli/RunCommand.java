@@ -169,6 +169,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (thermal != null) {
                 out.println(thermal);
             }
+            String faults = Main.safetySummary(assembly.safety());
+            if (faults != null) {
+                out.println(faults);
+            }
             LinkStatistics link = opened.linkStatistics();
             if (link != null) {
                 out.println("link " + opened.name() + ": " + link.summary());

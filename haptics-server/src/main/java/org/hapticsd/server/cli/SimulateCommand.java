@@ -115,6 +115,10 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         if (thermal != null) {
             parent.out().println(thermal);
         }
+        String faults = Main.safetySummary(assembly.safety());
+        if (faults != null) {
+            parent.out().println(faults);
+        }
         parent.out().flush();
         Histogram step = assembly.stats().sample().stageTime(LoopStage.STEP_PHYSICS).total();
         err.printf(Locale.ROOT, "step_us p50=%.3f p99=%.3f%n", StatsReport.us(step.getValueAtPercentile(50)),

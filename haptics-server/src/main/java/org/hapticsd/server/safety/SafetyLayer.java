@@ -64,6 +64,8 @@ public final class SafetyLayer {
     private int staleTicks;
     private long rampStartNs;
     private long faultCount;
+    /** {@link #faultCount} by fault, indexed by ordinal. */
+    private final long[] tripsByFault = new long[SafetyFault.ALL.length];
 
     private double outX;
     private double outY;
@@ -276,6 +278,7 @@ public final class SafetyLayer {
         }
         if (state != SafetyState.SAFE || fault != detected) {
             faultCount++;
+            tripsByFault[detected.ordinal()]++;
         }
         // A latched fault is never replaced by a self-clearing one: that would let it clear by itself.
         if (state != SafetyState.SAFE || !fault.latched() || detected.latched()) {
@@ -389,6 +392,11 @@ public final class SafetyLayer {
      */
     public double heatFraction() {
         return heatN2 / (continuousN * continuousN);
+    }
+
+    /** How many times this fault was raised (as {@link #faultCount()} counts), since this layer was made. */
+    public long trips(SafetyFault kind) {
+        return tripsByFault[kind.ordinal()];
     }
 
     /** Whether the thermal limit scaled this tick's output down. */

@@ -2,6 +2,7 @@ package org.hapticsd.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -13,6 +14,8 @@ import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.protocol.stream.Vec3;
 
 import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.safety.SafetyConfig;
+import org.hapticsd.server.safety.SafetyLayer;
 import org.junit.jupiter.api.Test;
 
 /** The physics part of `run`'s status line: silent while all is well, explicit (and by how much) when not. */
@@ -61,6 +64,23 @@ class RunStatusLineTest {
         s.thermalLimited = true;
         assertEquals(" THERMAL LIMIT: force held to the device's continuous force (motors 100%)",
             RunCommand.thermalStatus(s));
+    }
+
+    /** A tester's link device cycled through the start-up gate for seconds, its loop watchdog tripping unreported. */
+    @Test
+    void shouldCountTheSafetyFaultsOfARunByKind() {
+        SafetyLayer safety = new SafetyLayer(SafetyConfig.defaults(), 8.0);
+        assertNull(Main.safetySummary(safety), "no fault, no line");
+        long nowNs = 0;
+        for (int episode = 0; episode < 3; episode++) {
+            for (int tick = 0; tick < 5; tick++) {
+                safety.update(nowNs += 1_000_000L, 0, 0, 0, false, true, 0);
+            }
+            safety.update(nowNs += 1_000_000L, 0, 0, 0, true, true, 0);
+        }
+        safety.update(nowNs += 1_000_000L, 0, 0, 0, true, false, 0);
+        assertEquals("safety faults: WATCHDOG 3, DEVICE 1 (each zeroed the force; see docs/scenes.md, safety)",
+            Main.safetySummary(safety));
     }
 
     @Test
