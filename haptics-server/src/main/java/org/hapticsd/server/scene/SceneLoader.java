@@ -433,13 +433,21 @@ public final class SceneLoader {
         java.util.regex.Matcher wrongScalar = COERCED_SCALAR.matcher(original);
         if (wrongScalar.lookingAt() && e instanceof MismatchedInputException mismatch
             && mismatch.getTargetType() != null) {
+            String tooLarge = wholeNumberOutOfRange(mismatch.getTargetType(), wrongScalar.group(1),
+                wrongScalar.group(2));
+            if (tooLarge != null) {
+                return tooLarge;
+            }
             return "expected " + describeType(mismatch.getTargetType()) + ", got " + given(wrongScalar.group(1),
                 wrongScalar.group(2));
         }
+        java.util.regex.Matcher outOfRange = OUT_OF_RANGE.matcher(original);
+        if (outOfRange.lookingAt()) {
+            return expectedWholeNumberWithin(outOfRange.group(1), outOfRange.group(2), outOfRange.group(3));
+        }
         java.util.regex.Matcher scalar = SCALAR_FOR_MAPPING.matcher(original);
         if (scalar.find()) {
-            return "expected a mapping, got " + ("String".equals(scalar.group(1)) ? "text" : "a "
-                + scalar.group(1).toLowerCase(Locale.ROOT)) + " " + scalar.group(2);
+            return "expected a mapping, got " + givenForMapping(scalar.group(1), scalar.group(2));
         }
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             Class<?> target = mismatch.getTargetType();
@@ -490,10 +498,66 @@ public final class SceneLoader {
         };
     }
 
-    /** A scalar where a mapping is wanted (a scene file that is one line of text): its kind and value. */
+    /**
+     * A scalar where a mapping is wanted ({@code mapping: 7}, a scene file that is one line of text): its kind and
+     * value. Jackson names the Java type it looked for a constructor of ("no int/Int-argument constructor").
+     */
     private static final java.util.regex.Pattern SCALAR_FOR_MAPPING =
-        java.util.regex.Pattern.compile("no \\w+-argument constructor/factory method to deserialize from (\\w+) value "
-            + "\\((.*)\\)$");
+        java.util.regex.Pattern.compile("no [\\w/]+-argument constructor/factory method to deserialize from (\\w+) "
+            + "value \\((.*)\\)$");
+
+    /** A YAML integer that would overflow the field's type: the value in group 1, the type's bounds in 2 and 3. */
+    private static final java.util.regex.Pattern OUT_OF_RANGE =
+        java.util.regex.Pattern.compile("Numeric value \\((.*)\\) out of range of \\w+ \\((-?\\d+) - (-?\\d+)\\)");
+
+    /** What the file has where a mapping is wanted, in the words of {@link #given}. */
+    private static String givenForMapping(String kind, String value) {
+        return switch (kind) {
+            case "String" -> "text " + value;
+            case "Number" -> given(value.matches("[-+]?\\d+") ? "Integer" : "Floating-point", value);
+            default -> value;
+        };
+    }
+
+    /**
+     * A whole number written with an exponent or a point ({@code 1e12}, {@code 3e9}) that the field's type cannot
+     * hold, in the words of {@link #expectedWholeNumberWithin}: it is too large, not fractional. Null otherwise.
+     */
+    private static String wholeNumberOutOfRange(Class<?> target, String kind, String value) {
+        long min;
+        long max;
+        if (target == int.class || target == Integer.class) {
+            min = Integer.MIN_VALUE;
+            max = Integer.MAX_VALUE;
+        } else if (target == long.class || target == Long.class) {
+            min = Long.MIN_VALUE;
+            max = Long.MAX_VALUE;
+        } else {
+            return null;
+        }
+        if (!"Floating-point".equals(kind)) {
+            return null;
+        }
+        double number;
+        try {
+            number = Double.parseDouble(value);
+        } catch (NumberFormatException notJava) {
+            return null;
+        }
+        // The type holds [min, max + 1) exactly as doubles: 2^31 for an int, and 2^63 for a long (max + 1.0 rounds
+        // to it, as max itself does).
+        boolean fits = number >= min && number < max + 1.0;
+        if (Double.isInfinite(number) || number != Math.rint(number) || fits) {
+            return null;
+        }
+        return expectedWholeNumberWithin(value, Long.toString(min), Long.toString(max));
+    }
+
+    /** A whole number beyond its field's type, {@code min} to {@code max}: the bound it passed and the value. */
+    private static String expectedWholeNumberWithin(String value, String min, String max) {
+        return value.strip().startsWith("-") ? "expected a whole number of at least " + min + ", got " + value
+            : "expected a whole number up to " + max + ", got " + value;
+    }
 
     private static Class<?> elementType(String arrayType) {
         return switch (arrayType) {
@@ -551,7 +615,7 @@ public final class SceneLoader {
         if (type == double.class || type == Double.class) {
             return "a number";
         }
-        if (type == int.class || type == Integer.class) {
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
             return "a whole number";
         }
         if (type == boolean.class || type == Boolean.class) {

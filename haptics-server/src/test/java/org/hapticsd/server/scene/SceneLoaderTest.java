@@ -427,6 +427,38 @@ class SceneLoaderTest {
             assertLocated(e, SOURCE, 4, "safety.gateTicks", "expected a whole number");
         }
 
+        /** A number where a mapping is wanted printed Jackson's "Cannot construct instance of `...HandSpec`". */
+        @Test
+        void shouldSayANumberWhereAMappingIsWantedWithoutJavaNames() {
+            assertEquals(SOURCE + ":2:16: device.hand: expected a mapping, got the whole number 5",
+                parseFails("name: n\ndevice: {hand: 5}\n").getMessage());
+            assertEquals(SOURCE + ":2:10: mapping: expected a mapping, got the whole number 7",
+                parseFails("name: n\nmapping: 7\n").getMessage());
+            assertEquals(SOURCE + ":2:10: mapping: expected a mapping, got the fractional number 1.5",
+                parseFails("name: n\nmapping: 1.5\n").getMessage());
+            assertEquals(SOURCE + ":2:10: mapping: expected a mapping, got true",
+                parseFails("name: n\nmapping: true\n").getMessage());
+        }
+
+        /**
+         * A whole number too large for its field: 1e12 was called "the fractional number 1e12", and 2147483648 printed
+         * Jackson's "Numeric value (2147483648) out of range of int (-2147483648 - 2147483647)" (a tester).
+         */
+        @Test
+        void shouldSayAWholeNumberIsTooLargeForItsField() {
+            assertEquals(SOURCE + ":2:22: contact.maxPoints: expected a whole number up to 2147483647, got 1e12",
+                parseFails("name: n\ncontact: {maxPoints: 1e12}\n").getMessage());
+            assertEquals(SOURCE + ":2:32: contact.maxPoints: expected a whole number up to 2147483647, got 2147483648",
+                parseFails("name: n\ncontact: {maxPoints: 2147483648}\n").getMessage());
+            assertEquals(SOURCE + ":2:33: contact.maxPoints: expected a whole number of at least -2147483648, got "
+                + "-2147483649", parseFails("name: n\ncontact: {maxPoints: -2147483649}\n").getMessage());
+            // Still fractional: a point or exponent in a value the field could hold, and a fraction.
+            assertEquals(SOURCE + ":2:22: contact.maxPoints: expected a whole number, got the fractional number 2.5",
+                parseFails("name: n\ncontact: {maxPoints: 2.5}\n").getMessage());
+            assertEquals(SOURCE + ":2:22: contact.maxPoints: expected a whole number, got the fractional number "
+                + "2147483647.0", parseFails("name: n\ncontact: {maxPoints: 2147483647.0}\n").getMessage());
+        }
+
         /** Two values for one key is a YAML error; silently keeping the last would hide a raised force limit. */
         @Test
         void shouldRejectDuplicateKey() {

@@ -57,6 +57,47 @@ class ScriptLoadTest {
         }
     }
 
+    /**
+     * A number where a mapping is wanted printed Jackson's "Cannot construct instance of
+     * `org.hapticsd.server.script.ScriptSpec$CountBound` (although at least one Creator exists)" (a tester).
+     */
+    @Test
+    void shouldSayANumberWhereAMappingIsWantedWithoutJavaNames(@TempDir Path dir) {
+        String[][] cases = {
+            {"device: emulator\nassertions:\n  - {reconnects: 3}\n",
+                ":3:18: assertions[0].reconnects: expected a mapping, got the whole number 3"},
+            {"assertions:\n  - {at: 0.5, force: 3}\n", ":2:22: assertions[0].force: expected a mapping, got the "
+                + "whole number 3"},
+            {"device: emulator\nemulator: 5\n", ":2:11: emulator: expected a mapping, got the whole number 5"},
+            {"hostTiming: 20\n", ":1:13: hostTiming: expected a mapping, got the whole number 20"},
+            {"hostTiming: 2.5\n", ":1:13: hostTiming: expected a mapping, got the fractional number 2.5"},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            String message = refusal(dir, "m" + i + ".yaml", cases[i][0]);
+            assertEquals(dir.resolve("m" + i + ".yaml") + cases[i][1], message);
+        }
+    }
+
+    /** A count's min and max are whole numbers: "expected a mapping, got the fractional number 0.5" (a tester). */
+    @Test
+    void shouldSayACountBoundIsAWholeNumber(@TempDir Path dir) {
+        String[][] cases = {
+            {"{reconnects: {min: 0.5}}", ":3:24: assertions[0].reconnects.min: expected a whole number, got the "
+                + "fractional number 0.5"},
+            {"{framesLost: {max: 1.5}}", ":3:24: assertions[0].framesLost.max: expected a whole number, got the "
+                + "fractional number 1.5"},
+            {"{deviceWatchdogTrips: {min: x}}", ":3:33: assertions[0].deviceWatchdogTrips.min: expected a whole "
+                + "number, got text \"x\""},
+            {"{reconnects: {max: 1e30}}", ":3:24: assertions[0].reconnects.max: expected a whole number up to "
+                + "9223372036854775807, got 1e30"},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            String message = refusal(dir, "c" + i + ".yaml", "device: emulator\nassertions:\n  - " + cases[i][0]
+                + "\n");
+            assertEquals(dir.resolve("c" + i + ".yaml") + cases[i][1], message);
+        }
+    }
+
     @Test
     void shouldNameTheLineOfTheSceneAndOfTheRateItRefuses(@TempDir Path dir) {
         String scene = refusal(dir, "s1.yaml", "name: s\nscene: nope.yaml\n");
