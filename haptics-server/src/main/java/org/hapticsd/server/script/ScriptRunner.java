@@ -251,7 +251,13 @@ public final class ScriptRunner {
             if (!a.isWholeRun() && instant == interval) {
                 throw error(file, a, at, "give either at, or from and to");
             }
-            if (interval && (Double.isNaN(a.fromS()) || Double.isNaN(a.toS()) || !(a.toS() > a.fromS()))) {
+            if (interval && Double.isNaN(a.fromS())) {
+                throw error(file, a, at + ".from", "missing (seconds from the start: an interval needs from and to)");
+            }
+            if (interval && Double.isNaN(a.toS())) {
+                throw error(file, a, at + ".to", "missing (seconds from the start: an interval needs from and to)");
+            }
+            if (interval && !(a.toS() > a.fromS())) {
                 throw error(file, a, at, "an interval needs from < to");
             }
             if (a.force() != null && a.force().minN() == Double.NEGATIVE_INFINITY
@@ -324,6 +330,7 @@ public final class ScriptRunner {
             int rateHz = spec.rateHz() != null ? spec.rateHz() : built.rateHz();
             requireTraceFits(scriptFile, spec, rateHz);
             requireReplayable(scriptFile, spec, rateHz);
+            requireBudgetOfATick(scriptFile, spec, rateHz);
             return built;
         } catch (SceneException e) {
             throw new ScriptException(scriptFile + spec.where("scene") + ": scene: " + e.getMessage());
@@ -608,6 +615,26 @@ public final class ScriptRunner {
      * refused before anything runs, naming what makes it that long (its {@code duration}, or else the latest step
      * or assertion time), instead of running out of memory once the run starts.
      */
+    /**
+     * A host-timing budget shorter than one tick period is broken by every interval between two ticks, so every
+     * real-time assertion would be an ERROR (a tester's {@code budgetMs: 0.001}): refused before anything runs.
+     */
+    private static void requireBudgetOfATick(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
+        double periodMs = 1000.0 / rateHz;
+        if (Double.isNaN(spec.hostBudgetMs()) || spec.hostBudgetMs() >= periodMs) {
+            return;
+        }
+        // The period to four significant digits (3.333 ms at 300 Hz); the least budget rounded up, so it is accepted.
+        String period = new java.math.BigDecimal(periodMs).round(new java.math.MathContext(4))
+            .stripTrailingZeros().toPlainString();
+        String least = new java.math.BigDecimal(periodMs)
+            .round(new java.math.MathContext(4, java.math.RoundingMode.CEILING)).stripTrailingZeros().toPlainString();
+        throw new ScriptException(scriptFile + spec.where("hostTiming") + ": hostTiming.budgetMs: "
+            + java.math.BigDecimal.valueOf(spec.hostBudgetMs()).stripTrailingZeros().toPlainString()
+            + " ms is shorter than one tick period at " + rateHz + " Hz (" + period + " ms): every interval between "
+            + "two ticks would break it and every assertion would be an ERROR; give at least " + least + " ms");
+    }
+
     private static void requireTraceFits(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
         double durationS = durationS(spec);
         long ticks = TickTrace.capacity(durationS, rateHz);

@@ -98,6 +98,39 @@ class ScriptLoadTest {
         }
     }
 
+    /** An interval with one end given said "an interval needs from < to" (a tester): it names the missing end. */
+    @Test
+    void shouldNameTheMissingEndOfAnInterval(@TempDir Path dir) {
+        String noTo = refusal(dir, "to.yaml", "assertions:\n  - {from: 0.1, safety: gated}\n");
+        assertEquals(dir.resolve("to.yaml") + ":2:5: assertions[0].to: missing (seconds from the start: an interval "
+            + "needs from and to)", noTo);
+        String noFrom = refusal(dir, "from.yaml", "assertions:\n  - {to: 0.3, safety: gated}\n");
+        assertEquals(dir.resolve("from.yaml") + ":2:5: assertions[0].from: missing (seconds from the start: an "
+            + "interval needs from and to)", noFrom);
+        String reversed = refusal(dir, "rev.yaml", "assertions:\n  - {from: 0.3, to: 0.1, safety: gated}\n");
+        assertEquals(dir.resolve("rev.yaml") + ":2:5: assertions[0]: an interval needs from < to", reversed);
+    }
+
+    /**
+     * A budget under one tick period is broken by every interval between two ticks: {@code budgetMs: 0.001} was
+     * accepted and then every real-time assertion was an ERROR (a tester). The least accepted budget is the period.
+     */
+    @Test
+    void shouldRefuseAHostBudgetShorterThanOneTickPeriod(@TempDir Path dir) throws Exception {
+        String micro = refusal(dir, "b1.yaml", "name: b\nhostTiming: {budgetMs: 0.001}\n");
+        assertEquals(dir.resolve("b1.yaml") + ":2:1: hostTiming.budgetMs: 0.001 ms is shorter than one tick period "
+            + "at 1000 Hz (1 ms): every interval between two ticks would break it and every assertion would be an "
+            + "ERROR; give at least 1 ms", micro);
+        String slow = refusal(dir, "b2.yaml", "name: b\nrateHz: 300\nhostTiming: {budgetMs: 3}\n");
+        assertEquals(dir.resolve("b2.yaml") + ":3:1: hostTiming.budgetMs: 3 ms is shorter than one tick period "
+            + "at 300 Hz (3.333 ms): every interval between two ticks would break it and every assertion would be an "
+            + "ERROR; give at least 3.334 ms", slow);
+        assertEquals(3.334, load(dir, "b3.yaml", "name: b\nrateHz: 300\nhostTiming: {budgetMs: 3.334}\n")
+            .hostBudgetMs(), 0.0, "the least budget the message names is accepted");
+        assertEquals(1.0, load(dir, "b4.yaml", "name: b\nhostTiming: {budgetMs: 1}\n").hostBudgetMs(), 0.0,
+            "one period exactly is accepted");
+    }
+
     @Test
     void shouldNameTheLineOfTheSceneAndOfTheRateItRefuses(@TempDir Path dir) {
         String scene = refusal(dir, "s1.yaml", "name: s\nscene: nope.yaml\n");
