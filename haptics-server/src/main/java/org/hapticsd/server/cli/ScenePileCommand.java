@@ -28,7 +28,8 @@ final class ScenePileCommand implements java.util.concurrent.Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--spheres: " + e.getMessage());
         }
-        SceneCommand.emit(pile.yaml(), out, scene.parent.out(), "pile-" + spheres + " (" + spheres + " spheres)");
+        SceneCommand.emit(pile.yaml(), out, scene.parent.out(), "pile-" + spheres + " (" + spheres
+            + (spheres == 1 ? " sphere)" : " spheres)"));
         return Main.EXIT_OK;
     }
 }

@@ -86,13 +86,14 @@ public record SpherePile(int spheres) {
     public String yaml() {
         StringBuilder y = new StringBuilder();
         y.append(String.format(Locale.ROOT, """
-            # %d spheres (r = %s m, %s kg, restitution %s, friction %s) dropped from a %d x %d grid, %d per layer, the
+            # %d %s (r = %s m, %s kg, restitution %s, friction %s) dropped from a %d x %d grid, %d per layer, the
             # lowest centres %s m above the floor, into an open box %s m x %s m inside with walls %s m high.
             # Written by `./hapticsd scene pile --spheres %d` (SpherePile); the peer benchmark builds the same pile in
             # ode4j and Bullet. Each start is shifted by up to %s m in x and y (seeded): a perfect grid would drop
             # columns that a deterministic solver keeps standing. The tool is parked above the box.
             name: pile-%d
-            """, spheres, RADIUS_M, MASS_KG, ELASTICITY, FRICTION, PER_ROW, PER_ROW, PER_ROW * PER_ROW,
+            """, spheres, spheres == 1 ? "sphere" : "spheres", RADIUS_M, MASS_KG, ELASTICITY, FRICTION, PER_ROW,
+            PER_ROW, PER_ROW * PER_ROW,
             LOWEST_CENTRE_M, BOX_INSIDE_M, BOX_INSIDE_M, WALL_HEIGHT_M, spheres, JITTER_M, spheres));
         y.append(GeneratedScenes.toolParkedAboveAnLcpFloor(TOOL_PARK_HEIGHT_M, ELASTICITY, FRICTION));
         String[] wallNames = {"wallPlusX", "wallMinusX", "wallPlusY", "wallMinusY"};

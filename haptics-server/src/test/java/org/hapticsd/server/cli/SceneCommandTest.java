@@ -1,6 +1,7 @@
 package org.hapticsd.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +57,18 @@ class SceneCommandTest {
         assertEquals(new SpherePile(800).yaml(), Files.readString(file), "the file is replaced");
         assertEquals("wrote pile-800 (800 spheres) to " + file + "\n", call.out());
         assertEquals("", call.err());
+    }
+
+    /** {@code --spheres 1} said "wrote pile-1 (1 spheres)", and its scene's first comment "# 1 spheres" (a tester). */
+    @Test
+    void shouldSayOneSphereInTheSingular(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("pile-1.yaml");
+
+        CliCall call = CliCall.run("scene", "pile", "--spheres", "1", "--out", file.toString());
+
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+        assertEquals("wrote pile-1 (1 sphere) to " + file + "\n", call.out());
+        assertTrue(Files.readString(file).startsWith("# 1 sphere (r = 0.05 m,"), Files.readString(file));
     }
 
     @Test
