@@ -10,6 +10,7 @@ import org.hapticsd.device.DeviceException;
 import org.hapticsd.device.HapticDevice;
 import org.hapticsd.device.link.LinkAddress;
 import org.hapticsd.protocol.stream.StreamFormatException;
+import org.hapticsd.server.ServerCommands;
 import org.hapticsd.server.loop.TickSchedule;
 import org.hapticsd.server.device.DeviceSelector;
 import org.hapticsd.server.device.OpenedDevice;
@@ -89,6 +90,21 @@ final class LoopOptions {
         } catch (OutOfMemoryError e) {
             throw SceneLoadFailure.notEnoughMemory(sceneName());
         }
+    }
+
+    /**
+     * What the stream's RESET_SCENE rebuilds: {@link #loadScene}, whose refusal (a {@link UsageException} naming
+     * file, line and field) becomes the scene refusal the ACK quotes, so its reason is the message alone and not
+     * {@code cannot build the scene: org.hapticsd...UsageException: ...} (a tester's, after the file went bad).
+     */
+    ServerCommands.SceneFactory sceneFactory() {
+        return () -> {
+            try {
+                return loadScene();
+            } catch (UsageException e) {
+                throw new SceneException(e.getMessage(), e);
+            }
+        };
     }
 
     /**

@@ -106,7 +106,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         StreamService stream = null;
         if (streamConfig != null) {
             try {
-                stream = StreamService.start(assembly, streamConfig, board, options::loadScene, this.stream.sceneDir);
+                stream = StreamService.start(assembly, streamConfig, board, options.sceneFactory(),
+                    this.stream.sceneDir);
             } catch (IOException e) {
                 opened.close();
                 Recorders.close(recorder, out);

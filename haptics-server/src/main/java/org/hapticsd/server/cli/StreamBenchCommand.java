@@ -125,7 +125,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             defaults.maxInboundBytes(), defaults.idleTimeoutS(), defaults.unwritableCloseS());
         StreamService service;
         try {
-            service = StreamService.start(assembly, config, board, options::loadScene, null);
+            service = StreamService.start(assembly, config, board, options.sceneFactory(), null);
         } catch (IOException e) {
             opened.close();
             throw new UsageException("stream: " + e.getMessage());

@@ -11,6 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.CachedNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.protocol.stream.Command;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.ServerCommands;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.scene.BuiltScene;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +53,34 @@ class SceneLoadFailureTest {
         assertEquals(1, lines.size(), "one line: " + lines);
         assertTrue(lines.get(0).startsWith("hapticsd: " + script + ": scene: not enough memory to build the scene"),
             lines.get(0));
+    }
+
+    /**
+     * RESET_SCENE after the scene file on disk went bad: the ACK's reason was "SCENE: cannot build the scene:
+     * org.hapticsd.server.cli.UsageException: mywall2.yaml:3:1: YAML syntax: ..." (a tester). It is the refusal alone.
+     */
+    @Test
+    void shouldQuoteTheRefusalWithoutAJavaClassWhenAResetFindsTheSceneFileBroken() throws Exception {
+        Path file = dir.resolve("mywall2.yaml");
+        Files.writeString(file, "name: mywall2\nrateHz: 1000\n");
+        LoopOptions options = new LoopOptions();
+        options.device = LoopOptions.SIM_DEVICE;
+        options.scene = file;
+        BuiltScene scene = options.loadScene();
+        SimulatedDevice stylus = scene.newSimulatedDevice();
+        stylus.open();
+        LoopAssembly assembly = new LoopAssembly(scene, stylus, 1000, new CachedNanoClock());
+        LoopStatsBoard stats = new LoopStatsBoard();
+        SceneBoard board = new SceneBoard(ServerCommands.firstEpoch(scene, assembly.snapshots(), 1000, stats));
+        try (ServerCommands commands = new ServerCommands(assembly.commands(), board, stats, 1000, scene,
+                options.sceneFactory(), null, true)) {
+            Files.writeString(file, "name: mywall2\nrateHz: 1000\n: [\n");
+
+            String reason = commands.execute(new Command.ResetScene()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+            assertEquals("SCENE: " + file + ":3:1: YAML syntax: expected <block end>, but found ':' "
+                + "(while parsing a block mapping)", reason);
+        }
     }
 
     /** Runs hapticsd in a JVM with a 16 MB heap; asserts exit code 1 and returns its standard error's lines. */
