@@ -212,8 +212,17 @@ final class WatchCommand implements Callable<Integer> {
             state.tick(), state.loop().achievedRateHz(), state.loop().periodErrorP99Ns() / 1e3, state.safetyState(),
             state.safetyFault().name().equals("NONE") ? "" : " (" + state.safetyFault() + ")",
             state.contacts().size(), magnitude(state.renderedForceN()))
-            + (state.loop().physicsOverBudget() ? String.format(Locale.ROOT,
-                "  PHYSICS OVER BUDGET (step p99 %d%% of the tick)", state.loop().physicsLoadPercent()) : "") + tail;
+            + (state.loop().physicsOverBudget()
+                ? "  PHYSICS OVER BUDGET (step p99 " + loadPercent(state.loop().physicsLoadPercent()) + " of the tick)"
+                : "") + tail;
+    }
+
+    /**
+     * The STATE's load byte as a percentage. The byte saturates, so 255 means that or more (stream-protocol.md);
+     * words rather than "≥", which a terminal in the C locale would print as "?".
+     */
+    static String loadPercent(int physicsLoadPercent) {
+        return physicsLoadPercent + (physicsLoadPercent >= 0xFF ? "% or more" : "%");
     }
 
     private static double magnitude(Vec3 v) {

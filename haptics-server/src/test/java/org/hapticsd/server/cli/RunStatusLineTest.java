@@ -96,4 +96,16 @@ class RunStatusLineTest {
             List.of(), List.of());
         assertFalse(WatchCommand.statusLine(1.0, counters, counters, 1.0, within).contains("BUDGET"));
     }
+
+    @Test
+    void shouldShowTheStreamsSaturatedLoadByteAsALowerBoundInWatchsStatusLine() {
+        // A 23 ms step at 1 kHz is 2333 % of the tick; the STATE byte holds 255, which means "that or more".
+        StateMessage saturated = new StateMessage(5000L, 5_000_000_000L, 1, SafetyCode.ACTIVE, FaultCode.NONE, true,
+            false, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, Vec3.ZERO, new LoopStats(43f, 250_000L, 1_420_000L, 47L, true, 255),
+            List.of(), List.of());
+        StreamClientCounters counters = new StreamClientCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        String line = WatchCommand.statusLine(1.0, counters, counters, 1.0, saturated);
+        assertTrue(line.contains("  PHYSICS OVER BUDGET (step p99 255% or more of the tick)"), line);
+        assertEquals("254%", WatchCommand.loadPercent(254));
+    }
 }
