@@ -5,8 +5,12 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +117,7 @@ public final class PseudoTerminalPair implements AutoCloseable {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new IOException(dir + " is not a directory");
         }
-        Files.createDirectories(dir);
+        createDirectory(dir);
         Path host = dir.resolve(HOST_LINK_NAME).toAbsolutePath();
         Path device = dir.resolve(DEVICE_LINK_NAME).toAbsolutePath();
         // socat replaces whatever sits at a link path. A dangling link is left by a run that was killed and is
@@ -134,6 +138,24 @@ public final class PseudoTerminalPair implements AutoCloseable {
         PseudoTerminalPair pair = new PseudoTerminalPair(process, host, device, reader, stderr, createdDir);
         pair.awaitLinks(startTimeoutNs);
         return pair;
+    }
+
+    /**
+     * {@link Files#createDirectories} with the system's reason in the message: for the commonest failures
+     * (no such file or directory, permission denied) the JDK's exception message is the bare path.
+     */
+    private static void createDirectory(Path dir) throws IOException {
+        try {
+            Files.createDirectories(dir);
+        } catch (FileSystemException e) {
+            String reason = e.getReason() != null ? e.getReason()
+                : e instanceof NoSuchFileException ? "no such file or directory"
+                : e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof FileAlreadyExistsException ? "a file of that name exists"
+                : e.getClass().getSimpleName();
+            String where = e.getFile() == null || Path.of(e.getFile()).equals(dir) ? "" : " (at " + e.getFile() + ")";
+            throw new IOException("cannot create the directory " + dir + where + ": " + reason, e);
+        }
     }
 
     private void awaitLinks(long timeoutNs) throws IOException {

@@ -145,7 +145,8 @@ final class EmulateCommand implements Callable<Integer> {
                 link.where(), link.connectWith(),
                 seconds == null ? "Ctrl-C stops" : String.format(Locale.ROOT, "stopping after %s s", seconds));
             out.flush();
-            reportEvents(out, runner, stopRequested, startNs, limitS);
+            reportEvents(out, runner, link.resource() instanceof PtyConnector pty ? pty : null, stopRequested,
+                startNs, limitS);
         } finally {
             // The runner first: it owns the device end of the link; the pty pair or server socket outlives it.
             runner.close();
@@ -279,19 +280,65 @@ final class EmulateCommand implements Callable<Integer> {
     }
 
     private Transport openPtyPair() {
-        PseudoTerminalPair pair;
+        PtyConnector pty;
         try {
-            pair = PseudoTerminalPair.start(ptyDir);
+            pty = new PtyConnector(ptyDir);
         } catch (IOException e) {
             throw new UsageException("--pty " + ptyDir + ": " + e.getMessage());
         }
         try {
-            OpenedFirst connector = openedFirst(SerialByteLink.connector(pair.devicePath().toString(),
-                LinkAddress.DEFAULT_BAUD, READ_TIMEOUT_MS), "--pty " + ptyDir);
-            return new Transport(connector, pair.devicePath().toString(), "--device serial:" + pair.hostPath(), pair);
+            OpenedFirst connector = openedFirst(pty, "--pty " + ptyDir);
+            return new Transport(connector, pty.devicePath.toString(), "--device serial:" + pty.hostPath, pty);
         } catch (UsageException e) {
-            pair.close();
+            pty.close();
             throw e;
+        }
+    }
+
+    /**
+     * The device end of a pty pair that outlives its socat: when socat has exited (killed, or its ptys failed), the
+     * next connect starts a new pair in the same directory, so the host's reconnect finds {@code DIR/host} again, as
+     * it would a device that was unplugged and plugged back in. Rejected: exiting with an error, which leaves the
+     * host retrying against an empty directory until someone restarts the emulator by hand.
+     */
+    private static final class PtyConnector implements LinkConnector, AutoCloseable {
+        private final Path dir;
+        /** The same path for every pair: socat links it anew. */
+        private final Path hostPath;
+        private final Path devicePath;
+        private PseudoTerminalPair pair;
+        private volatile long restarts;
+
+        PtyConnector(Path dir) throws IOException {
+            this.dir = dir;
+            this.pair = PseudoTerminalPair.start(dir);
+            this.hostPath = pair.hostPath();
+            this.devicePath = pair.devicePath();
+        }
+
+        @Override
+        public synchronized ByteLink connect() throws IOException {
+            if (!pair.isAlive()) {
+                pair.close();
+                pair = PseudoTerminalPair.start(dir);
+                restarts++;
+            }
+            return SerialByteLink.connector(devicePath.toString(), LinkAddress.DEFAULT_BAUD, READ_TIMEOUT_MS).connect();
+        }
+
+        @Override
+        public String name() {
+            return "pty " + dir;
+        }
+
+        /** Pairs started after the first, each because the one before had exited. */
+        long restarts() {
+            return restarts;
+        }
+
+        @Override
+        public synchronized void close() {
+            pair.close();
         }
     }
 
@@ -337,9 +384,10 @@ final class EmulateCommand implements Callable<Integer> {
     }
 
     /** Waits for Ctrl-C or the time limit, printing connections and session changes as they happen. */
-    private static void reportEvents(PrintWriter out, EmulatorRunner runner, CountDownLatch stopRequested,
-                                     long startNs, double limitS) {
+    private static void reportEvents(PrintWriter out, EmulatorRunner runner, PtyConnector pty,
+                                     CountDownLatch stopRequested, long startNs, double limitS) {
         long links = 0;
+        long ptyRestarts = 0;
         String linkName = null;
         int rateHz = 0;
         while (true) {
@@ -362,6 +410,11 @@ final class EmulateCommand implements Callable<Integer> {
                 links = opened;
                 linkName = name;
                 event(out, startNs, "link open: " + name);
+            }
+            if (pty != null && pty.restarts() != ptyRestarts) {
+                ptyRestarts = pty.restarts();
+                event(out, startNs, "socat had exited: started a new pty pair, the host connects to "
+                    + pty.hostPath + " again");
             }
             int rate = runner.sessionRateHz();
             if (rate != rateHz) {

@@ -131,6 +131,15 @@ class EmulateCommandTest {
             .assertMisuse("--pty " + file, "is not a directory");
     }
 
+    @Test
+    void shouldSayWhyAPtyDirectoryCannotBeCreated() {
+        Assumptions.assumeTrue(PseudoTerminalPair.isAvailable(), "socat is not installed");
+        // procfs takes no new directories, not even from root; the JDK's message was the bare path.
+        CliCall.run("emulate", "--pty", "/proc/hapticsd-nope", "--seconds", "0.5")
+            .assertMisuse("--pty /proc/hapticsd-nope: cannot create the directory /proc/hapticsd-nope: "
+                + "no such file or directory");
+    }
+
     // ---- runs ----
 
     /*
@@ -206,6 +215,34 @@ class EmulateCommandTest {
         assertSummary(emulate.out(), "links opened", 1);
         assertTrue(summaryValue(emulate.out(), "frames received") >= 1, emulate.out());
         assertTrue(Files.notExists(host), "the pty links are gone with socat");
+    }
+
+    /**
+     * socat dying (killed here) used to leave the emulator running with an empty directory and the host retrying
+     * for good; a new pair in the same place is what the host's reconnect needs.
+     */
+    @Test
+    void shouldStartANewPtyPairWhenSocatExits() throws Exception {
+        Assumptions.assumeTrue(PseudoTerminalPair.isAvailable(), "socat is not installed");
+        Path ptys = dir.resolve("ptys");
+        CliCall emulate = CliCall.start("emulate", "--pty", ptys.toString(), "--seconds", "8");
+        emulate.awaitLine(READY, READY_TIMEOUT_MS);
+        Path host = ptys.resolve("host").toAbsolutePath();
+        ProcessHandle socat = ProcessHandle.current().descendants()
+            .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains(host.toString())).orElse(false))
+            .findFirst().orElseThrow(() -> new AssertionError("no socat linking " + host));
+        socat.destroy();
+        assertTrue(socat.onExit().get(5, TimeUnit.SECONDS) != null);
+
+        emulate.awaitLine("\\[ *[0-9.]+ s\\] socat had exited: started a new pty pair, the host connects to "
+            + java.util.regex.Pattern.quote(host.toString()) + " again", READY_TIMEOUT_MS);
+        CliCall devices = CliCall.run("devices", "--probe", host.toString());
+        assertEquals(0, devices.exitCode(), devices.toString());
+        assertTrue(devices.out().startsWith(host + ": Falcon-like emulator"), devices.out());
+
+        assertEquals(0, emulate.exitCode(), emulate.toString());
+        assertSummary(emulate.out(), "links opened", 2);
+        assertTrue(Files.notExists(host), "the new pair's links are gone with its socat");
     }
 
     @Test
