@@ -55,12 +55,21 @@ public final class RecordedTaps {
      */
     public static CollisionData read(Path file, double effectiveMassKg, double thresholdMps)
             throws CollisionDataException {
-        Recording recording;
+        return read(file, recording(file), effectiveMassKg, thresholdMps);
+    }
+
+    /** The recording in {@code file}, or a {@link CollisionDataException} saying why it cannot be read. */
+    public static Recording recording(Path file) throws CollisionDataException {
         try {
-            recording = Recording.read(file);
+            return Recording.read(file);
         } catch (IOException e) {
             throw new CollisionDataException(file.toString(), 0, 0, e.getMessage());
         }
+    }
+
+    /** {@link #read(Path, double, double)} of a recording already read from {@code file}. */
+    public static CollisionData read(Path file, Recording recording, double effectiveMassKg, double thresholdMps)
+            throws CollisionDataException {
         double dtS = 1.0 / recording.rateHz();
         int maxTicks = (int) Math.ceil(MAX_TAP_S / dtS);
         List<CollisionData.Event> events = new ArrayList<>();

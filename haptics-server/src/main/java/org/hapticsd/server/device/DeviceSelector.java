@@ -129,12 +129,10 @@ public final class DeviceSelector {
                         + "runs at " + rateHz + " Hz: replay it at " + recordedHz + " Hz (--rate " + recordedHz
                         + ", or the scene's rateHz)");
                 }
-                if (!replay.recording().complete()) {
-                    LOG.warn("recording {} has no trailer (its recorder stopped without closing it{}): {} whole "
-                        + "records are replayed, then the device goes silent and the loop SAFE", file,
-                        replay.recording().leftoverBytes() > 0 ? ", or bytes were added after it; "
-                            + replay.recording().leftoverBytes() + " bytes after the last whole record" : "",
-                        replay.recording().recordCount());
+                String cutShort = replay.recording().cutShortNote();
+                if (cutShort != null) {
+                    LOG.warn("recording {} has {} are replayed, then the device goes silent and the loop SAFE", file,
+                        cutShort);
                 }
                 replay.open();
                 return new OpenedDevice(name, replay, null, null);

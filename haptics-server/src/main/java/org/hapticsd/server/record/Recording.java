@@ -197,6 +197,19 @@ public final class Recording {
         return recordCount;
     }
 
+    /**
+     * What a reader of a file without a trailer should be told, for "recording FILE has ..." followed by what the
+     * reader does with the records (replay and calibrate both say it); null for a complete file.
+     */
+    public String cutShortNote() {
+        if (complete) {
+            return null;
+        }
+        return "no trailer (its recorder stopped without closing it" + (leftoverBytes > 0
+            ? ", or bytes were added after it; " + leftoverBytes + " bytes after the last whole record" : "")
+            + "): " + recordCount + " whole records";
+    }
+
     /** Whether the trailer is present (the recorder closed normally). */
     public boolean complete() {
         return complete;

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +15,8 @@ import org.hapticsd.server.calibrate.CollisionDataException;
 import org.hapticsd.server.calibrate.RecordedTaps;
 import org.hapticsd.server.calibrate.TapRecordings;
 import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.record.Recording;
+import org.hapticsd.server.record.RecordingFormat;
 import org.hapticsd.server.record.TickRecorder;
 import org.joml.Vector3d;
 import org.junit.jupiter.api.Test;
@@ -103,6 +107,26 @@ class CalibrateCommandTest {
         CliCall.run(all).assertMisuse(expected);
     }
 
+    /** As a replay of the same file says at its start (recording.md): before, calibrate read it without a word. */
+    @Test
+    void shouldWarnOfARecordingCutShortAndFitItsWholeRecords() throws Exception {
+        Path file = TapRecordings.write(dir.resolve("taps.rec"));
+        long complete = Files.size(file);
+        int trailerBytes = RecordingFormat.END_MAGIC.length + 16;
+        long wholeRecords = Recording.read(file).recordCount() - 1;
+        // The trailer and 10 bytes of the last record gone: a recorder that died mid-record.
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(complete - trailerBytes - 10);
+        }
+        CliCall call = CliCall.run("calibrate", "--data", file.toString(), "--model", "single", "--effective-mass",
+            String.valueOf(TapRecordings.MASS_KG), "--evaluations", "2000");
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.err());
+        assertEquals("hapticsd: WARN recording " + file + " has no trailer (its recorder stopped without closing it, "
+            + "or bytes were added after it; " + (RecordingFormat.RECORD_BYTES - 10) + " bytes after the last whole "
+            + "record): " + wholeRecords + " whole records are read for taps\n", call.err());
+        assertTrue(call.out().contains("calibrate: 4 events (0 multi-point), 4 contacts"), call.out());
+    }
+
     @Test
     void shouldTakeARecordingOnTheCommandLineWithTheToolsMass() throws Exception {
         Path file = TapRecordings.write(dir.resolve("taps.rec"));
@@ -116,6 +140,7 @@ class CalibrateCommandTest {
         assertTrue(e.find(), call.out());
         assertEquals(TapRecordings.E, Double.parseDouble(e.group(1)), 0.005 * TapRecordings.E, call.out());
         assertTrue(call.out().contains("not identified: no contact slides or could"), call.out());
+        assertEquals("", call.err(), "a complete recording warns of nothing");
 
         Path empty = dir.resolve("idle.rec");
         try (TickRecorder recorder = TickRecorder.start(empty, "idle", 1000, TickRecorder.DEFAULT_RING_BYTES, true)) {

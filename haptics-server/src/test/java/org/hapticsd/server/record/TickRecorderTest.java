@@ -2,6 +2,7 @@ package org.hapticsd.server.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,6 +126,13 @@ class TickRecorderTest {
         assertEquals(49, recording.recordCount(), "whole records only");
         assertEquals(48, recording.tick(48));
         assertEquals(84, recording.leftoverBytes(), "the half record, which a replay says it leaves out");
+        assertEquals("no trailer (its recorder stopped without closing it, or bytes were added after it; 84 bytes "
+            + "after the last whole record): 49 whole records", recording.cutShortNote());
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 24 - 168));
+        assertEquals("no trailer (its recorder stopped without closing it): 49 whole records",
+            Recording.read(file).cutShortNote());
+        Files.write(file, bytes);
+        assertNull(Recording.read(file).cutShortNote(), "a complete file");
     }
 
     /** Damaged records found by a user editing bytes: each refused at read with the byte offset, not at replay. */
