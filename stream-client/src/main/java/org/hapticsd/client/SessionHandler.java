@@ -4,6 +4,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
 import org.hapticsd.protocol.stream.StreamFormatException;
 import org.hapticsd.protocol.stream.StreamMessage;
 
@@ -34,14 +36,15 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        String why = reason != null ? reason : client.isClosed() ? "closed by client" : "closed by server";
+        String why = reason != null ? reason : client.isClosed() ? StreamClient.CLOSED_BY_CLIENT : "closed by server";
         client.ended(ctx.channel(), why);
         super.channelInactive(ctx);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (reason == null) {
+        // After close() the failures are the close's own (a handshake cut short: "SSLEngine closed already").
+        if (reason == null && !client.isClosed()) {
             Throwable malformed = malformed(cause);
             io.netty.handler.codec.http.HttpResponseStatus refusal = refusal(cause);
             if (refusal != null) {
@@ -59,6 +62,11 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
             }
         }
         ctx.close();
+    }
+
+    /** Why the connection ended, once it has; null before (tests). */
+    String reason() {
+        return reason;
     }
 
     /** The 4xx status of a refused WebSocket handshake behind {@code cause}, or null. */
@@ -83,8 +91,21 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
         return null;
     }
 
-    /** The innermost message, which names the real problem ("Connection refused", "certificate_unknown"). */
+    /**
+     * The innermost message, which names the real problem ("Connection refused", "certificate_unknown"); a
+     * certificate this client does not trust (no certification path to a trusted one: self-signed, or signed by a CA
+     * outside the trust store) starts with {@link StreamClient#UNTRUSTED_CERTIFICATE}.
+     */
     static String describe(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
+                return StreamClient.UNTRUSTED_CERTIFICATE + " (" + innermost(cause) + ")";
+            }
+        }
+        return innermost(cause);
+    }
+
+    private static String innermost(Throwable cause) {
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

@@ -69,6 +69,14 @@ public final class StreamClient implements AutoCloseable {
     public static final Duration DEFAULT_RECONNECT_MAX = Duration.ofSeconds(5);
     /** How long a command waits for its ACK by default; the server answers within a tick or two. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How a disconnect reason begins when the TLS handshake failed because this client does not trust the server's
+     * certificate: it is self-signed or its CA is not in the trust store. {@link Builder#trustCertificate} trusts it.
+     */
+    public static final String UNTRUSTED_CERTIFICATE = "the server's certificate is not trusted";
+    /** The disconnect reason when {@link #close()} ended the connection, or an attempt at one. */
+    public static final String CLOSED_BY_CLIENT = "closed by client";
+
     /** TCP connect and WebSocket handshake timeout by default. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 

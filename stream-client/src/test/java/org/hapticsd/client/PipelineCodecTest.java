@@ -2,6 +2,7 @@ package org.hapticsd.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,7 +18,12 @@ import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import java.io.IOException;
+import java.net.URI;
+import java.security.cert.CertPathBuilderException;
 import java.util.HexFormat;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import org.hapticsd.protocol.stream.AckMessage;
 import org.hapticsd.protocol.stream.Command;
 import org.hapticsd.protocol.stream.CommandMessage;
@@ -155,5 +161,32 @@ class PipelineCodecTest {
         Exception e = assertThrows(Exception.class, () -> ch.writeInbound(
             new ContinuationWebSocketFrame(true, 0, Unpooled.wrappedBuffer(HELLO, 6, HELLO.length - 6))));
         assertNotNull(SessionHandler.malformed(e), e.toString());
+    }
+
+    /** A certificate without a path to a trusted one is named as such, with the JDK's words after it. */
+    @Test
+    void shouldNameAnUntrustedCertificateAsTheReason() {
+        Exception untrusted = new SSLHandshakeException("PKIX path building failed");
+        untrusted.initCause(new CertPathBuilderException("unable to find valid certification path to requested "
+            + "target"));
+        assertEquals(StreamClient.UNTRUSTED_CERTIFICATE + " (unable to find valid certification path to requested "
+            + "target)", SessionHandler.describe(new DecoderException(untrusted)));
+        assertEquals("Connection refused", SessionHandler.describe(new IOException("connect failed",
+            new IOException("Connection refused"))), "no certificate in the chain: the innermost message");
+    }
+
+    /**
+     * A handshake cut short by the client's own close (watch at --seconds) failed because of that close: it said
+     * "SSLEngine closed already", and watch printed that as why it never connected.
+     */
+    @Test
+    void shouldCallAFailureAfterCloseClosedByClient() {
+        StreamClient client = StreamClient.builder(URI.create("tcp://127.0.0.1:47399")).build();
+        client.close();
+        SessionHandler handler = new SessionHandler(client);
+        EmbeddedChannel ch = new EmbeddedChannel(handler);
+        ch.pipeline().fireExceptionCaught(new SSLException("SSLEngine closed already"));
+        assertNull(handler.reason(), "channelInactive then says " + StreamClient.CLOSED_BY_CLIENT);
+        assertFalse(ch.isOpen(), "closed all the same");
     }
 }

@@ -147,11 +147,30 @@ final class WatchCommand implements Callable<Integer> {
             return Main.EXIT_FAILURE;
         }
         if (client.counters().sessions() == 0) {
-            err.println("hapticsd: watch: never connected to " + url + ": " + listener.lastDisconnect());
+            err.println("hapticsd: watch: never connected to " + url + ": " + listener.lastDisconnect()
+                + hint(listener.lastDisconnect(), client.counters().bytesReceived()));
             err.flush();
             return Main.EXIT_FAILURE;
         }
         return Main.EXIT_OK;
+    }
+
+    /**
+     * What to do about a failure to connect that has a known remedy on this command line, or "". A raw TCP
+     * connection that the server accepted but never wrote to is what a TLS port does to a client that does not start
+     * TLS: the server waits for the client's handshake, the client for the HELLO, until one of them gives up. That
+     * is the likeliest cause, not the only one, so it is offered as a guess.
+     */
+    private String hint(String reason, long bytesReceived) {
+        if (reason.startsWith(StreamClient.UNTRUSTED_CERTIFICATE)) {
+            return trustCert == null
+                ? "; to trust a self-signed certificate (run --tls-cert), give it with --trust-cert FILE"
+                : "; " + trustCert + " is neither that certificate nor the CA that signed it";
+        }
+        boolean silentTcp = url.startsWith("tcp:") && !tls && bytesReceived == 0
+            && (reason.equals("closed by client") || reason.equals("closed by server"));
+        return silentTcp ? "; the server accepted the connection but sent nothing, not even its HELLO: if it serves "
+            + "TLS on this port (run --tls-cert), connect with --tls" : "";
     }
 
     /** The client builder for {@code --url}, or a {@link UsageException} saying what is wrong with it. */

@@ -2,6 +2,7 @@ package org.hapticsd.server.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import org.hapticsd.client.StreamClient;
 import org.hapticsd.client.StreamListener;
 import org.hapticsd.client.StreamRecordingWriter;
 import org.hapticsd.protocol.stream.HelloMessage;
@@ -17,7 +18,8 @@ final class WatchListener implements StreamListener {
     private final PrintWriter out;
     private final StreamRecordingWriter recording;
     private volatile String recordingError;
-    private volatile String lastDisconnect = "no attempt finished";
+    private static final String NO_ATTEMPT = "no attempt finished";
+    private volatile String lastDisconnect = NO_ATTEMPT;
     private boolean connected;
 
     WatchListener(PrintWriter out, StreamRecordingWriter recording) {
@@ -59,14 +61,18 @@ final class WatchListener implements StreamListener {
             out.println("disconnected: " + reason);
             out.flush();
         }
+        // watch's own stop cutting the next attempt short says nothing of why the attempts before it failed.
+        if (connected || !reason.equals(StreamClient.CLOSED_BY_CLIENT) || lastDisconnect.equals(NO_ATTEMPT)) {
+            lastDisconnect = reason;
+        }
         connected = false;
-        lastDisconnect = reason;
     }
 
     String recordingError() {
         return recordingError;
     }
 
+    /** Why the last connection or attempt ended; for a stop that cut an attempt short, why the one before failed. */
     String lastDisconnect() {
         return lastDisconnect;
     }

@@ -174,4 +174,19 @@ class WatchCommandTest {
         assertEquals(Main.EXIT_FAILURE, call.exitCode(), call.toString());
         assertTrue(call.err().contains("never connected to tcp://127.0.0.1:" + closedPort), call.toString());
     }
+    /**
+     * watch's stop at --seconds often cuts an attempt short; the never-connected line then gave that attempt's
+     * "closed by client" (or the TLS engine's "SSLEngine closed already") instead of why the attempts failed.
+     */
+    @Test
+    void shouldGiveWhyTheAttemptsFailedWhenTheStopCutTheLastOneShort() {
+        WatchListener listener = new WatchListener(new java.io.PrintWriter(new java.io.StringWriter()), null);
+        listener.onDisconnected(org.hapticsd.client.StreamClient.CLOSED_BY_CLIENT);
+        assertEquals("closed by client", listener.lastDisconnect(), "a silent server: nothing better to say");
+        String untrusted = org.hapticsd.client.StreamClient.UNTRUSTED_CERTIFICATE + " (unable to find valid "
+            + "certification path to requested target)";
+        listener.onDisconnected(untrusted);
+        listener.onDisconnected(org.hapticsd.client.StreamClient.CLOSED_BY_CLIENT);
+        assertEquals(untrusted, listener.lastDisconnect());
+    }
 }

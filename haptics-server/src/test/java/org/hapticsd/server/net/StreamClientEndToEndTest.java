@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
@@ -24,6 +26,7 @@ import org.hapticsd.protocol.stream.SafetyCode;
 import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.StreamService;
+import org.hapticsd.server.cli.Main;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.scene.BuiltScene;
@@ -59,11 +62,15 @@ class StreamClientEndToEndTest {
     }
 
     private void start(StreamServerConfig.Tls tls) throws Exception {
+        start(tls, 0, 0);
+    }
+
+    private void start(StreamServerConfig.Tls tls, int httpPort, int tcpPort) throws Exception {
         BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
         SimulatedDevice device = scene.newSimulatedDevice();
         device.open();
         LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        config = StreamServerConfig.defaults().withPorts(0, 0);
+        config = StreamServerConfig.defaults().withPorts(httpPort, tcpPort);
         if (tls != null) {
             config = config.withTls(tls);
         }
@@ -144,6 +151,34 @@ class StreamClientEndToEndTest {
             .tls(true).trustCertificate(pem.certificateChain()).build();
         assertEquals(hello, client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS));
         assertTrue(await(c -> c.latestState() != null), "a STATE over TLS on the TCP port");
+    }
+
+    /**
+     * {@code hapticsd watch} as a tester ran it, reconnecting, against a server with a self-signed certificate: it
+     * said "SSLEngine closed already" (the WebSocket upgrade queued behind the failed handshake) and nothing of the
+     * certificate; and on the TLS-only TCP port without --tls it waited out --seconds and said "closed by client".
+     * Ports from the range the tests may use (47350-47399).
+     */
+    @Test
+    void shouldTellWatchWhyATlsServerCouldNotBeReached() throws Exception {
+        start(pem, 47361, 47362);
+        assertEquals("exit 1: hapticsd: watch: never connected to wss://127.0.0.1:47361/ws: the server's certificate "
+            + "is not trusted (unable to find valid certification path to requested target); to trust a self-signed "
+            + "certificate (run --tls-cert), give it with --trust-cert FILE\n",
+            watch("--url", "wss://127.0.0.1:47361/ws", "--seconds", "2"));
+        assertEquals("exit 1: hapticsd: watch: never connected to tcp://127.0.0.1:47362: closed by client; the server "
+            + "accepted the connection but sent nothing, not even its HELLO: if it serves TLS on this port (run "
+            + "--tls-cert), connect with --tls\n", watch("--url", "tcp://127.0.0.1:47362", "--seconds", "1"));
+    }
+
+    /** {@code hapticsd watch ARGS}: "exit N: " and its stderr. */
+    private static String watch(String... args) {
+        StringWriter err = new StringWriter();
+        String[] command = new String[args.length + 1];
+        command[0] = "watch";
+        System.arraycopy(args, 0, command, 1, args.length);
+        int exit = Main.run(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), command);
+        return "exit " + exit + ": " + err;
     }
 
     @Test
