@@ -148,7 +148,7 @@ final class WatchCommand implements Callable<Integer> {
         }
         if (client.counters().sessions() == 0) {
             err.println("hapticsd: watch: never connected to " + url + ": " + listener.lastDisconnect()
-                + hint(listener.lastDisconnect(), client.counters().bytesReceived()));
+                + hint(listener.lastDisconnect(), url, tls, trustCert, client.counters().bytesReceived()));
             err.flush();
             return Main.EXIT_FAILURE;
         }
@@ -156,21 +156,27 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     /**
-     * What to do about a failure to connect that has a known remedy on this command line, or "". A raw TCP
-     * connection that the server accepted but never wrote to is what a TLS port does to a client that does not start
-     * TLS: the server waits for the client's handshake, the client for the HELLO, until one of them gives up. That
-     * is the likeliest cause, not the only one, so it is offered as a guess.
+     * What to do about never having connected, when this command line has a remedy, or "". A raw TCP connection
+     * that the server accepted but never wrote to is what a TLS port does to a client that does not start TLS: the
+     * server waits for the client's handshake, the client for the HELLO, until one of them gives up. That is the
+     * likeliest cause, not the only one, so it is offered as a guess.
      */
-    private String hint(String reason, long bytesReceived) {
+    static String hint(String reason, String url, boolean tls, Path trustCert, long bytesReceived) {
         if (reason.startsWith(StreamClient.UNTRUSTED_CERTIFICATE)) {
             return trustCert == null
                 ? "; to trust a self-signed certificate (run --tls-cert), give it with --trust-cert FILE"
                 : "; " + trustCert + " is neither that certificate nor the CA that signed it";
         }
-        boolean silentTcp = url.startsWith("tcp:") && !tls && bytesReceived == 0
-            && (reason.equals("closed by client") || reason.equals("closed by server"));
-        return silentTcp ? "; the server accepted the connection but sent nothing, not even its HELLO: if it serves "
-            + "TLS on this port (run --tls-cert), connect with --tls" : "";
+        boolean ended = reason.equals(StreamClient.CLOSED_BY_CLIENT) || reason.equals("closed by server");
+        if (ended && url.startsWith("tcp:") && !tls && bytesReceived == 0) {
+            return "; the server accepted the connection but sent nothing, not even its HELLO: if it serves TLS on "
+                + "this port (run --tls-cert), connect with --tls";
+        }
+        if (reason.equals(StreamClient.CLOSED_BY_CLIENT)) {
+            // Found on a loaded machine: the first TLS handshake took longer than --seconds 2.
+            return "; watch stopped before its first attempt finished: give it more --seconds";
+        }
+        return "";
     }
 
     /** The client builder for {@code --url}, or a {@link UsageException} saying what is wrong with it. */

@@ -189,4 +189,21 @@ class WatchCommandTest {
         listener.onDisconnected(org.hapticsd.client.StreamClient.CLOSED_BY_CLIENT);
         assertEquals(untrusted, listener.lastDisconnect());
     }
+    @Test
+    void shouldSuggestTheRemedyForAConnectionThatNeverReachedHello() {
+        String untrusted = org.hapticsd.client.StreamClient.UNTRUSTED_CERTIFICATE + " (unable to find valid "
+            + "certification path to requested target)";
+        assertEquals("; to trust a self-signed certificate (run --tls-cert), give it with --trust-cert FILE",
+            WatchCommand.hint(untrusted, "wss://h:1/ws", false, null, 1339));
+        assertEquals("; other.pem is neither that certificate nor the CA that signed it",
+            WatchCommand.hint(untrusted, "wss://h:1/ws", false, Path.of("other.pem"), 1339));
+        String silent = "; the server accepted the connection but sent nothing, not even its HELLO: if it serves TLS "
+            + "on this port (run --tls-cert), connect with --tls";
+        assertEquals(silent, WatchCommand.hint("closed by client", "tcp://h:1", false, null, 0));
+        assertEquals(silent, WatchCommand.hint("closed by server", "tcp://h:1", false, null, 0));
+        assertEquals("; watch stopped before its first attempt finished: give it more --seconds",
+            WatchCommand.hint("closed by client", "wss://h:1/ws", false, null, 0));
+        assertEquals("", WatchCommand.hint("Connection refused", "tcp://h:1", false, null, 0));
+        assertEquals("", WatchCommand.hint("closed by server", "tcp://h:1", true, null, 0), "TLS already");
+    }
 }
