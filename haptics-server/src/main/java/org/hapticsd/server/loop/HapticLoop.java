@@ -189,7 +189,8 @@ public final class HapticLoop implements LoopControl {
         long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
         // A paused loop does not step, so it has no step time to judge; nor does a loop on simulated time.
-        if (!paused && judgePhysicsBudget && physicsBudget.record(t - stepStartNs, t)) {
+        // The window's second is the loop's (the tick's time), not the stage timer's.
+        if (!paused && judgePhysicsBudget && physicsBudget.record(t - stepStartNs, nowNs)) {
             tickEvents |= LoopEvents.PHYSICS_BUDGET_CHANGED;
         }
 
