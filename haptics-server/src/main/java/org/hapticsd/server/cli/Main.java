@@ -1,9 +1,6 @@
 package org.hapticsd.server.cli;
 
 import java.io.PrintWriter;
-import java.util.Locale;
-import org.hapticsd.server.safety.SafetyFault;
-import org.hapticsd.server.safety.SafetyLayer;
 import picocli.CommandLine;
 
 /**
@@ -81,36 +78,6 @@ public final class Main {
             return EXIT_FAILURE;
         });
         return cli;
-    }
-
-    /**
-     * The end-of-run line for the safety layer's thermal limit, or {@code null} when it never limited: how long the
-     * force was held to the device's continuous force, so a run whose force was lower than rendered says why.
-     */
-    static String thermalSummary(SafetyLayer safety, int rateHz) {
-        long ticks = safety.thermalLimitedTicks();
-        if (ticks == 0) {
-            return null;
-        }
-        return String.format(Locale.ROOT, "thermal limit: %d ticks (%.3f s) held to the device's continuous force "
-            + "%.2f N; motors at %.0f%% of its heat at the end", ticks, ticks / (double) rateHz, safety.continuousN(),
-            100 * safety.heatFraction());
-    }
-
-    /**
-     * The end-of-run line for the safety layer's faults, or {@code null} when none was raised: each kind and how many
-     * times, so a run whose force kept dropping says why (a tester's link device cycled through the start-up gate
-     * for seconds, its loop watchdog tripping, and nothing said so).
-     */
-    static String safetySummary(SafetyLayer safety) {
-        StringBuilder b = new StringBuilder();
-        for (SafetyFault kind : SafetyFault.ALL) {
-            long trips = safety.trips(kind);
-            if (trips > 0) {
-                b.append(b.length() == 0 ? "safety faults: " : ", ").append(kind).append(' ').append(trips);
-            }
-        }
-        return b.length() == 0 ? null : b.append(" (each zeroed the force; see docs/scenes.md, safety)").toString();
     }
 
     /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */

@@ -166,11 +166,11 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
-            String thermal = Main.thermalSummary(assembly.safety(), assembly.rateHz());
+            String thermal = assembly.safety().thermalSummary(assembly.rateHz());
             if (thermal != null) {
                 out.println(thermal);
             }
-            String faults = Main.safetySummary(assembly.safety());
+            String faults = assembly.safety().faultSummary();
             if (faults != null) {
                 out.println(faults);
             }

@@ -111,11 +111,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             rateHz, out);
         parent.out().printf(Locale.ROOT, "LCP: at most %d constraint rows per step, final residual at most %.3g N·s%n",
             maxRows, maxResidualNs);
-        String thermal = Main.thermalSummary(assembly.safety(), rateHz);
+        String thermal = assembly.safety().thermalSummary(rateHz);
         if (thermal != null) {
             parent.out().println(thermal);
         }
-        String faults = Main.safetySummary(assembly.safety());
+        String faults = assembly.safety().faultSummary();
         if (faults != null) {
             parent.out().println(faults);
         }

@@ -114,6 +114,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 failed += result.outcome() == AssertionResult.Outcome.FAIL ? 1 : 0;
                 errors += result.outcome() == AssertionResult.Outcome.ERROR ? 1 : 0;
             }
+            for (String note : runner.lastNotes()) {
+                out.println("  note: " + note);
+            }
             results.put(name, checked);
         }
         int total = results.values().stream().mapToInt(List::size).sum();

@@ -409,6 +409,35 @@ public final class SafetyLayer {
         return thermalLimitedTicks;
     }
 
+    /**
+     * The end-of-run line for the thermal limit, or {@code null} when it never limited: how long the force was held
+     * to the device's continuous force, so a run whose force was lower than rendered says why.
+     */
+    public String thermalSummary(int rateHz) {
+        if (thermalLimitedTicks == 0) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "thermal limit: %d ticks (%.3f s) held to the device's continuous "
+            + "force %.2f N; motors at %.0f%% of its heat at the end", thermalLimitedTicks,
+            thermalLimitedTicks / (double) rateHz, continuousN, 100 * heatFraction());
+    }
+
+    /**
+     * The end-of-run line for the faults raised, or {@code null} when none was: each kind and how many times, so a
+     * run whose force kept dropping says why (a tester's link device cycled through the start-up gate for seconds,
+     * its loop watchdog tripping, and nothing said so).
+     */
+    public String faultSummary() {
+        StringBuilder b = new StringBuilder();
+        for (SafetyFault kind : SafetyFault.ALL) {
+            long trips = tripsByFault[kind.ordinal()];
+            if (trips > 0) {
+                b.append(b.length() == 0 ? "safety faults: " : ", ").append(kind).append(' ').append(trips);
+            }
+        }
+        return b.length() == 0 ? null : b.append(" (each zeroed the force; see docs/scenes.md, safety)").toString();
+    }
+
     /** The force the thermal limit holds the output to once the motors are hot, N. */
     public double continuousN() {
         return continuousN;

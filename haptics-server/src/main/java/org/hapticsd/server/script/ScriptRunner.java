@@ -59,6 +59,7 @@ import org.hapticsd.server.scene.SceneSpec;
 public final class ScriptRunner {
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
     private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
+    private List<String> lastNotes = List.of();
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -377,6 +378,7 @@ public final class ScriptRunner {
      * together on simulated time ({@link LockstepRunner}), so the verdict is the same on any machine.
      */
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
+        lastNotes = List.of();
         BuiltScene scene = scene(scriptFile, spec);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
         double durationS = durationS(spec);
@@ -467,6 +469,7 @@ public final class ScriptRunner {
                 }
             }
         }
+        lastNotes = notes(trace, assembly, rateHz);
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();
         HostTimingCheck timing = lockstep ? null
@@ -542,6 +545,38 @@ public final class ScriptRunner {
         if (failure[0] != null) {
             throw new ScriptException("lockstep run failed: " + failure[0]);
         }
+    }
+
+    /**
+     * What the run did that an assertion may not show and a reader of a failure needs: the physics over its budget,
+     * contacts dropped over the contact budget, the thermal limit holding the force, the safety faults raised. A
+     * tester's pile at 4 kHz failed on OVERRUNS and the report never said the physics was too heavy for the rate.
+     */
+    private static List<String> notes(TickTrace trace, LoopAssembly assembly, int rateHz) {
+        List<String> notes = new ArrayList<>();
+        if (trace.overBudgetTicks > 0) {
+            notes.add(String.format(Locale.ROOT, "physics over budget on %d ticks (%.3f s): step p99 up to %.0f us, "
+                + "budget %.0f us", trace.overBudgetTicks, trace.overBudgetTicks / (double) rateHz,
+                trace.worstStepP99Ns / 1e3, trace.budgetNs / 1e3));
+        }
+        if (trace.droppedPairs > 0 || trace.droppedPoints > 0) {
+            notes.add("contacts dropped (contact budget full): " + trace.droppedPairs + " pairs, " + trace.droppedPoints
+                + " points");
+        }
+        String thermal = assembly.safety().thermalSummary(rateHz);
+        if (thermal != null) {
+            notes.add(thermal);
+        }
+        String faults = assembly.safety().faultSummary();
+        if (faults != null) {
+            notes.add(faults);
+        }
+        return notes;
+    }
+
+    /** The notes of the last {@link #run}: what the run did beyond its assertions (empty when nothing to say). */
+    public List<String> lastNotes() {
+        return lastNotes;
     }
 
     /** Ends a lockstep run at the tick after its link broke. */

@@ -31,6 +31,13 @@ final class TickTrace implements TickSink {
     final boolean[] injectedStall;
     int count;
     long overruns;
+    /** Contacts the physics dropped over its budget, to the last tick traced (the snapshot's running totals). */
+    long droppedPairs;
+    long droppedPoints;
+    /** Ticks whose last finished window judged the physics step over budget, and the longest p99 such a window had. */
+    long overBudgetTicks;
+    long worstStepP99Ns;
+    long budgetNs;
     private boolean stallInThisTick;
 
     TickTrace(int capacity) {
@@ -81,6 +88,13 @@ final class TickTrace implements TickSink {
         injectedStall[i] = stallInThisTick;
         stallInThisTick = false;
         overruns = s.overruns;
+        droppedPairs = s.droppedPairsTotal;
+        droppedPoints = s.droppedPointsTotal;
+        if (s.physicsOverBudget) {
+            overBudgetTicks++;
+            worstStepP99Ns = Math.max(worstStepP99Ns, s.physicsStepP99Ns);
+            budgetNs = s.physicsBudgetNs;
+        }
         count = i + 1;
     }
 }

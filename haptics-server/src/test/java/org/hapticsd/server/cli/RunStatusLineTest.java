@@ -70,7 +70,7 @@ class RunStatusLineTest {
     @Test
     void shouldCountTheSafetyFaultsOfARunByKind() {
         SafetyLayer safety = new SafetyLayer(SafetyConfig.defaults(), 8.0);
-        assertNull(Main.safetySummary(safety), "no fault, no line");
+        assertNull(safety.faultSummary(), "no fault, no line");
         long nowNs = 0;
         for (int episode = 0; episode < 3; episode++) {
             for (int tick = 0; tick < 5; tick++) {
@@ -80,7 +80,7 @@ class RunStatusLineTest {
         }
         safety.update(nowNs += 1_000_000L, 0, 0, 0, true, false, 0);
         assertEquals("safety faults: WATCHDOG 3, DEVICE 1 (each zeroed the force; see docs/scenes.md, safety)",
-            Main.safetySummary(safety));
+            safety.faultSummary());
     }
 
     @Test

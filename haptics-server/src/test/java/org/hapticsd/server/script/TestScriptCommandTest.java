@@ -67,6 +67,49 @@ class TestScriptCommandTest {
             report);
     }
 
+    /**
+     * A long hard press: the safety layer's thermal limit holds the force to the device's continuous force, and the
+     * report says so under the failed assertion, rather than leaving a test engineer with a force that fell.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldSayWhatTheRunDidBeyondItsAssertions(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("hold.yaml"), """
+            name: hold
+            device:
+              maxForceN: 8.0
+              maxContinuousForceN: 4.0
+              hand:
+                stiffnessNpm: 400.0
+                dampingNspm: 6.0
+                path:
+                  - {t: 0.0, position: [0.0, 0.0, 0.0]}
+                  - {t: 1.5, position: [0.0, 0.0, 0.0]}
+                  - {t: 2.0, position: [0.0, 0.0, -0.05]}
+            safety:
+              thermalTimeConstantS: 2.0
+            bodies:
+              - name: floor
+                shape: {type: plane, normal: [0.0, 0.0, 1.0]}
+                position: [0.0, 0.0, -0.02]
+            """);
+        Path script = dir.resolve("press.yaml");
+        Files.writeString(script, """
+            name: long press
+            timing: lockstep
+            scene: hold.yaml
+            duration: 6
+            assertions:
+              - {name: pressing, from: 2.2, to: 5.9, force: {axis: z, min: 7.9, max: 8.1}}
+            """);
+        Outcome outcome = run("test", script.toString());
+        assertEquals(1, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("  FAIL pressing: measured force.z from 2.200 s to 5.900 s [4.0000, 8.0000] N"
+            + ", expected within [7.9, 8.1] N\n  note: thermal limit: "), outcome.out());
+        assertTrue(outcome.out().contains(" held to the device's continuous force 4.00 N; motors at 100% of its heat at"
+            + " the end\n0 passed, 1 failed"), outcome.out());
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRefuseAnInstantAfterTheGivenEndOfTheRun(@TempDir Path dir) throws Exception {
