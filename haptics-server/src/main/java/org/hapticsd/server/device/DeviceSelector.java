@@ -120,7 +120,7 @@ public final class DeviceSelector {
         if (name.startsWith(REPLAY_PREFIX)) {
             try {
                 Path file = Path.of(name.substring(REPLAY_PREFIX.length()));
-                ReplayDevice replay = new ReplayDevice(file);
+                ReplayDevice replay = new ReplayDevice(file, scene.simDevice().info());
                 int recordedHz = replay.recording().rateHz();
                 if (recordedHz != rateHz) {
                     // One record per tick: at another rate the same positions would play faster or slower than they

@@ -35,12 +35,20 @@ public final class ReplayDevice implements HapticDevice {
     private double lastForceYN;
     private double lastForceZN;
 
-    public ReplayDevice(Path file) throws IOException {
+    /**
+     * @param ratings the device the replay stands for: its peak and continuous force, stiffness and damping are what
+     *                the replay reports (the scene's {@code device} section). A recording does not hold the ratings
+     *                of the device it was made with, and the safety layer's ceiling and thermal limit follow them: a
+     *                replay matches its original only when they are the original device's (a tester's recording of
+     *                the Touch-like emulator, 3.3 N peak, was replayed at the fixed 10 N it used to report).
+     */
+    public ReplayDevice(Path file, DeviceInfo ratings) throws IOException {
         this.recording = Recording.read(file);
         if (recording.recordCount() == 0) {
             throw new IOException(file + ": the recording holds no ticks");
         }
-        this.info = new DeviceInfo("replay of " + file.getFileName(), 3, Workspace.cube(1.0), 10.0, 4.0, 3000.0, 0.0);
+        this.info = new DeviceInfo("replay of " + file.getFileName(), 3, Workspace.cube(1.0), ratings.maxForceN(),
+            ratings.maxContinuousForceN(), ratings.maxStiffnessNpm(), ratings.dampingNspm());
     }
 
     @Override

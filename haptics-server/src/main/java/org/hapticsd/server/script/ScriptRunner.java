@@ -36,7 +36,7 @@ import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
-import org.hapticsd.server.record.ReplayDevice;
+import org.hapticsd.server.record.Recording;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
@@ -151,7 +151,11 @@ public final class ScriptRunner {
         String at = scriptFile + spec.where("device") + ": device: recording " + file;
         int recordedHz;
         try {
-            recordedHz = new ReplayDevice(file).recording().rateHz();
+            Recording recording = Recording.read(file);
+            if (recording.recordCount() == 0) {
+                throw new IOException(file + ": the recording holds no ticks");
+            }
+            recordedHz = recording.rateHz();
         } catch (IOException e) {
             String why = String.valueOf(e.getMessage());
             throw new ScriptException(at + " cannot be replayed: "

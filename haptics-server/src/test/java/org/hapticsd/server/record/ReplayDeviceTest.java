@@ -72,7 +72,7 @@ class ReplayDeviceTest {
         recorder.close();
         Recording recording = Recording.read(rec);
 
-        ReplayDevice replay = new ReplayDevice(rec);
+        ReplayDevice replay = new ReplayDevice(rec, scene.simDevice().info());
         replay.open();
         org.hapticsd.server.LoopAssembly replayed = new org.hapticsd.server.LoopAssembly(scene, replay, 1000,
             new org.agrona.concurrent.CachedNanoClock());
@@ -93,6 +93,25 @@ class ReplayDeviceTest {
         assertEquals(0.01 * 250, recording.deliveredForceN(250, 0), 0.0, "the recording holds the device's values");
         assertEquals(org.hapticsd.server.safety.SafetyState.SAFE, recording.safety(110), "the unplug was seen");
         assertTrue((recording.events(100) & org.hapticsd.server.loop.LoopEvents.DEVICE_DISCONNECTED) != 0);
+    }
+
+    /**
+     * The replay reports the ratings of the device it stands for (the scene's): the safety layer's ceiling and thermal
+     * limit follow them. It reported a fixed 10 N peak and 4 N continuous, so a tester's recording of the Touch-like
+     * emulator (3.3 N, 0.88 N) replayed at 4 N where the original held 0.88 N.
+     */
+    @Test
+    void shouldReportTheRatingsOfTheDeviceItStandsFor(@TempDir Path dir) throws Exception {
+        Path rec = dir.resolve("r.rec");
+        simulate(dir, "simulate", "--duration", "0.1", "--out", dir.resolve("o.csv").toString(), "--record",
+            rec.toString());
+        org.hapticsd.device.DeviceInfo touch = new org.hapticsd.device.DeviceInfo("Touch-like", 3,
+            org.hapticsd.device.Workspace.cube(0.08), 3.3, 0.88, 1500.0, 0.5);
+        ReplayDevice replay = new ReplayDevice(rec, touch);
+        assertEquals(3.3, replay.info().maxForceN(), 0.0);
+        assertEquals(0.88, replay.info().maxContinuousForceN(), 0.0);
+        assertEquals(1500.0, replay.info().maxStiffnessNpm(), 0.0);
+        assertEquals(0.5, replay.info().dampingNspm(), 0.0);
     }
 
     @Test
