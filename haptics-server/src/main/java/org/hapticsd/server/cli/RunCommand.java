@@ -166,7 +166,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
-            String thermal = assembly.safety().thermalSummary(assembly.rateHz());
+            String thermal = assembly.safety().thermalSummary();
             if (thermal != null) {
                 out.println(thermal);
             }
@@ -262,7 +262,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     static String thermalStatus(LoopSnapshot s) {
         if (s.thermalLimited) {
             return String.format(Locale.ROOT,
-                " THERMAL LIMIT: force held to the device's continuous force (motors %.0f%%)", 100 * s.motorHeat);
+                " THERMAL LIMIT: force lowered toward the device's continuous force (motors %.0f%%)", 100 * s.motorHeat);
         }
         return s.motorHeat >= 0.8 ? String.format(Locale.ROOT, " motors %.0f%% hot", 100 * s.motorHeat) : "";
     }

@@ -111,7 +111,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             rateHz, out);
         parent.out().printf(Locale.ROOT, "LCP: at most %d constraint rows per step, final residual at most %.3g N·s%n",
             maxRows, maxResidualNs);
-        String thermal = assembly.safety().thermalSummary(rateHz);
+        String thermal = assembly.safety().thermalSummary();
         if (thermal != null) {
             parent.out().println(thermal);
         }

@@ -29,7 +29,7 @@ public record SafetyConfig(double maxForceN, double maxForceStepN, double gateTh
     public static final int DEFAULT_WATCHDOG_TICKS = 3;
     public static final int DEFAULT_OVERRUN_LIMIT = 50;
     /**
-     * 30 s: a cold device may give its peak force for a few seconds (8 N for 8.6 s on a device of 8 N peak and 4 N
+     * 30 s: a cold device may give its peak force for a few seconds (8 N for 6.2 s on a device of 8 N peak and 4 N
      * continuous) before the limit folds it back to the continuous force; motor windings heat over tens of seconds.
      */
     public static final double DEFAULT_THERMAL_TIME_CONSTANT_S = 30.0;

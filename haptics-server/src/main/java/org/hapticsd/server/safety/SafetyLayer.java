@@ -30,17 +30,26 @@ package org.hapticsd.server.safety;
  * indefinitely is its continuous force F<sub>c</sub> ({@code maxContinuousForceN}), set by its motors' heating. The
  * layer keeps a first-order model of that heat, in N²: H relaxes toward the square of the output with the time
  * constant τ ({@link SafetyConfig#thermalTimeConstantS}), exactly for an output held between updates,
- * {@code H ← H + (F² − H)·(1 − e^(−Δt/τ))}. H never needs to pass F<sub>c</sub>²: an output is allowed up
- * to {@code √(H + (F_c² − H)/(1 − e^(−T/τ)))} (T the last interval between updates), which ends the next interval
- * at H = F<sub>c</sub>², and never below F<sub>c</sub> itself. So a cold device gives its peak for a while (8 N for
- * 8.6 s with 4 N continuous and τ = 30 s), then folds back to F<sub>c</sub> while the demand lasts, and regains its
- * peak as it cools. A stall longer than T can leave H a little above F<sub>c</sub>² (0.1 % for 10 ms at 8 N); it then
- * relaxes back at F<sub>c</sub>. The heat is the device's, so it persists through faults, stops, resets and scene
+ * {@code H ← H + (F² − H)·(1 − e^(−Δt/τ))}. The output is allowed the peak while H is below {@link #DERATE_FROM}
+ * of F<sub>c</sub>², then an allowance that falls with H, linearly in its square, to F<sub>c</sub> at
+ * H = F<sub>c</sub>², never below F<sub>c</sub>, and never above {@code √(H + (F_c² − H)/(1 − e^(−T/τ)))} (T the last
+ * interval between updates), which would end the next interval at H = F<sub>c</sub>². So H approaches
+ * F<sub>c</sub>² without passing it, and a cold device gives its peak for a while (8 N for 6.2 s with 4 N continuous
+ * and τ = 30 s), then lowers it over seconds to F<sub>c</sub> while the demand lasts, and regains its peak as it
+ * cools. A stall longer than T can leave H a little above F<sub>c</sub>² (0.1 % for 10 ms at 8 N); it then relaxes
+ * back at F<sub>c</sub>. The heat is the device's, so it persists through faults, stops, resets and scene
  * changes. OpenHaptics' driver keeps a motor temperature model for the same reason.
  *
  * <p>Not thread-safe: the loop owns it. Other threads reach it through loop commands.
  */
 public final class SafetyLayer {
+    /**
+     * The thermal limit starts to lower the force at this fraction of the continuous force's heat, and reaches the
+     * continuous force at the whole of it: a fold-back over seconds rather than a cliff (a tester felt 8 N fall to
+     * 4 N in two ticks, a wall giving way).
+     */
+    public static final double DERATE_FROM = 0.75;
+
     private final SafetyConfig config;
     private final double limitN;
     /** The continuous force the thermal limit holds the output's mean square to, N: at most {@link #limitN}. */
@@ -57,6 +66,8 @@ public final class SafetyLayer {
     private long lastIntervalNs;
     private boolean thermalLimited;
     private long thermalLimitedTicks;
+    /** The time the output was held thermally limited, by the loop's clock (not ticks × period: a slow loop). */
+    private long thermalLimitedNs;
 
     private SafetyState state = SafetyState.GATED;
     private SafetyFault fault = SafetyFault.NONE;
@@ -169,31 +180,49 @@ public final class SafetyLayer {
             if (intervalNs > 0) {
                 heatN2 += (heldN2 - heatN2) * -Math.expm1(-intervalNs / thermalTimeConstantNs);
                 lastIntervalNs = intervalNs;
+                if (thermalLimited) {
+                    thermalLimitedNs += intervalNs;
+                }
             }
         }
         heatStarted = true;
         heatAtNs = nowNs;
     }
 
-    /** Scales the output down to what one more interval can hold without passing the continuous force's heat. */
+    /**
+     * Scales the output down to the thermal allowance: the peak up to {@link #DERATE_FROM} of the continuous force's
+     * heat, then falling with the heat, linearly in its square, to the continuous force at that heat; never above what
+     * one more interval can hold without passing it.
+     */
     private void limitHeat() {
         double outputN2 = outX * outX + outY * outY + outZ * outZ;
-        double continuousN2 = continuousN * continuousN;
-        double allowedN2 = continuousN2;
-        if (heatN2 < continuousN2) {
-            double fraction = lastIntervalNs > 0 ? -Math.expm1(-lastIntervalNs / thermalTimeConstantNs) : 0.0;
-            allowedN2 = fraction > 0.0 ? heatN2 + (continuousN2 - heatN2) / fraction : Double.POSITIVE_INFINITY;
-        }
-        thermalLimited = outputN2 > allowedN2;
-        if (thermalLimited) {
-            double s = Math.sqrt(allowedN2 / outputN2);
-            outX *= s;
-            outY *= s;
-            outZ *= s;
-            outputN2 = allowedN2;
-            thermalLimitedTicks++;
+        thermalLimited = false;
+        if (continuousN < limitN) {
+            double allowedN2 = allowedN2();
+            if (outputN2 > allowedN2) {
+                double s = Math.sqrt(allowedN2 / outputN2);
+                outX *= s;
+                outY *= s;
+                outZ *= s;
+                outputN2 = allowedN2;
+                thermalLimited = true;
+                thermalLimitedTicks++;
+            }
         }
         heldN2 = outputN2;
+    }
+
+    private double allowedN2() {
+        double continuousN2 = continuousN * continuousN;
+        if (heatN2 >= continuousN2) {
+            return continuousN2;
+        }
+        double kneeN2 = DERATE_FROM * continuousN2;
+        double deratedN2 = heatN2 <= kneeN2 ? Double.POSITIVE_INFINITY
+            : continuousN2 + (limitN * limitN - continuousN2) * (continuousN2 - heatN2) / (continuousN2 - kneeN2);
+        double fraction = lastIntervalNs > 0 ? -Math.expm1(-lastIntervalNs / thermalTimeConstantNs) : 0.0;
+        double oneIntervalN2 = fraction > 0.0 ? heatN2 + (continuousN2 - heatN2) / fraction : Double.POSITIVE_INFINITY;
+        return Math.max(continuousN2, Math.min(deratedN2, oneIntervalN2));
     }
 
     private void updateOutput(long nowNs, double renderedX, double renderedY, double renderedZ, double transientX,
@@ -391,7 +420,8 @@ public final class SafetyLayer {
      * (where the thermal limit holds the output to the continuous force).
      */
     public double heatFraction() {
-        return heatN2 / (continuousN * continuousN);
+        double continuousN2 = continuousN * continuousN;
+        return continuousN2 > 0.0 ? heatN2 / continuousN2 : 0.0;
     }
 
     /** How many times this fault was raised (as {@link #faultCount()} counts), since this layer was made. */
@@ -413,13 +443,13 @@ public final class SafetyLayer {
      * The end-of-run line for the thermal limit, or {@code null} when it never limited: how long the force was held
      * to the device's continuous force, so a run whose force was lower than rendered says why.
      */
-    public String thermalSummary(int rateHz) {
+    public String thermalSummary() {
         if (thermalLimitedTicks == 0) {
             return null;
         }
-        return String.format(java.util.Locale.ROOT, "thermal limit: %d ticks (%.3f s) held to the device's continuous "
-            + "force %.2f N; motors at %.0f%% of its heat at the end", thermalLimitedTicks,
-            thermalLimitedTicks / (double) rateHz, continuousN, 100 * heatFraction());
+        return String.format(java.util.Locale.ROOT, "thermal limit: %d ticks (%.3f s) lowered toward the device's "
+            + "continuous force %.2f N; motors at %.0f%% of its heat at the end", thermalLimitedTicks,
+            thermalLimitedNs * 1e-9, continuousN, 100 * heatFraction());
     }
 
     /**

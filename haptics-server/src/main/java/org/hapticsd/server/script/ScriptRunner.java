@@ -567,7 +567,7 @@ public final class ScriptRunner {
             notes.add("contacts dropped (contact budget full): " + trace.droppedPairs + " pairs, " + trace.droppedPoints
                 + " points");
         }
-        String thermal = assembly.safety().thermalSummary(rateHz);
+        String thermal = assembly.safety().thermalSummary();
         if (thermal != null) {
             notes.add(thermal);
         }

@@ -62,7 +62,7 @@ class RunStatusLineTest {
         assertEquals(" motors 87% hot", RunCommand.thermalStatus(s));
         s.motorHeat = 1.0;
         s.thermalLimited = true;
-        assertEquals(" THERMAL LIMIT: force held to the device's continuous force (motors 100%)",
+        assertEquals(" THERMAL LIMIT: force lowered toward the device's continuous force (motors 100%)",
             RunCommand.thermalStatus(s));
     }
 

@@ -54,7 +54,7 @@ class ThermalLimitCliTest {
         assertEquals(8.0, peakN, 1e-9, "the peak, while the motors were cold");
         assertEquals(4.0, lastN, 1e-6, "the continuous force, once hot");
         String out = call.out.toString();
-        assertTrue(out.matches("(?s).*thermal limit: \\d+ ticks \\([0-9.]+ s\\) held to the device's continuous force "
+        assertTrue(out.matches("(?s).*thermal limit: \\d+ ticks \\([0-9.]+ s\\) lowered toward the device's continuous force "
             + "4\\.00 N; motors at 100% of its heat at the end.*"), out);
     }
 

@@ -167,11 +167,29 @@ class SafetyLayerTest {
                 heatN2 = heated(heatN2, d);
                 assertTrue(heatN2 <= sq(CONTINUOUS_N) * (1 + 1e-9), "heat " + heatN2 + " N² at tick " + tick);
             }
-            // 6 N heats a cold device to 4² in τ·ln(36/20) = 587.8 ms.
-            assertTrue(firstLimitedTick >= 586 && firstLimitedTick <= 589, "limited from tick " + firstLimitedTick);
+            // The allowance is the peak to 75 % of 4²'s heat, then falls linearly in its square to 4² at 4²: it
+            // passes 6² at H = 16 − 20·4/48 = 14.33 N², which 6 N reaches from cold in τ·ln(36/21.67) = 507.7 ms.
+            assertTrue(firstLimitedTick >= 506 && firstLimitedTick <= 510, "limited from tick " + firstLimitedTick);
             assertEquals(CONTINUOUS_N, d.magnitudeN(), 1e-6, "after 5 τ, the continuous force");
             assertTrue(d.layer.thermalLimited());
             assertEquals(1.0, d.layer.heatFraction(), 1e-6);
+        }
+
+        /** A tester felt 8 N fall to 4 N in two ticks: the allowance now falls over seconds (τ = 1 s here). */
+        @Test
+        void shouldLowerTheForceGraduallyNotInAStep() {
+            Driver d = hotDevice();
+            double previousN = 8.0;
+            double largestStepN = 0.0;
+            for (int tick = 0; tick < 3_000; tick++) {
+                d.tick(8.0, 0.0, 0.0);
+                largestStepN = Math.max(largestStepN, previousN - d.magnitudeN());
+                previousN = d.magnitudeN();
+            }
+            assertEquals(CONTINUOUS_N, d.magnitudeN(), 1e-6);
+            // From 8 N to 4 N: 48 N² of allowance over the last quarter of the heat, which rises at most
+            // (64 − 12)·(1 − e^(−1 ms/τ)) = 0.052 N² a tick: at most 0.62 N² of allowance a tick, 0.04 N of force.
+            assertTrue(largestStepN < 0.05, "largest fall in one tick " + largestStepN + " N");
         }
 
         @Test

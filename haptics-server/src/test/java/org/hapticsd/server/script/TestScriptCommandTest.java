@@ -106,7 +106,7 @@ class TestScriptCommandTest {
         assertEquals(1, outcome.code(), outcome.out() + outcome.err());
         assertTrue(outcome.out().contains("  FAIL pressing: measured force.z from 2.200 s to 5.900 s [4.0000, 8.0000] N"
             + ", expected within [7.9, 8.1] N\n  note: thermal limit: "), outcome.out());
-        assertTrue(outcome.out().contains(" held to the device's continuous force 4.00 N; motors at 100% of its heat at"
+        assertTrue(outcome.out().contains(" lowered toward the device's continuous force 4.00 N; motors at 100% of its heat at"
             + " the end\n0 passed, 1 failed"), outcome.out());
     }
 
