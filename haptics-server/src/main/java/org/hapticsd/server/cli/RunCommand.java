@@ -174,6 +174,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (faults != null) {
                 out.println(faults);
             }
+            // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
+            LoopSnapshot last = assembly.loop().lastSnapshot();
+            if (last.droppedPairsTotal > 0 || last.droppedPointsTotal > 0) {
+                out.println("contacts dropped (contact budget full): " + last.droppedPairsTotal + " pairs, "
+                    + last.droppedPointsTotal + " points");
+            }
             LinkStatistics link = opened.linkStatistics();
             if (link != null) {
                 out.println("link " + opened.name() + ": " + link.summary());

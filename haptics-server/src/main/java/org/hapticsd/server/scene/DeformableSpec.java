@@ -109,7 +109,7 @@ public final class DeformableSpec extends Located {
     }
 
     public void setNodeRadiusM(double value) {
-        this.nodeRadiusM = Check.positive("nodeRadiusM", value);
+        this.nodeRadiusM = Check.size("nodeRadiusM", value);
     }
 
     public void setCouplingStiffnessNpm(double value) {

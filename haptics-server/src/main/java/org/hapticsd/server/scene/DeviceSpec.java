@@ -31,11 +31,23 @@ public final class DeviceSpec {
     }
 
     public void setMaxForceN(double value) {
-        this.maxForceN = Check.positive("maxForceN", value);
+        Check.positive("maxForceN", value);
+        if (value < MIN_FORCE_N) {
+            throw new IllegalArgumentException("maxForceN must be at least 0.001 N, got " + value);
+        }
+        this.maxForceN = value;
     }
 
+    /** The smallest force rating accepted: a millinewton. */
+    static final double MIN_FORCE_N = 1e-3;
+
     public void setMaxContinuousForceN(double value) {
-        this.maxContinuousForceN = Check.positive("maxContinuousForceN", value);
+        // At least a millinewton: a tester's 1e-200 squared to zero in the thermal limit ("motors NaN%").
+        Check.positive("maxContinuousForceN", value);
+        if (value < MIN_FORCE_N) {
+            throw new IllegalArgumentException("maxContinuousForceN must be at least 0.001 N, got " + value);
+        }
+        this.maxContinuousForceN = value;
     }
 
     public void setMaxStiffnessNpm(double value) {

@@ -317,7 +317,7 @@ public final class SceneLoader {
                 if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
                     JsonLocation at = parser.currentTokenLocation();
                     return source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": YAML alias '*"
-                        + parser.getText() + "': aliases (and their anchors) are not supported; write the value out";
+                        + parser.getText() + "': aliases are not supported; write the value out";
                 }
             }
         } catch (IOException syntax) {

@@ -56,6 +56,36 @@ class RealTimeCommandsTest {
         }
     }
 
+    /**
+     * A tester's run on a scene whose contact budget stays full: the status line's total was up to a second old at the
+     * end, and the end report had none. The end report gives the run's total.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldEndWithTheContactsDroppedOverTheBudget(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path scene = java.nio.file.Files.writeString(dir.resolve("tight.yaml"), """
+            name: tight
+            mapping: {origin: [0, 0, 1]}
+            contact: {maxPairs: 8, maxPoints: 1}
+            bodies:
+              - {name: floor, shape: {type: plane, normal: [0, 0, 1]}}
+              - {name: a, motion: dynamic, massKg: 1.0, shape: {type: sphere, radiusM: 0.05}, position: [0, 0, 0.06]}
+              - {name: b, motion: dynamic, massKg: 1.0, shape: {type: sphere, radiusM: 0.05}, position: [0.2, 0, 0.06]}
+            """);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--scene", scene.toString(),
+            "--duration", "1", "--no-stream");
+        assertEquals(0, code, err.toString());
+        // The two spheres land within 50 ms and then drop one of their two points every tick.
+        java.util.regex.Matcher end = java.util.regex.Pattern
+            .compile("(?m)^contacts dropped \\(contact budget full\\): 0 pairs, (\\d+) points$")
+            .matcher(out.toString());
+        assertTrue(end.find(), out.toString());
+        assertTrue(Long.parseLong(end.group(1)) > 100, out.toString());
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldPrintExactlyOneJsonObjectWithTheBenchmarkKeys() throws Exception {

@@ -321,12 +321,16 @@ class SceneLoaderTest {
             assertTrue(parseFails("name: t\nbodies:\n"
                 + "  - {name: c, shape: {type: capsule, radiusM: 0.1, halfLengthM: 2e6}}\n").getMessage()
                 .endsWith("bodies[0].shape.halfLengthM: must be <= 1e6, got 2000000.0"));
+            assertTrue(parseFails("name: t\ndevice: {maxContinuousForceN: 1.0e-200}\n").getMessage()
+                .endsWith("device.maxContinuousForceN: must be at least 0.001 N, got 1.0E-200"));
+            assertTrue(parseFails("name: t\ndeformables:\n  - {name: c, type: mass-spring, nodeRadiusM: 1.0e300}\n")
+                .getMessage().endsWith("deformables[0].nodeRadiusM: must be <= 1e6, got 1.0E300"));
         }
 
         /** Found by a tester: an alias loaded as the text of its name, or was blamed on the field's type. */
         @Test
         void shouldRefuseYamlAliasesWithTheirPlace() {
-            assertEquals(SOURCE + ":3:25: YAML alias '*o': aliases (and their anchors) are not supported; "
+            assertEquals(SOURCE + ":3:25: YAML alias '*o': aliases are not supported; "
                 + "write the value out",
                 parseFails("name: a\nmapping: {origin: &o [0, 0, 1]}\ndevice: {hand: {target: *o}}\n").getMessage());
             assertTrue(parseFails("name: &n a\ntool: {name: *n}\n").getMessage().startsWith(SOURCE + ":2:"));
