@@ -184,7 +184,8 @@ final class ClientStream implements Runnable {
 
     /**
      * The last run, once the loop has stopped: the newest STATE and the events still pending, flushed, for a client
-     * that subscribed (one that has not has nothing due). Event loop only.
+     * that subscribed (one that has not has nothing due), then a WebSocket's close frame (1001, going away). Event
+     * loop only.
      */
     void flushNow() {
         if (!running || scheduled == null || !scheduled.cancel(false)) {
@@ -193,6 +194,11 @@ final class ClientStream implements Runnable {
         run();
         scheduled.cancel(false);
         running = false;
+        if (kind != Kind.TCP && channel.isActive()) {
+            // 1001, going away: a browser can tell a server that stopped from a network failure (1006, no frame).
+            channel.writeAndFlush(new io.netty.handler.codec.http.websocketx.CloseWebSocketFrame(
+                io.netty.handler.codec.http.websocketx.WebSocketCloseStatus.ENDPOINT_UNAVAILABLE));
+        }
     }
 
     /** A whole message from {@link StreamFrames}: byte[] for binary kinds, String for JSON. */

@@ -366,6 +366,22 @@ class StreamPipelineTest {
         polite.finishAndReleaseAll();
     }
 
+    /** A tester's WebSocket clients saw 1006 (no close frame) when the server stopped: they now get 1001. */
+    @Test
+    void shouldSendAWebSocketGoingAwayWhenTheServerFinishes() {
+        StreamServer server = server(new Recording(), 1024);
+        EmbeddedChannel ch = web(server);
+        ch.writeInbound(upgradeRequest("?format=binary&rate=0"));
+        drainOutbound(ch);
+        server.flushClients(0);
+        ch.runPendingTasks();
+        List<WebSocketFrame> frames = serverFrames(drainOutbound(ch));
+        WebSocketFrame last = frames.get(frames.size() - 1);
+        assertTrue(last instanceof CloseWebSocketFrame, "the last frame: " + frames);
+        assertEquals(1001, ((CloseWebSocketFrame) last).statusCode());
+        ch.finishAndReleaseAll();
+    }
+
     @Test
     void shouldSendTextFramesToAJsonClient() {
         EmbeddedChannel ch = web(server(new Recording(), 1024));
