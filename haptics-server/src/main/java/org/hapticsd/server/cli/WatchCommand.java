@@ -111,7 +111,7 @@ final class WatchCommand implements Callable<Integer> {
         }, "hapticsd-watch-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         long startNs = System.nanoTime();
-        String recordingError;
+        String failure;
         try {
             out.println("watch: " + url + (recordFile == null ? "" : ", recording to " + recordFile));
             out.flush();
@@ -124,7 +124,7 @@ final class WatchCommand implements Callable<Integer> {
             statusLoop(out, client, stopRequested, startNs, limitS);
         } finally {
             client.close();
-            recordingError = listener.recordingError();
+            String recordingError = listener.recordingError();
             if (recording != null) {
                 try {
                     recording.close();
@@ -133,6 +133,17 @@ final class WatchCommand implements Callable<Integer> {
                 }
             }
             summary(out, client.counters(), (System.nanoTime() - startNs) * 1e-9, recording);
+            // Before the hook is released: on Ctrl-C the JVM ends as soon as it is, and a tester's watch that never
+            // connected then ended without the line saying why.
+            failure = recordingError != null ? "hapticsd: --record " + recordFile + ": " + recordingError
+                : client.counters().sessions() == 0 ? "hapticsd: watch: never connected to " + url + ": "
+                    + listener.lastDisconnect()
+                    + hint(listener.lastDisconnect(), url, tls, trustCert, client.counters().bytesReceived())
+                : null;
+            if (failure != null) {
+                parent.err().println(failure);
+                parent.err().flush();
+            }
             finished.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -140,19 +151,7 @@ final class WatchCommand implements Callable<Integer> {
                 // Ctrl-C: the hook is running and waits for the summary above.
             }
         }
-        PrintWriter err = parent.err();
-        if (recordingError != null) {
-            err.println("hapticsd: --record " + recordFile + ": " + recordingError);
-            err.flush();
-            return Main.EXIT_FAILURE;
-        }
-        if (client.counters().sessions() == 0) {
-            err.println("hapticsd: watch: never connected to " + url + ": " + listener.lastDisconnect()
-                + hint(listener.lastDisconnect(), url, tls, trustCert, client.counters().bytesReceived()));
-            err.flush();
-            return Main.EXIT_FAILURE;
-        }
-        return Main.EXIT_OK;
+        return failure != null ? Main.EXIT_FAILURE : Main.EXIT_OK;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -39,5 +40,38 @@ class RunSignalExitTest {
         }
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
         assertEquals(expected, p.exitValue());
+    }
+
+    /**
+     * `watch` that never connected, stopped by Ctrl-C: a tester's ended with 130 and without the line saying why it
+     * never connected. The line is printed before the JVM ends; the code is the signal's, as for `run`.
+     */
+    @Test
+    void shouldSayWhyWatchNeverConnectedWhenStoppedBySignal() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "watch", "--url",
+            "ws://127.0.0.1:" + port + "/ws", "--seconds", "60")
+            .redirectErrorStream(true).start();
+        StringBuilder all = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                all.append(line).append('\n');
+                if (line.startsWith("watch: ")) {
+                    // Started: let one attempt fail, then stop it.
+                    Thread.sleep(1_500);
+                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                }
+            }
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
+        assertEquals(130, p.exitValue(), all.toString());
+        assertTrue(all.toString().contains("hapticsd: watch: never connected to ws://127.0.0.1:" + port + "/ws: "),
+            all.toString());
     }
 }
