@@ -171,6 +171,11 @@ final class WatchCommand implements Callable<Integer> {
             return "; the server accepted the connection but sent nothing, not even its HELLO: if it serves TLS on "
                 + "this port (run --tls-cert), connect with --tls";
         }
+        if (reason.equals("closed by server") && url.startsWith("ws:") && bytesReceived == 0) {
+            // What a TLS web port does to a plain WebSocket handshake (a tester).
+            return "; the server closed the connection without answering the WebSocket handshake: if it serves TLS "
+                + "(run --tls-cert), use wss://";
+        }
         if (reason.equals(StreamClient.CLOSED_BY_CLIENT)) {
             // Found on a loaded machine: the first TLS handshake took longer than --seconds 2.
             return "; watch stopped before its first attempt finished: give it more --seconds";

@@ -205,5 +205,8 @@ class WatchCommandTest {
             WatchCommand.hint("closed by client", "wss://h:1/ws", false, null, 0));
         assertEquals("", WatchCommand.hint("Connection refused", "tcp://h:1", false, null, 0));
         assertEquals("", WatchCommand.hint("closed by server", "tcp://h:1", true, null, 0), "TLS already");
+        assertEquals("; the server closed the connection without answering the WebSocket handshake: if it serves TLS "
+            + "(run --tls-cert), use wss://", WatchCommand.hint("closed by server", "ws://h:1/ws", false, null, 0));
+        assertEquals("", WatchCommand.hint("closed by server", "wss://h:1/ws", false, null, 0), "TLS already");
     }
 }
