@@ -132,6 +132,13 @@ final class LoopOptions {
         }
 
         /** {@code what} (a scene file, or a script's scene) did not fit the JVM's heap. */
+        /** The heap ran out while running, not while building: what to give, without blaming the scene. */
+        static SceneLoadFailure notEnoughMemoryToRun(String what) {
+            return new SceneLoadFailure(what + ": not enough memory to run (max heap "
+                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "
+                + "e.g. -Xmx2g)");
+        }
+
         static SceneLoadFailure notEnoughMemory(String what) {
             return new SceneLoadFailure(what + ": not enough memory to build the scene (max heap "
                 + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB): give the JVM more heap (HAPTICSD_JAVA_OPTS, "

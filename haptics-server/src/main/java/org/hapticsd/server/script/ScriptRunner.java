@@ -60,6 +60,7 @@ public final class ScriptRunner {
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
     private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
     private List<String> lastNotes = List.of();
+    private boolean sceneBuilt;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -383,7 +384,9 @@ public final class ScriptRunner {
      */
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         lastNotes = List.of();
+        sceneBuilt = false;
         BuiltScene scene = scene(scriptFile, spec);
+        sceneBuilt = true;
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
         double durationS = durationS(spec);
         boolean lockstep = spec.isLockstep();
@@ -576,6 +579,11 @@ public final class ScriptRunner {
             notes.add(faults);
         }
         return notes;
+    }
+
+    /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */
+    public boolean sceneBuilt() {
+        return sceneBuilt;
     }
 
     /** The notes of the last {@link #run}: what the run did beyond its assertions (empty when nothing to say). */
