@@ -166,14 +166,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
-            String thermal = assembly.safety().thermalSummary();
-            if (thermal != null) {
-                out.println(thermal);
-            }
-            String faults = assembly.safety().faultSummary();
-            if (faults != null) {
-                out.println(faults);
-            }
+            assembly.safety().endOfRunLines().forEach(out::println);
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
             LoopSnapshot last = assembly.loop().lastSnapshot();
             if (last.droppedPairsTotal > 0 || last.droppedPointsTotal > 0) {

@@ -111,14 +111,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             rateHz, out);
         parent.out().printf(Locale.ROOT, "LCP: at most %d constraint rows per step, final residual at most %.3g N·s%n",
             maxRows, maxResidualNs);
-        String thermal = assembly.safety().thermalSummary();
-        if (thermal != null) {
-            parent.out().println(thermal);
-        }
-        String faults = assembly.safety().faultSummary();
-        if (faults != null) {
-            parent.out().println(faults);
-        }
+        assembly.safety().endOfRunLines().forEach(parent.out()::println);
         parent.out().flush();
         Histogram step = assembly.stats().sample().stageTime(LoopStage.STEP_PHYSICS).total();
         err.printf(Locale.ROOT, "step_us p50=%.3f p99=%.3f%n", StatsReport.us(step.getValueAtPercentile(50)),

@@ -468,6 +468,20 @@ public final class SafetyLayer {
         return b.length() == 0 ? null : b.append(" (each zeroed the force; see docs/scenes.md, safety)").toString();
     }
 
+    /** The end-of-run lines of this layer: {@link #thermalSummary()} and {@link #faultSummary()}, those there are. */
+    public java.util.List<String> endOfRunLines() {
+        java.util.List<String> lines = new java.util.ArrayList<>(2);
+        String thermal = thermalSummary();
+        if (thermal != null) {
+            lines.add(thermal);
+        }
+        String faults = faultSummary();
+        if (faults != null) {
+            lines.add(faults);
+        }
+        return lines;
+    }
+
     /** The force the thermal limit holds the output to once the motors are hot, N. */
     public double continuousN() {
         return continuousN;

@@ -570,14 +570,7 @@ public final class ScriptRunner {
             notes.add("contacts dropped (contact budget full): " + trace.droppedPairs + " pairs, " + trace.droppedPoints
                 + " points");
         }
-        String thermal = assembly.safety().thermalSummary();
-        if (thermal != null) {
-            notes.add(thermal);
-        }
-        String faults = assembly.safety().faultSummary();
-        if (faults != null) {
-            notes.add(faults);
-        }
+        notes.addAll(assembly.safety().endOfRunLines());
         return notes;
     }
 

@@ -14,29 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
  * its peak force while the motors are cold, then the continuous force, and the run says so at the end.
  */
 class ThermalLimitCliTest {
-    private static final String SCENE = """
-        name: hold
-        device:
-          maxForceN: 8.0
-          maxContinuousForceN: 4.0
-          hand:
-            stiffnessNpm: 400.0
-            dampingNspm: 6.0
-            path:
-              - {t: 0.0, position: [0.0, 0.0, 0.0]}
-              - {t: 1.5, position: [0.0, 0.0, 0.0]}
-              - {t: 2.0, position: [0.0, 0.0, -0.05]}
-        safety:
-          thermalTimeConstantS: 2.0
-        bodies:
-          - name: floor
-            shape: {type: plane, normal: [0.0, 0.0, 1.0]}
-            position: [0.0, 0.0, -0.02]
-        """;
+    /** The test scene {@code scenes/thermal-hold.yaml}. */
+    static Path holdScene() throws Exception {
+        return Path.of(ThermalLimitCliTest.class.getResource("/scenes/thermal-hold.yaml").toURI());
+    }
 
     @Test
     void shouldGiveThePeakThenHoldTheContinuousForceAndSaySo(@TempDir Path dir) throws Exception {
-        Path scene = Files.writeString(dir.resolve("hold.yaml"), SCENE);
+        Path scene = holdScene();
         Path csv = dir.resolve("hold.csv");
         CliCall call = CliCall.run("simulate", "--scene", scene.toString(), "--duration", "8", "--out", csv.toString());
         assertEquals(0, call.exitCode(), call.err.toString());

@@ -74,25 +74,8 @@ class TestScriptCommandTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldSayWhatTheRunDidBeyondItsAssertions(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("hold.yaml"), """
-            name: hold
-            device:
-              maxForceN: 8.0
-              maxContinuousForceN: 4.0
-              hand:
-                stiffnessNpm: 400.0
-                dampingNspm: 6.0
-                path:
-                  - {t: 0.0, position: [0.0, 0.0, 0.0]}
-                  - {t: 1.5, position: [0.0, 0.0, 0.0]}
-                  - {t: 2.0, position: [0.0, 0.0, -0.05]}
-            safety:
-              thermalTimeConstantS: 2.0
-            bodies:
-              - name: floor
-                shape: {type: plane, normal: [0.0, 0.0, 1.0]}
-                position: [0.0, 0.0, -0.02]
-            """);
+        Files.copy(Path.of(TestScriptCommandTest.class.getResource("/scenes/thermal-hold.yaml").toURI()),
+            dir.resolve("hold.yaml"));
         Path script = dir.resolve("press.yaml");
         Files.writeString(script, """
             name: long press
