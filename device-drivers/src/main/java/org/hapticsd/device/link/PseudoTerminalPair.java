@@ -142,9 +142,10 @@ public final class PseudoTerminalPair implements AutoCloseable {
 
     /**
      * {@link Files#createDirectories} with the system's reason in the message: for the commonest failures
-     * (no such file or directory, permission denied) the JDK's exception message is the bare path.
+     * (no such file or directory, permission denied) the JDK's exception message is the bare path. For any command's
+     * directory (also {@code test --record-dir}).
      */
-    private static void createDirectory(Path dir) throws IOException {
+    public static void createDirectory(Path dir) throws IOException {
         try {
             Files.createDirectories(dir);
         } catch (FileSystemException e) {

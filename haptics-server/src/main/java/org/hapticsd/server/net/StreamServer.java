@@ -272,7 +272,11 @@ public final class StreamServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + config.bindAddress() + ":" + port, e);
         } catch (Exception e) {
-            throw new IOException("cannot listen on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
+            // An address that does not resolve (256.1.1.1, a misspelt host) fails without a message: say what it is.
+            String why = e instanceof java.nio.channels.UnresolvedAddressException
+                ? "unknown address '" + config.bindAddress() + "'"
+                : e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            throw new IOException("cannot listen on " + config.bindAddress() + ":" + port + ": " + why, e);
         }
     }
 

@@ -224,6 +224,18 @@ class StreamServerTest {
         }
     }
 
+    /** A tester's `--bind 256.1.1.1` said "cannot listen on 256.1.1.1:47503: null". */
+    @Test
+    void shouldNameAnAddressThatDoesNotResolve() throws Exception {
+        StreamServerConfig config = localConfig().withBind("256.1.1.1", "0123456789abcdef0123456789abcdef");
+        try (FakeLoop loop = new FakeLoop()) {
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> server(loop, config, 8).close());
+            assertTrue(e.getMessage().startsWith("cannot listen on 256.1.1.1:0: unknown address '256.1.1.1'"),
+                e.getMessage());
+        }
+    }
+
     @Test
     void shouldCloseConnectionsBeyondTheCap() throws Exception {
         StreamServerConfig config = localConfig().withLimits(2, 64 * 1024, 60, 5);

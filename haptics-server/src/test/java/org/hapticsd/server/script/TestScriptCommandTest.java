@@ -2,6 +2,7 @@ package org.hapticsd.server.script;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -455,6 +456,14 @@ class TestScriptCommandTest {
         Files.writeString(bad, "device: sim\nduration: -1\n");
         assertEquals(2, run("test", bad.toString(), "--record-dir", dir.resolve("never").toString()).code());
         assertTrue(Files.notExists(dir.resolve("never")), "a malformed script leaves nothing behind");
+
+        // A directory that cannot be made: the system's reason (a tester got "(NoSuchFileException /proc/x)").
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Outcome cannot = run("test", script.toString(), "--record-dir", file.resolve("sub").toString());
+        assertEquals(2, cannot.code());
+        assertTrue(cannot.err().contains("--record-dir " + file.resolve("sub") + ": cannot create the directory "
+            + file.resolve("sub")), cannot.err());
+        assertFalse(cannot.err().contains("Exception"), cannot.err());
     }
 
     /**
