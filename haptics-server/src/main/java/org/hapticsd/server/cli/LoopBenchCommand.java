@@ -144,14 +144,22 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             out.printf(Locale.ROOT, "loop benchmark: %d Hz target, wait %s, %.1f s measured after %.1f s warm-up, "
                 + "background allocation %.0f MB/s%n", rateHz, wait.name(), elapsedS, warmupS, backgroundAllocMbps);
             out.printf(Locale.ROOT, "  achieved rate     %.3f Hz (%d ticks)%n", result.get("rateHz"), ticks);
-            out.printf(Locale.ROOT, "  period error      %s us%n", periodErrorUs);
-            out.printf(Locale.ROOT, "  tick time         %s us%n", tickUs);
+            out.println("  period error      " + percentiles(periodErrorUs));
+            out.println("  tick time         " + percentiles(tickUs));
             out.printf(Locale.ROOT, "  overruns          %d%n", overrunsAfter - overrunsBefore);
-            out.printf(Locale.ROOT, "  allocated/tick    %s bytes (%d bytes in the window)%n",
-                result.get("allocatedBytesPerTick"), bytesAfter - bytesBefore);
+            out.printf(Locale.ROOT, "  allocated/tick    %.4f bytes (%d bytes in the window)%n",
+                ((Number) result.get("allocatedBytesPerTick")).doubleValue(), bytesAfter - bytesBefore);
         }
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /** "p50 7.3 us  p99 346.4 us  ...", as the loop statistics print them (a tester read Java's map text). */
+    private static String percentiles(Map<String, Object> us) {
+        StringBuilder b = new StringBuilder();
+        us.forEach((name, value) -> b.append(b.length() == 0 ? "" : "  ")
+            .append(String.format(Locale.ROOT, "%s %.1f us", name, ((Number) value).doubleValue())));
+        return b.toString();
     }
 
     private static double us(long ns) {
