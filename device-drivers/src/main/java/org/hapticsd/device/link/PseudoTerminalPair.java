@@ -5,12 +5,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,11 +146,7 @@ public final class PseudoTerminalPair implements AutoCloseable {
         try {
             Files.createDirectories(dir);
         } catch (FileSystemException e) {
-            String reason = e.getReason() != null ? e.getReason()
-                : e instanceof NoSuchFileException ? "no such file or directory"
-                : e instanceof AccessDeniedException ? "permission denied"
-                : e instanceof FileAlreadyExistsException ? "a file of that name exists"
-                : e.getClass().getSimpleName();
+            String reason = IoReason.of(e);
             String where = e.getFile() == null || Path.of(e.getFile()).equals(dir) ? "" : " (at " + e.getFile() + ")";
             throw new IOException("cannot create the directory " + dir + where + ": " + reason, e);
         }

@@ -24,7 +24,8 @@ final class Recorders {
         try {
             return TickRecorder.start(file, scene.name(), rateHz, TickRecorder.DEFAULT_RING_BYTES, waitWhenFull);
         } catch (IOException e) {
-            throw new UsageException("--record " + file + ": cannot create: " + e.getMessage());
+            throw new UsageException("--record " + file + ": cannot create: "
+                + org.hapticsd.device.link.IoReason.of(e));
         }
     }
 

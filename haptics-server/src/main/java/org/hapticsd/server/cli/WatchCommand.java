@@ -205,7 +205,8 @@ final class WatchCommand implements Callable<Integer> {
         try {
             return new StreamRecordingWriter(recordFile);
         } catch (IOException e) {
-            throw new UsageException("--record " + recordFile + ": cannot write: " + e.getMessage());
+            throw new UsageException("--record " + recordFile + ": cannot write: "
+                + org.hapticsd.device.link.IoReason.of(e));
         }
     }
 
