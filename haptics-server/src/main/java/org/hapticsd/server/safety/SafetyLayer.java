@@ -62,8 +62,11 @@ public final class SafetyLayer {
     private double heldN2;
     private long heatAtNs;
     private boolean heatStarted;
-    /** The last interval between updates, ns: the time the next output is assumed to be held. */
-    private long lastIntervalNs;
+    /**
+     * How far the heat relaxed toward the output's square over the last interval between updates,
+     * {@code 1 − e^(−T/τ)}: also the share one more interval of that length would take; 0 before the first.
+     */
+    private double lastFraction;
     private boolean thermalLimited;
     private long thermalLimitedTicks;
     /** The time the output was held thermally limited, by the loop's clock (not ticks × period: a slow loop). */
@@ -178,8 +181,8 @@ public final class SafetyLayer {
         if (heatStarted) {
             long intervalNs = nowNs - heatAtNs;
             if (intervalNs > 0) {
-                heatN2 += (heldN2 - heatN2) * -Math.expm1(-intervalNs / thermalTimeConstantNs);
-                lastIntervalNs = intervalNs;
+                lastFraction = -Math.expm1(-intervalNs / thermalTimeConstantNs);
+                heatN2 += (heldN2 - heatN2) * lastFraction;
                 if (thermalLimited) {
                     thermalLimitedNs += intervalNs;
                 }
@@ -220,8 +223,8 @@ public final class SafetyLayer {
         double kneeN2 = DERATE_FROM * continuousN2;
         double deratedN2 = heatN2 <= kneeN2 ? Double.POSITIVE_INFINITY
             : continuousN2 + (limitN * limitN - continuousN2) * (continuousN2 - heatN2) / (continuousN2 - kneeN2);
-        double fraction = lastIntervalNs > 0 ? -Math.expm1(-lastIntervalNs / thermalTimeConstantNs) : 0.0;
-        double oneIntervalN2 = fraction > 0.0 ? heatN2 + (continuousN2 - heatN2) / fraction : Double.POSITIVE_INFINITY;
+        double oneIntervalN2 = lastFraction > 0.0 ? heatN2 + (continuousN2 - heatN2) / lastFraction
+            : Double.POSITIVE_INFINITY;
         return Math.max(continuousN2, Math.min(deratedN2, oneIntervalN2));
     }
 
