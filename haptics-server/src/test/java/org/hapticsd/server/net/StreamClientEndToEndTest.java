@@ -62,15 +62,11 @@ class StreamClientEndToEndTest {
     }
 
     private void start(StreamServerConfig.Tls tls) throws Exception {
-        start(tls, 0, 0);
-    }
-
-    private void start(StreamServerConfig.Tls tls, int httpPort, int tcpPort) throws Exception {
         BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
         SimulatedDevice device = scene.newSimulatedDevice();
         device.open();
         LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        config = StreamServerConfig.defaults().withPorts(httpPort, tcpPort);
+        config = StreamServerConfig.defaults().withPorts(0, 0);
         if (tls != null) {
             config = config.withTls(tls);
         }
@@ -157,18 +153,19 @@ class StreamClientEndToEndTest {
      * {@code hapticsd watch} as a tester ran it, reconnecting, against a server with a self-signed certificate: it
      * said "SSLEngine closed already" (the WebSocket upgrade queued behind the failed handshake) and nothing of the
      * certificate; and on the TLS-only TCP port without --tls it waited out --seconds and said "closed by client".
-     * Ports from the range the tests may use (47350-47399).
+     * Ephemeral ports: fixed ones were taken by other connections of a CI run.
      */
     @Test
     void shouldTellWatchWhyATlsServerCouldNotBeReached() throws Exception {
-        start(pem, 47361, 47362);
-        assertEquals("exit 1: hapticsd: watch: never connected to wss://127.0.0.1:47361/ws: the server's certificate "
+        start(pem);
+        String wss = "wss://127.0.0.1:" + service.server().httpPort() + "/ws";
+        String tcp = "tcp://127.0.0.1:" + service.server().tcpPort();
+        assertEquals("exit 1: hapticsd: watch: never connected to " + wss + ": the server's certificate "
             + "is not trusted (unable to find valid certification path to requested target); to trust a self-signed "
-            + "certificate (run --tls-cert), give it with --trust-cert FILE\n",
-            watch("--url", "wss://127.0.0.1:47361/ws", "--seconds", "2"));
-        assertEquals("exit 1: hapticsd: watch: never connected to tcp://127.0.0.1:47362: closed by client; the server "
+            + "certificate (run --tls-cert), give it with --trust-cert FILE\n", watch("--url", wss, "--seconds", "2"));
+        assertEquals("exit 1: hapticsd: watch: never connected to " + tcp + ": closed by client; the server "
             + "accepted the connection but sent nothing, not even its HELLO: if it serves TLS on this port (run "
-            + "--tls-cert), connect with --tls\n", watch("--url", "tcp://127.0.0.1:47362", "--seconds", "1"));
+            + "--tls-cert), connect with --tls\n", watch("--url", tcp, "--seconds", "1"));
     }
 
     /** {@code hapticsd watch ARGS}: "exit N: " and its stderr. */
