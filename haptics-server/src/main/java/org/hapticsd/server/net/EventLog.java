@@ -65,6 +65,10 @@ public final class EventLog implements TickSink {
     private boolean[] previousSwapped = new boolean[LoopSnapshot.MAX_CONTACTS];
     private boolean[] currentSwapped = new boolean[LoopSnapshot.MAX_CONTACTS];
     private final double[] currentImpulse = new double[LoopSnapshot.MAX_CONTACTS];
+    /** This tick's points' pairs, then sorted, with each point's index: {@link #pairs}'s work space. */
+    private final long[] pointPairs = new long[LoopSnapshot.MAX_CONTACTS];
+    private final int[] pointOrder = new int[LoopSnapshot.MAX_CONTACTS];
+    private final PairKeySort sort = new PairKeySort(LoopSnapshot.MAX_CONTACTS);
     private int previousCount;
     private SafetyState previousSafety;
     private boolean previousConnected;
@@ -302,16 +306,24 @@ public final class EventLog implements TickSink {
         }
         int count = pairs(s);
         if (!first) {
-            // Both lists are sorted: a binary search in the other finds what began and what ended.
-            for (int i = 0; i < count; i++) {
-                if (indexOfSorted(previousPairs, previousCount, currentPairs[i]) < 0) {
-                    emitPair(CONTACT_BEGAN, s.tick, currentPairs[i], currentSwapped[i], 0.0);
-                    emitPair(IMPACT, s.tick, currentPairs[i], currentSwapped[i], currentImpulse[i]);
+            // Both lists are sorted and without repeats: one walk through each finds what began, then what ended.
+            for (int i = 0, j = 0; i < count; i++) {
+                long pair = currentPairs[i];
+                while (j < previousCount && previousPairs[j] < pair) {
+                    j++;
+                }
+                if (j == previousCount || previousPairs[j] != pair) {
+                    emitPair(CONTACT_BEGAN, s.tick, pair, currentSwapped[i], 0.0);
+                    emitPair(IMPACT, s.tick, pair, currentSwapped[i], currentImpulse[i]);
                 }
             }
-            for (int i = 0; i < previousCount; i++) {
-                if (indexOfSorted(currentPairs, count, previousPairs[i]) < 0) {
-                    emitPair(CONTACT_ENDED, s.tick, previousPairs[i], previousSwapped[i], 0.0);
+            for (int i = 0, j = 0; i < previousCount; i++) {
+                long pair = previousPairs[i];
+                while (j < count && currentPairs[j] < pair) {
+                    j++;
+                }
+                if (j == count || currentPairs[j] != pair) {
+                    emitPair(CONTACT_ENDED, s.tick, pair, previousSwapped[i], 0.0);
                 }
             }
             if (s.safety != previousSafety) {
@@ -411,65 +423,41 @@ public final class EventLog implements TickSink {
         transmitter.transmit(kind, record, 0, RECORD_BYTES);
     }
 
-    /**
-     * The distinct body pairs of this tick's contacts, sorted by their bodies (lower index first), with the normal
-     * impulse of each pair's points and each pair as the snapshot orients it (A, B). The engine lists a pair's points
-     * together and its pairs by lower then higher body, so the keys come nearly sorted and an insertion sort costs
-     * about one pass; up to 4096 contacts, no allocation.
+        /**
+     * This tick's contact pairs into {@code currentPairs}, sorted, each once, with the orientation of its first point
+     * and the sum of its points' normal impulses (in point order, so the sum is the same however the pairs sort).
+     *
+     * @return the number of pairs
      */
     private int pairs(LoopSnapshot s) {
-        int count = 0;
-        for (int i = 0; i < s.publishedContacts; i++) {
+        int points = s.publishedContacts;
+        for (int i = 0; i < points; i++) {
             int a = s.contactBodies[2 * i];
             int b = s.contactBodies[2 * i + 1];
-            long key = a <= b ? (long) a << 32 | (b & 0xFFFF_FFFFL) : (long) b << 32 | (a & 0xFFFF_FFFFL);
+            pointPairs[i] = a <= b ? (long) a << 32 | (b & 0xFFFF_FFFFL) : (long) b << 32 | (a & 0xFFFF_FFFFL);
+            pointOrder[i] = i;
+        }
+        sort.sort(pointPairs, pointOrder, points);
+        int count = 0;
+        for (int k = 0; k < points; k++) {
+            int i = pointOrder[k];
             double normalN = s.contactForceN[3 * i] * s.contactNormal[3 * i]
                 + s.contactForceN[3 * i + 1] * s.contactNormal[3 * i + 1]
                 + s.contactForceN[3 * i + 2] * s.contactNormal[3 * i + 2];
             double impulse = Math.abs(normalN) * periodS;
-            if (count > 0 && currentPairs[count - 1] == key) {
-                // The next point of the pair just seen: the common case.
+            if (count > 0 && currentPairs[count - 1] == pointPairs[k]) {
+                // The next point of the pair just seen (the sort is stable: in point order).
                 currentImpulse[count - 1] += impulse;
                 continue;
             }
-            int at = indexOfSorted(currentPairs, count, key);
-            if (at >= 0) {
-                currentImpulse[at] += impulse;
-                continue;
-            }
-            int j = count++;
-            while (j > 0 && currentPairs[j - 1] > key) {
-                currentPairs[j] = currentPairs[j - 1];
-                currentImpulse[j] = currentImpulse[j - 1];
-                currentSwapped[j] = currentSwapped[j - 1];
-                j--;
-            }
-            currentPairs[j] = key;
-            currentImpulse[j] = impulse;
-            currentSwapped[j] = a > b;
+            currentPairs[count] = pointPairs[k];
+            currentImpulse[count] = impulse;
+            currentSwapped[count] = s.contactBodies[2 * i] > s.contactBodies[2 * i + 1];
+            count++;
         }
         return count;
     }
 
-    /** Binary search of a sorted prefix: the index of {@code key}, or −1. */
-    private static int indexOfSorted(long[] keys, int count, long key) {
-        int low = 0;
-        int high = count - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            long k = keys[mid];
-            if (k < key) {
-                low = mid + 1;
-            } else if (k > key) {
-                high = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -1;
-    }
-
-    /** A pair's event, its bodies in the snapshot's order (the tool first when it is one of them). */
     private void emitPair(int kind, long tick, long pair, boolean swapped, double impulseNewtonSeconds) {
         int low = (int) (pair >>> 32);
         int high = (int) pair;

@@ -63,6 +63,74 @@ class EventLogTest {
             new Seen(EventLog.DEVICE_DISCONNECTED, 3, 0, 0, 0.0)), seen);
     }
 
+    /**
+     * A pile's contacts: hundreds of points in no particular order, a pair's points not together, pairs coming and
+     * going. Against a reference built with sets: each pair that began (lower body first, in pair order, with the
+     * summed impulse of its points, oriented as its first point) and each that ended, every tick.
+     */
+    @Test
+    void shouldFindThePairsThatBeganAndEndedAmongManyUnorderedPoints() {
+        EventLog log = new EventLog(MS);
+        EventLog.Receiver receiver = log.newClientReceiver();
+        LoopSnapshot s = new LoopSnapshot(300, 0, LoopSnapshot.MAX_CONTACTS);
+        java.util.Random random = new java.util.Random(7);
+        java.util.TreeMap<Long, Integer> previous = new java.util.TreeMap<>();
+        for (long tick = 0; tick < 200; tick++) {
+            s.tick = tick;
+            int points = 300 + random.nextInt(400);
+            s.publishedContacts = points;
+            java.util.TreeMap<Long, double[]> current = new java.util.TreeMap<>(); // pair -> {impulse, a, b}
+            for (int i = 0; i < points; i++) {
+                int a = random.nextInt(40);
+                int b = a + 1 + random.nextInt(8);
+                if (random.nextBoolean()) {
+                    int t = a;
+                    a = b;
+                    b = t;
+                }
+                double force = -1.0 - random.nextInt(5);
+                contact(s, i, a, b, force, -1.0);
+                long key = (long) Math.min(a, b) << 32 | Math.max(a, b);
+                double[] seen = current.computeIfAbsent(key, k -> new double[] {0.0, 0, 0});
+                if (seen[0] == 0.0) {
+                    seen[1] = a;
+                    seen[2] = b;
+                }
+                seen[0] += -force * 1e-3;
+            }
+            log.onTick(s);
+            List<Seen> expected = new ArrayList<>();
+            long now = tick;
+            if (tick > 0) {
+                current.forEach((key, v) -> {
+                    if (!previous.containsKey(key)) {
+                        expected.add(new Seen(EventLog.CONTACT_BEGAN, now, (int) v[1], (int) v[2], 0.0));
+                        expected.add(new Seen(EventLog.IMPACT, now, (int) v[1], (int) v[2], v[0]));
+                    }
+                });
+                previous.forEach((key, orientation) -> {
+                    if (!current.containsKey(key)) {
+                        int low = (int) (key >>> 32);
+                        int high = key.intValue();
+                        expected.add(new Seen(EventLog.CONTACT_ENDED, now, orientation == 0 ? low : high,
+                            orientation == 0 ? high : low, 0.0));
+                    }
+                });
+            }
+            List<Seen> seen = drain(receiver).stream().filter(e -> e.kind() != EventLog.DEVICE_CONNECTED).toList();
+            assertEquals(expected.size(), seen.size(), "events at tick " + tick);
+            for (int i = 0; i < expected.size(); i++) {
+                Seen e = expected.get(i);
+                Seen g = seen.get(i);
+                assertEquals(List.of(e.kind(), e.tick(), e.a(), e.b()), List.of(g.kind(), g.tick(), g.a(), g.b()),
+                    "event " + i + " at tick " + tick);
+                assertEquals(e.impulseNewtonSeconds(), g.impulseNewtonSeconds(), 1e-12, "impulse of event " + i);
+            }
+            previous.clear();
+            current.forEach((key, v) -> previous.put(key, v[1] < v[2] ? 0 : 1));
+        }
+    }
+
     @Test
     void shouldReportThePhysicsBudgetVerdictWithTheStepTimeAndTheBudget() {
         EventLog log = new EventLog(MS);
