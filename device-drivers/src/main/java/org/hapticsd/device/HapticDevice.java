@@ -33,6 +33,16 @@ public interface HapticDevice extends AutoCloseable {
     void commandForce(double forceXN, double forceYN, double forceZN,
                       double torqueXNm, double torqueYNm, double torqueZNm);
 
+    /**
+     * The loop's tick is over: its work is done and its deadline judged. A driver that hands the commanded force to
+     * an I/O thread wakes that thread here rather than in {@link #commandForce}: the wake is a system call, and on a
+     * busy machine the woken thread can take the caller's CPU, which here costs the loop's idle time instead of its
+     * tick. Called once per tick after {@link #commandForce}, loop thread, never blocks. A driver must still send
+     * every force when its caller never calls this (it then wakes its thread in {@link #commandForce}).
+     */
+    default void endOfTick() {
+    }
+
     /** Copies the link health into {@code dest}. */
     void health(long nowNs, DeviceHealth dest);
 

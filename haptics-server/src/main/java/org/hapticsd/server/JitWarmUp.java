@@ -165,6 +165,11 @@ public final class JitWarmUp {
         }
 
         @Override
+        public void endOfTick() {
+            device.endOfTick();
+        }
+
+        @Override
         public void health(long nowNs, DeviceHealth dest) {
             device.health(nowNs, dest);
             int phase = phase();

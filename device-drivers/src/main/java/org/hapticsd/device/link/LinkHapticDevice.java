@@ -18,7 +18,8 @@ import org.hapticsd.device.HapticDevice;
  * {@link LinkSession}; this class is its shell of threads, a port and a clock.
  *
  * <p>Threads. The loop thread only copies memory: {@link #readState} takes the newest complete STATE from a
- * sequence lock, {@link #commandForce} leaves the force in a mailbox and wakes the writer. Two link threads do the
+ * sequence lock, {@link #commandForce} leaves the force in a mailbox, and {@link #endOfTick} wakes the writer
+ * once the tick is done. Two link threads do the
  * blocking I/O and take turns with the session under one lock (held for microseconds, never across a read or a
  * write): the <em>reader</em> feeds it what the device sends and publishes each new STATE; the <em>writer</em>
  * owns the link's lifecycle (open, reopen) and writes what the session owes the device. One thread numbers and
@@ -65,6 +66,8 @@ public final class LinkHapticDevice implements HapticDevice {
     // Loop-thread side.
     private final StateExchange states = new StateExchange();
     private long stateVersionSeen;
+    /** The caller ends its ticks with {@link #endOfTick}, which wakes the writer: commandForce need not. */
+    private boolean endOfTickCalled;
 
     // Force mailbox: written by the loop thread, read by the writer (a sequence lock of three doubles).
     @SuppressWarnings("unused") // accessed through FORCE_VERSION
@@ -210,6 +213,23 @@ public final class LinkHapticDevice implements HapticDevice {
         mailboxYN = forceYN;
         mailboxZN = forceZN;
         FORCE_VERSION.setRelease(this, v + 2);
+        if (!endOfTickCalled) {
+            wakeWriter();
+        }
+    }
+
+    /**
+     * Wakes the writer for the force {@link #commandForce} left. Measured with the emulator over TCP: the wake in
+     * {@code commandForce} made the loop's write stage p50 4 µs and p99 100–150 µs (the simulated stylus: 0.3 and
+     * 1 µs), the woken writer's frame and TCP write running on the loop's CPU in the middle of its tick.
+     */
+    @Override
+    public void endOfTick() {
+        endOfTickCalled = true;
+        wakeWriter();
+    }
+
+    private void wakeWriter() {
         Thread w = writer;
         if (w != null) {
             LockSupport.unpark(w);

@@ -11,7 +11,7 @@ import org.hapticsd.device.emulator.EmulatorProfile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The loop-thread calls of the link driver (readState, health, commandForce) must not allocate, while its I/O
+ * The loop-thread calls of the link driver (readState, health, commandForce, endOfTick) must not allocate, while its I/O
  * threads stream real frames from the emulator over TCP: the new-state path (sequence-lock copy) is exercised as
  * well as the no-new-state path.
  */
@@ -60,6 +60,7 @@ class LinkAllocationTest {
                 }
                 device.health(nowNs, health);
                 device.commandForce(0.0, 0.0, (i & 1) * 0.5, 0.0, 0.0, 0.0);
+                device.endOfTick();
             }
         }
     }

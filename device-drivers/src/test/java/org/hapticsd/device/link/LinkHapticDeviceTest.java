@@ -35,9 +35,16 @@ class LinkHapticDeviceTest {
         final LinkHapticDevice device;
         final DeviceState state = new DeviceState();
         final DeviceHealth health = new DeviceHealth();
+        /** Like the server's loop: each tick ends with {@link LinkHapticDevice#endOfTick}, which wakes the writer. */
+        final boolean endsTicks;
 
         Loop(LinkHapticDevice device) {
+            this(device, false);
+        }
+
+        Loop(LinkHapticDevice device, boolean endsTicks) {
             this.device = device;
+            this.endsTicks = endsTicks;
         }
 
         boolean runUntil(double fx, double fy, double fz, BooleanSupplier condition) {
@@ -48,6 +55,9 @@ class LinkHapticDeviceTest {
                 device.health(now, health);
                 boolean safe = health.connected && health.fault == DeviceFault.NONE;
                 device.commandForce(safe ? fx : 0, safe ? fy : 0, safe ? fz : 0, 0, 0, 0);
+                if (endsTicks) {
+                    device.endOfTick();
+                }
                 if (condition.getAsBoolean()) {
                     return true;
                 }
@@ -80,6 +90,25 @@ class LinkHapticDeviceTest {
             LinkStatistics stats = device.statistics();
             assertEquals(0, stats.framesDamagedOrLost(), stats.summary());
             assertEquals(1, stats.sessions());
+        }
+    }
+
+    /**
+     * The server's loop wakes the writer after each tick ({@code endOfTick}) instead of in {@code commandForce}: each
+     * new force still reaches the device, in order.
+     */
+    @Test
+    void shouldApplyEachNewForceWhenTheLoopEndsItsTicks() throws Exception {
+        try (EmulatorOverTcp emulator = new EmulatorOverTcp(EmulatorProfile.falconLike());
+             LinkHapticDevice device = emulator.device(CONFIG)) {
+            device.open();
+            Loop loop = new Loop(device, true);
+            // Exact in float32, so the device reports exactly what was commanded.
+            for (double fz : new double[] {1.5, -2.25, 0.5}) {
+                assertTrue(loop.runUntil(0, 0, fz, () -> loop.state.appliedForceZN == fz),
+                    "STATE never reported the applied " + fz + " N");
+            }
+            assertEquals(0L, (long) emulator.runner.query(d -> d.staleForcesIgnored()));
         }
     }
 

@@ -157,7 +157,9 @@ public final class HapticLoop implements LoopControl {
 
     /**
      * Told by the runner after each tick whether it ended past the next deadline. An overrun is marked
-     * ({@link LoopEvents#OVERRUN}) on the next tick: this one has already been published.
+     * ({@link LoopEvents#OVERRUN}) on the next tick: this one has already been published. The device is told the
+     * tick is over ({@link HapticDevice#endOfTick}: a link driver wakes its writer thread here, after the tick's end
+     * was taken, not between the force and the snapshot).
      */
     public void afterTick(boolean overran) {
         if (overran) {
@@ -167,6 +169,7 @@ public final class HapticLoop implements LoopControl {
         } else {
             consecutiveOverruns = 0;
         }
+        device.endOfTick();
     }
 
     private void runStages(long nowNs, long startNs) {

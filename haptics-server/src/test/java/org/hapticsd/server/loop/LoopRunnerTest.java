@@ -44,6 +44,9 @@ class LoopRunnerTest {
         assertEquals(0.0, device.lastForceMagnitudeN(), 0.0);
         assertNull(runner.fatalError());
         assertTrue(f.assembly.stats().ticks() >= 200);
+        // Each tick commanded a force, then told the device it was over (a link driver wakes its writer there).
+        assertEquals(f.assembly.stats().ticks(), device.endsOfTick, "endOfTick once per tick");
+        assertEquals(0, device.endsOfTickWithoutForce, "ticks ended without a force commanded");
     }
 
     @Test

@@ -23,6 +23,10 @@ final class ScriptedDevice implements HapticDevice {
     double lastForceYN = Double.NaN;
     double lastForceZN = Double.NaN;
     long forceCommands;
+    /** {@link #endOfTick} calls, and those that came without a force commanded since the previous one. */
+    long endsOfTick;
+    long endsOfTickWithoutForce;
+    private long forceCommandsAtLastEnd;
     private long sequence;
 
     @Override
@@ -59,6 +63,15 @@ final class ScriptedDevice implements HapticDevice {
         lastForceYN = forceYN;
         lastForceZN = forceZN;
         forceCommands++;
+    }
+
+    @Override
+    public void endOfTick() {
+        endsOfTick++;
+        if (forceCommands == forceCommandsAtLastEnd) {
+            endsOfTickWithoutForce++;
+        }
+        forceCommandsAtLastEnd = forceCommands;
     }
 
     @Override
