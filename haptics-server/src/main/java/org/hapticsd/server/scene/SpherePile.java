@@ -88,7 +88,7 @@ public record SpherePile(int spheres) {
         y.append(String.format(Locale.ROOT, """
             # %d %s (r = %s m, %s kg, restitution %s, friction %s) dropped from a %d x %d grid, %d per layer, the
             # lowest centres %s m above the floor, into an open box %s m x %s m inside with walls %s m high.
-            # Written by `./hapticsd scene pile --spheres %d` (SpherePile); the peer benchmark builds the same pile in
+            # Written by `./hapticsd scene pile --spheres %d`; the benchmarks module builds the same pile in
             # ode4j and Bullet. Each start is shifted by up to %s m in x and y (seeded): a perfect grid would drop
             # columns that a deterministic solver keeps standing. The tool is parked above the box.
             name: pile-%d
