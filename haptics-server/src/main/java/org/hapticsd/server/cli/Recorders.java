@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.hapticsd.device.DeviceInfo;
+import org.hapticsd.server.record.Recording;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.scene.BuiltScene;
 
@@ -12,8 +14,11 @@ final class Recorders {
     private Recorders() {
     }
 
-    /** Starts a recorder, or returns null when no file was asked for. A bad path is misuse (exit 2). */
-    static TickRecorder open(Path file, BuiltScene scene, int rateHz, boolean waitWhenFull) {
+    /**
+     * Starts a recorder for a loop driving {@code device} (its ratings go in the header), or returns null when no file
+     * was asked for. A bad path is misuse (exit 2).
+     */
+    static TickRecorder open(Path file, BuiltScene scene, int rateHz, DeviceInfo device, boolean waitWhenFull) {
         if (file == null) {
             return null;
         }
@@ -22,7 +27,8 @@ final class Recorders {
             throw new UsageException("--record " + file + ": directory " + folder + " does not exist");
         }
         try {
-            return TickRecorder.start(file, scene.name(), rateHz, TickRecorder.DEFAULT_RING_BYTES, waitWhenFull);
+            return TickRecorder.start(file, scene.name(), rateHz, Recording.Ratings.of(device),
+                TickRecorder.DEFAULT_RING_BYTES, waitWhenFull);
         } catch (IOException e) {
             throw new UsageException("--record " + file + ": cannot create: "
                 + org.hapticsd.device.link.IoReason.of(e));

@@ -86,7 +86,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         OpenedDevice opened = options.openDevice(scene, rateHz);
         TickRecorder recorder;
         try {
-            recorder = Recorders.open(recordFile, scene, rateHz, false);
+            recorder = Recorders.open(recordFile, scene, rateHz, opened.device().info(), false);
         } catch (RuntimeException e) {
             opened.close();
             throw e;

@@ -68,9 +68,16 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         // The output file is created last, after every argument has been checked, so misuse never truncates
         // an existing file.
         // Simulated time: the loop may wait for the recorder, so the recording is complete whatever the disk.
-        TickRecorder recorder = Recorders.open(recordFile, scene, rateHz, true);
-        LoopAssembly assembly = simulatedAssembly(scene, options.openSimulatedTimeDevice(scene, rateHz), rateHz,
-            SystemNanoClock.INSTANCE);
+        // The device first: the recording's header holds its ratings, and a replay that cannot start leaves no file.
+        HapticDevice device = options.openSimulatedTimeDevice(scene, rateHz);
+        TickRecorder recorder;
+        try {
+            recorder = Recorders.open(recordFile, scene, rateHz, device.info(), true);
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
+        LoopAssembly assembly = simulatedAssembly(scene, device, rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         if (recorder != null) {
             loop.setTickSink(recorder);

@@ -13,15 +13,17 @@ import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 
 /**
- * A tick recording read back from a file (docs/recording.md). Reads format version 2 only: a version-1 file is
- * refused with a message that names it, because its records lack the delivered force, device health and events,
- * and inventing values for them would make a replay or an event count silently wrong.
+ * A tick recording read back from a file (docs/recording.md). Reads format versions 3 and 2 (2 has the same records
+ * and no device ratings in its header): a version-1 file is refused with a message that names it, because its
+ * records lack the delivered force, device health and events, and inventing values for them would make a replay or
+ * an event count silently wrong.
  */
 public final class Recording {
     private static final DeviceFault[] DEVICE_FAULTS = DeviceFault.values();
 
     private final String sceneName;
     private final int rateHz;
+    private final Ratings device;
     private final ByteBuffer records;
     private final int recordCount;
     private final boolean complete;
@@ -29,10 +31,11 @@ public final class Recording {
     private final long trailerLostTicks;
     private int leftoverBytes;
 
-    private Recording(String sceneName, int rateHz, ByteBuffer records, int recordCount, boolean complete,
-                      long trailerRecords, long trailerLostTicks) {
+    private Recording(String sceneName, int rateHz, Ratings device, ByteBuffer records, int recordCount,
+                      boolean complete, long trailerRecords, long trailerLostTicks) {
         this.sceneName = sceneName;
         this.rateHz = rateHz;
+        this.device = device;
         this.records = records;
         this.recordCount = recordCount;
         this.complete = complete;
@@ -52,9 +55,10 @@ public final class Recording {
             throw new IOException(file + ": byte offset 0: not a tick recording (no HAPTREC1 magic)");
         }
         int version = all.getInt();
-        if (version != RecordingFormat.VERSION) {
+        if (version != RecordingFormat.VERSION && version != RecordingFormat.VERSION_WITHOUT_DEVICE) {
             throw new IOException(file + ": byte offset 8: recording format version " + version
-                + " is not supported, this build reads version " + RecordingFormat.VERSION
+                + " is not supported, this build reads versions " + RecordingFormat.VERSION_WITHOUT_DEVICE + " and "
+                + RecordingFormat.VERSION
                 + (version == 1 ? " (version 1 lacks the delivered force, device health and events; record again)"
                     : ""));
         }
@@ -70,7 +74,8 @@ public final class Recording {
         }
         byte[] name = new byte[nameLength];
         all.get(name);
-        String sceneName = sceneName(file, name);
+        String sceneName = headerText(file, name, "the scene name", 24, 20);
+        Ratings device = version == RecordingFormat.VERSION ? ratings(file, all) : null;
         int recordsStart = all.position();
         int body = all.remaining();
         int trailerLength = RecordingFormat.END_MAGIC.length + 16;
@@ -95,7 +100,7 @@ public final class Recording {
         }
         ByteBuffer records = all.duplicate().order(ORDER);
         records.position(recordsStart).limit(recordsStart + count * RecordingFormat.RECORD_BYTES);
-        Recording recording = new Recording(sceneName, rateHz,
+        Recording recording = new Recording(sceneName, rateHz, device,
             records.slice().order(ORDER), count, complete, trailerRecords, trailerLost);
         recording.leftoverBytes = complete ? 0 : body - count * RecordingFormat.RECORD_BYTES;
         recording.check(file, recordsStart);
@@ -157,28 +162,81 @@ public final class Recording {
      * appended to a complete file, which then no longer ends in its trailer); 0 for a complete file.
      */
     /**
-     * The header's scene name, which must be one line of UTF-8 text. A name length that is wrong but within the file
+     * A name in the header, which must be one line of UTF-8 text. A name length that is wrong but within the file
      * (found by a tester: 100,000 in a 1.7 MB file) would otherwise swallow records as the name and be reported as a
      * record with a nonsense tick further on; records hold zero bytes and raw doubles, so the name check catches it.
      */
-    private static String sceneName(Path file, byte[] name) throws IOException {
+    private static String headerText(Path file, byte[] name, String what, int offset, int lengthOffset)
+        throws IOException {
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(name)).toString();
         } catch (java.nio.charset.CharacterCodingException e) {
-            throw new IOException(file + ": byte offset 24: the scene name (" + name.length + " bytes, the length at "
-                + "byte offset 20) is not UTF-8 text: the length is wrong or the header is damaged");
+            throw new IOException(file + ": byte offset " + offset + ": " + what + " (" + name.length + " bytes, the "
+                + "length at byte offset " + lengthOffset + ") is not UTF-8 text: the length is wrong or the header is "
+                + "damaged");
         }
         for (int i = 0; i < text.length(); i++) {
             if (Character.isISOControl(text.charAt(i))) {
-                throw new IOException(file + ": byte offset 24: the scene name (" + name.length + " bytes, the length "
-                    + "at byte offset 20) holds a control character at character " + i + ": the length is wrong or the "
-                    + "header is damaged");
+                throw new IOException(file + ": byte offset " + offset + ": " + what + " (" + name.length + " bytes, "
+                    + "the length at byte offset " + lengthOffset + ") holds a control character at character " + i
+                    + ": the length is wrong or the header is damaged");
             }
         }
         return text;
+    }
+
+    /**
+     * The ratings of the device a recording was made with (version 3): what a replay reports, so that the safety
+     * layer's ceiling and thermal limit are the original run's.
+     *
+     * @param name                the device's name as it reported itself (DeviceInfo)
+     * @param maxForceN           peak force, N
+     * @param maxContinuousForceN continuous force, N
+     * @param maxStiffnessNpm     highest stable stiffness, N/m
+     * @param dampingNspm         the mechanism's damping, N·s/m
+     */
+    public record Ratings(String name, double maxForceN, double maxContinuousForceN, double maxStiffnessNpm,
+                          double dampingNspm) {
+        public static Ratings of(org.hapticsd.device.DeviceInfo info) {
+            return new Ratings(info.name(), info.maxForceN(), info.maxContinuousForceN(), info.maxStiffnessNpm(),
+                info.dampingNspm());
+        }
+    }
+
+    /** Version 3's device block, after the scene name; every rating checked as a device's own ratings are. */
+    private static Ratings ratings(Path file, ByteBuffer all) throws IOException {
+        int lengthAt = all.position();
+        if (all.remaining() < 4) {
+            throw new IOException(file + ": byte offset " + lengthAt + ": the header ends before the device's ratings");
+        }
+        int length = all.getInt();
+        if (length < 1 || length > all.remaining() - RecordingFormat.DEVICE_RATINGS_BYTES) {
+            throw new IOException(file + ": byte offset " + lengthAt + ": device name length " + length
+                + " out of range");
+        }
+        byte[] name = new byte[length];
+        all.get(name);
+        String deviceName = headerText(file, name, "the device name", lengthAt + 4, lengthAt);
+        int at = all.position();
+        double[] values = new double[4];
+        String[] what = {"peak force", "continuous force", "stiffness", "damping"};
+        for (int i = 0; i < values.length; i++) {
+            values[i] = all.getDouble();
+            boolean ok = i == 3 ? values[i] >= 0 && Double.isFinite(values[i])
+                : values[i] > 0 && Double.isFinite(values[i]);
+            if (!ok) {
+                throw new IOException(file + ": byte offset " + (at + 8 * i) + ": the recorded device's " + what[i]
+                    + " is " + values[i] + (i == 3 ? ", not a finite value of 0 or more" : ", not a finite positive value"));
+            }
+        }
+        if (values[1] > values[0]) {
+            throw new IOException(file + ": byte offset " + (at + 8) + ": the recorded device's continuous force "
+                + values[1] + " N is above its peak force " + values[0] + " N");
+        }
+        return new Ratings(deviceName, values[0], values[1], values[2], values[3]);
     }
 
     public int leftoverBytes() {
@@ -191,6 +249,11 @@ public final class Recording {
 
     public int rateHz() {
         return rateHz;
+    }
+
+    /** The ratings of the device recorded (version 3), or null for a version-2 file, which does not hold them. */
+    public Ratings device() {
+        return device;
     }
 
     public int recordCount() {

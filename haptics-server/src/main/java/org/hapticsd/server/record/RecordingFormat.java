@@ -3,11 +3,13 @@ package org.hapticsd.server.record;
 import java.nio.ByteOrder;
 
 /**
- * The layout of a tick recording, version 2 (docs/recording.md). Little-endian throughout.
+ * The layout of a tick recording, version 3 (docs/recording.md). Little-endian throughout.
  *
  * <pre>
  * header   : magic "HAPTREC1" (8 bytes) | version int32 | record size int32 | rate Hz int32 |
- *            scene-name length int32 | scene name UTF-8
+ *            scene-name length int32 | scene name UTF-8 |
+ *            device-name length int32 | device name UTF-8 | peak force, continuous force N, stiffness N/m,
+ *            damping N·s/m (4 × float64)                                   (version 3; version 2 ends at the scene name)
  * record   : RECORD_BYTES bytes per tick, fields at the offsets below
  * trailer  : magic "HAPTEND1" (8 bytes) | records written int64 | ticks lost int64   (absent if the writer died)
  * </pre>
@@ -24,7 +26,11 @@ import java.nio.ByteOrder;
 public final class RecordingFormat {
     public static final byte[] MAGIC = {'H', 'A', 'P', 'T', 'R', 'E', 'C', '1'};
     public static final byte[] END_MAGIC = {'H', 'A', 'P', 'T', 'E', 'N', 'D', '1'};
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
+    /** The version before the header held the device's ratings: same records, read too. */
+    public static final int VERSION_WITHOUT_DEVICE = 2;
+    /** The device block's four float64 ratings after its name. */
+    public static final int DEVICE_RATINGS_BYTES = 32;
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     public static final int TICK = 0;

@@ -36,19 +36,22 @@ public final class ReplayDevice implements HapticDevice {
     private double lastForceZN;
 
     /**
-     * @param ratings the device the replay stands for: its peak and continuous force, stiffness and damping are what
-     *                the replay reports (the scene's {@code device} section). A recording does not hold the ratings
-     *                of the device it was made with, and the safety layer's ceiling and thermal limit follow them: a
-     *                replay matches its original only when they are the original device's (a tester's recording of
-     *                the Touch-like emulator, 3.3 N peak, was replayed at the fixed 10 N it used to report).
+     * @param sceneRatings the ratings to report when the recording does not hold its device's (format version 2):
+     *                     the scene's {@code device} section. The safety layer's ceiling and thermal limit follow the
+     *                     ratings, so a replay matches its original only with the original device's (a tester's
+     *                     recording of the Touch-like emulator, 3.3 N peak, was replayed at the fixed 10 N it used to
+     *                     report); a version-3 recording holds them and the replay reports those.
      */
-    public ReplayDevice(Path file, DeviceInfo ratings) throws IOException {
+    public ReplayDevice(Path file, DeviceInfo sceneRatings) throws IOException {
         this.recording = Recording.read(file);
         if (recording.recordCount() == 0) {
             throw new IOException(file + ": the recording holds no ticks");
         }
-        this.info = new DeviceInfo("replay of " + file.getFileName(), 3, Workspace.cube(1.0), ratings.maxForceN(),
-            ratings.maxContinuousForceN(), ratings.maxStiffnessNpm(), ratings.dampingNspm());
+        Recording.Ratings recorded = recording.device();
+        Recording.Ratings ratings = recorded != null ? recorded : Recording.Ratings.of(sceneRatings);
+        this.info = new DeviceInfo("replay of " + file.getFileName() + (recorded != null ? " (" + recorded.name() + ")"
+            : ""), 3, Workspace.cube(1.0), ratings.maxForceN(), ratings.maxContinuousForceN(),
+            ratings.maxStiffnessNpm(), ratings.dampingNspm());
     }
 
     @Override

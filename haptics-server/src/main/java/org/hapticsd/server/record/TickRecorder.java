@@ -66,18 +66,24 @@ public final class TickRecorder implements TickSink, AutoCloseable {
     /**
      * Creates {@code file}, writes the header and starts the writer thread.
      *
+     * @param device       the ratings of the device the loop drives, kept in the header for replays
      * @param ringBytes    ring capacity, a power of two
      * @param waitWhenFull wait for room instead of counting a lost tick (simulated time only)
      */
-    public static TickRecorder start(Path file, String sceneName, int rateHz, int ringBytes, boolean waitWhenFull)
-        throws IOException {
+    public static TickRecorder start(Path file, String sceneName, int rateHz, Recording.Ratings device, int ringBytes,
+                                     boolean waitWhenFull) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
         try {
             byte[] name = sceneName.getBytes(StandardCharsets.UTF_8);
-            ByteBuffer header = ByteBuffer.allocate(RecordingFormat.MAGIC.length + 16 + name.length).order(ORDER);
+            byte[] deviceName = device.name().getBytes(StandardCharsets.UTF_8);
+            ByteBuffer header = ByteBuffer.allocate(RecordingFormat.MAGIC.length + 16 + name.length + 4
+                + deviceName.length + RecordingFormat.DEVICE_RATINGS_BYTES).order(ORDER);
             header.put(RecordingFormat.MAGIC).putInt(RecordingFormat.VERSION).putInt(RecordingFormat.RECORD_BYTES)
-                .putInt(rateHz).putInt(name.length).put(name).flip();
+                .putInt(rateHz).putInt(name.length).put(name)
+                .putInt(deviceName.length).put(deviceName).putDouble(device.maxForceN())
+                .putDouble(device.maxContinuousForceN()).putDouble(device.maxStiffnessNpm())
+                .putDouble(device.dampingNspm()).flip();
             while (header.hasRemaining()) {
                 channel.write(header);
             }
@@ -91,8 +97,9 @@ public final class TickRecorder implements TickSink, AutoCloseable {
     }
 
     /** Like {@link #start} but the writer holds off until {@link #resumeWriter()}: lets a test fill the ring. */
-    static TickRecorder startPaused(Path file, String sceneName, int rateHz, int ringBytes) throws IOException {
-        TickRecorder recorder = start(file, sceneName, rateHz, ringBytes, false);
+    static TickRecorder startPaused(Path file, String sceneName, int rateHz, Recording.Ratings device, int ringBytes)
+        throws IOException {
+        TickRecorder recorder = start(file, sceneName, rateHz, device, ringBytes, false);
         recorder.paused = true;
         return recorder;
     }

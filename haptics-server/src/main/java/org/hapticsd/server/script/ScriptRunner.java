@@ -433,7 +433,9 @@ public final class ScriptRunner {
         TickRecorder recorder = null;
         if (recording != null) {
             try {
-                recorder = TickRecorder.start(recording, scene.name(), rateHz, TickRecorder.DEFAULT_RING_BYTES, false);
+                recorder = TickRecorder.start(recording, scene.name(), rateHz,
+                    org.hapticsd.server.record.Recording.Ratings.of(opened.device().info()),
+                    TickRecorder.DEFAULT_RING_BYTES, false);
             } catch (IOException e) {
                 opened.close();
                 throw new ScriptException(recording + ": cannot record: " + e.getMessage());

@@ -27,7 +27,8 @@ public final class TapRecordings {
     public static Path write(Path file) throws Exception {
         LoopSnapshot s = new LoopSnapshot(1);
         s.deviceConnected = true;
-        try (TickRecorder recorder = TickRecorder.start(file, "taps", 1000, TickRecorder.DEFAULT_RING_BYTES, true)) {
+        try (TickRecorder recorder = TickRecorder.start(file, "taps", 1000,
+            new org.hapticsd.server.record.Recording.Ratings("test device", 10.0, 4.0, 2000.0, 0.0), TickRecorder.DEFAULT_RING_BYTES, true)) {
             long[] tick = {0};
             Runnable idle = () -> {
                 set(s, tick[0]++, 0, new Vector3d(), 0.0);

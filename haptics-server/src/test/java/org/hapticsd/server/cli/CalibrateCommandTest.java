@@ -143,7 +143,8 @@ class CalibrateCommandTest {
         assertEquals("", call.err(), "a complete recording warns of nothing");
 
         Path empty = dir.resolve("idle.rec");
-        try (TickRecorder recorder = TickRecorder.start(empty, "idle", 1000, TickRecorder.DEFAULT_RING_BYTES, true)) {
+        try (TickRecorder recorder = TickRecorder.start(empty, "idle", 1000,
+            new org.hapticsd.server.record.Recording.Ratings("test device", 10.0, 4.0, 2000.0, 0.0), TickRecorder.DEFAULT_RING_BYTES, true)) {
             LoopSnapshot s = new LoopSnapshot(1);
             for (int k = 0; k < 10; k++) {
                 TapRecordings.set(s, k, 0, new Vector3d(), 0.0);

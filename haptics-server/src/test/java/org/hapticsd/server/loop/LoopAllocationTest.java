@@ -139,7 +139,9 @@ class LoopAllocationTest {
         throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus();
         org.hapticsd.server.record.TickRecorder recorder = org.hapticsd.server.record.TickRecorder.start(
-            dir.resolve("alloc.rec"), "wall", 1000, org.hapticsd.server.record.TickRecorder.DEFAULT_RING_BYTES, false);
+            dir.resolve("alloc.rec"), "wall", 1000,
+            org.hapticsd.server.record.Recording.Ratings.of(f.loop.device().info()),
+            org.hapticsd.server.record.TickRecorder.DEFAULT_RING_BYTES, false);
         f.loop.setTickSink(recorder);
         try {
             TickDriver driver = new TickDriver(f.loop);

@@ -57,7 +57,8 @@ class RecordedEventsTest {
             device.open();
             this.assembly = new LoopAssembly(scene, device, 1000, new CachedNanoClock());
             this.loop = assembly.loop();
-            this.recorder = TickRecorder.start(file, scene.name(), 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+            this.recorder = TickRecorder.start(file, scene.name(), 1000,
+                org.hapticsd.server.record.Recording.Ratings.of(device.info()), TickRecorder.DEFAULT_RING_BYTES, true);
             loop.setTickSink(recorder);
         }
 
@@ -378,19 +379,19 @@ class RecordedEventsTest {
         Files.write(file, v1.array());
 
         IOException e = assertThrows(IOException.class, () -> Recording.read(file));
-        assertEquals(file + ": byte offset 8: recording format version 1 is not supported, this build reads version 2"
-            + " (version 1 lacks the delivered force, device health and events; record again)", e.getMessage());
+        assertEquals(file + ": byte offset 8: recording format version 1 is not supported, this build reads versions 2"
+            + " and 3 (version 1 lacks the delivered force, device health and events; record again)", e.getMessage());
     }
 
     @Test
     void shouldRefuseAnUnknownFutureVersion(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("future.rec");
-        ByteBuffer v3 = ByteBuffer.allocate(8 + 16).order(ByteOrder.LITTLE_ENDIAN);
-        v3.put(RecordingFormat.MAGIC).putInt(3).putInt(200).putInt(1000).putInt(0);
-        Files.write(file, v3.array());
+        ByteBuffer v4 = ByteBuffer.allocate(8 + 16).order(ByteOrder.LITTLE_ENDIAN);
+        v4.put(RecordingFormat.MAGIC).putInt(4).putInt(200).putInt(1000).putInt(0);
+        Files.write(file, v4.array());
 
         IOException e = assertThrows(IOException.class, () -> Recording.read(file));
-        assertEquals(file + ": byte offset 8: recording format version 3 is not supported, this build reads version 2",
-            e.getMessage());
+        assertEquals(file + ": byte offset 8: recording format version 4 is not supported, this build reads versions 2"
+            + " and 3", e.getMessage());
     }
 }

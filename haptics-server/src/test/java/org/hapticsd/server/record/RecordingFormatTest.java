@@ -33,7 +33,7 @@ class RecordingFormatTest {
         }
         assertEquals(168, end);
         assertEquals(RecordingFormat.RECORD_BYTES, end);
-        assertEquals(2, RecordingFormat.VERSION);
+        assertEquals(3, RecordingFormat.VERSION);
         assertEquals(0, RecordingFormat.RECORD_BYTES % 8, "float64 fields stay 8-aligned record after record");
     }
 

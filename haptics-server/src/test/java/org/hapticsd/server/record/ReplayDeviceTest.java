@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.hapticsd.server.cli.Main;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,7 +57,8 @@ class ReplayDeviceTest {
         device.open();
         org.hapticsd.server.LoopAssembly original = new org.hapticsd.server.LoopAssembly(scene, device, 1000,
             new org.agrona.concurrent.CachedNanoClock());
-        TickRecorder recorder = TickRecorder.start(rec, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        TickRecorder recorder = TickRecorder.start(rec, "wall", 1000, Recording.Ratings.of(device.info()),
+            TickRecorder.DEFAULT_RING_BYTES, true);
         original.loop().setTickSink(recorder);
         int ticks = 300;
         for (int k = 0; k < ticks; k++) {
@@ -96,22 +99,51 @@ class ReplayDeviceTest {
     }
 
     /**
-     * The replay reports the ratings of the device it stands for (the scene's): the safety layer's ceiling and thermal
-     * limit follow them. It reported a fixed 10 N peak and 4 N continuous, so a tester's recording of the Touch-like
-     * emulator (3.3 N, 0.88 N) replayed at 4 N where the original held 0.88 N.
+     * The replay reports the ratings of the device it stands for: the safety layer's ceiling and thermal limit follow
+     * them. It reported a fixed 10 N peak and 4 N continuous, so a tester's recording of the Touch-like emulator
+     * (3.3 N, 0.88 N) replayed at 4 N where the original held 0.88 N. A version-3 recording holds its device's
+     * ratings and the replay reports those, whatever the scene says; a version-2 one does not, and the replay reports
+     * the scene's.
      */
     @Test
     void shouldReportTheRatingsOfTheDeviceItStandsFor(@TempDir Path dir) throws Exception {
         Path rec = dir.resolve("r.rec");
         simulate(dir, "simulate", "--duration", "0.1", "--out", dir.resolve("o.csv").toString(), "--record",
             rec.toString());
+        org.hapticsd.device.DeviceInfo stylus = SceneBuilder.build(new SceneLoader().loadEmbedded()).simDevice().info();
         org.hapticsd.device.DeviceInfo touch = new org.hapticsd.device.DeviceInfo("Touch-like", 3,
             org.hapticsd.device.Workspace.cube(0.08), 3.3, 0.88, 1500.0, 0.5);
         ReplayDevice replay = new ReplayDevice(rec, touch);
-        assertEquals(3.3, replay.info().maxForceN(), 0.0);
-        assertEquals(0.88, replay.info().maxContinuousForceN(), 0.0);
-        assertEquals(1500.0, replay.info().maxStiffnessNpm(), 0.0);
-        assertEquals(0.5, replay.info().dampingNspm(), 0.0);
+        assertEquals(stylus.maxForceN(), replay.info().maxForceN(), 0.0, "the recorded device's, not the scene's");
+        assertEquals(stylus.maxContinuousForceN(), replay.info().maxContinuousForceN(), 0.0);
+        assertEquals(stylus.maxStiffnessNpm(), replay.info().maxStiffnessNpm(), 0.0);
+        assertEquals(stylus.dampingNspm(), replay.info().dampingNspm(), 0.0);
+        assertEquals("replay of r.rec (" + stylus.name() + ")", replay.info().name());
+        assertTrue(stylus.maxForceN() != 3.3 && stylus.maxContinuousForceN() != 0.88, "the two must differ");
+
+        // The same file as version 2 wrote it: the header ends at the scene name.
+        Path v2 = dir.resolve("v2.rec");
+        Files.write(v2, asVersion2(Files.readAllBytes(rec)));
+        ReplayDevice old = new ReplayDevice(v2, touch);
+        assertEquals(3.3, old.info().maxForceN(), 0.0);
+        assertEquals(0.88, old.info().maxContinuousForceN(), 0.0);
+        assertEquals(1500.0, old.info().maxStiffnessNpm(), 0.0);
+        assertEquals(0.5, old.info().dampingNspm(), 0.0);
+        assertEquals("replay of v2.rec", old.info().name());
+        assertEquals(Recording.read(rec).recordCount(), old.recording().recordCount(), "the same records");
+    }
+
+    /** A version-3 file's bytes as version 2: version 2 in the header, the device block taken out. */
+    static byte[] asVersion2(byte[] v3) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(v3).order(RecordingFormat.ORDER);
+        int nameLength = b.getInt(20);
+        int deviceAt = 24 + nameLength;
+        int deviceEnd = deviceAt + 4 + b.getInt(deviceAt) + RecordingFormat.DEVICE_RATINGS_BYTES;
+        byte[] v2 = new byte[v3.length - (deviceEnd - deviceAt)];
+        System.arraycopy(v3, 0, v2, 0, deviceAt);
+        System.arraycopy(v3, deviceEnd, v2, deviceAt, v3.length - deviceEnd);
+        java.nio.ByteBuffer.wrap(v2).order(RecordingFormat.ORDER).putInt(8, 2);
+        return v2;
     }
 
     @Test

@@ -37,7 +37,8 @@ class TickRecorderTest {
     void shouldRecordEveryTickOfSixtySecondsOfSimulatedTime(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("run.rec");
         HapticLoop loop = defaultLoop();
-        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, Recording.Ratings.of(loop.device().info()),
+            TickRecorder.DEFAULT_RING_BYTES, true);
         loop.setTickSink(recorder);
         LoopSnapshot last = null;
         for (long k = 0; k < 60_000; k++) {
@@ -75,7 +76,8 @@ class TickRecorderTest {
         HapticLoop loop = defaultLoop();
         // 4 KiB holds 23 records of 168 bytes (+8 bytes of ring header each: 4096 / 176 = 23.3). The writer is held
         // off, so ticks 23 and later find the ring full and are lost, never waited for.
-        TickRecorder recorder = TickRecorder.startPaused(file, "wall", 1000, 4096);
+        TickRecorder recorder = TickRecorder.startPaused(file, "wall", 1000,
+            new Recording.Ratings("test device", 10.0, 4.0, 2000.0, 0.0), 4096);
         loop.setTickSink(recorder);
         for (long k = 0; k < 100; k++) {
             loop.tick(k * 1_000_000L);
@@ -161,12 +163,26 @@ class TickRecorderTest {
             "the scene name (1000 bytes, the length at byte offset 20) ");
         assertRefused(dir, good, good.length - 16, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
             .putLong(b.length - 16, 12_345L), "the trailer says 12345 records, the file holds 20");
+        // Version 3's device block, after the 4-byte scene name "wall": its name length at 28, the name at 32.
+        int deviceName = java.nio.ByteBuffer.wrap(good).order(RecordingFormat.ORDER).getInt(28);
+        int ratings = 32 + deviceName;
+        assertRefused(dir, good, 28, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER).putInt(28, 0),
+            "device name length 0 out of range");
+        assertRefused(dir, good, 32, b -> b[33] = 7, "the device name (" + deviceName + " bytes, the length at byte "
+            + "offset 28) holds a control character at character 1");
+        assertRefused(dir, good, ratings, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
+            .putDouble(ratings, Double.NaN), "the recorded device's peak force is NaN, not a finite positive value");
+        assertRefused(dir, good, ratings + 8, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
+            .putDouble(ratings + 8, 1e6), "the recorded device's continuous force 1000000.0 N is above its peak force");
+        assertRefused(dir, good, ratings + 24, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
+            .putDouble(ratings + 24, -1.0), "the recorded device's damping is -1.0, not a finite value of 0 or more");
     }
 
     /** {@code ticks} ticks of the default scene recorded to {@code file}; returns its bytes. */
     private static byte[] recordDefaultScene(Path file, int ticks) throws Exception {
         HapticLoop loop = defaultLoop();
-        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, TickRecorder.DEFAULT_RING_BYTES, true);
+        TickRecorder recorder = TickRecorder.start(file, "wall", 1000, Recording.Ratings.of(loop.device().info()),
+            TickRecorder.DEFAULT_RING_BYTES, true);
         loop.setTickSink(recorder);
         for (long k = 0; k < ticks; k++) {
             loop.tick(k * 1_000_000L);
