@@ -100,6 +100,7 @@ public final class HapticLoop implements LoopControl {
     private DeviceFault previousDeviceFault = DeviceFault.NONE;
     private int previousStatusFlags;
     private int previousContactCount;
+    private boolean previousThermalLimited;
 
     /**
      * @param stageTimer clock used only to time stages (wall time, even when the loop runs on simulated time)
@@ -414,12 +415,16 @@ public final class HapticLoop implements LoopControl {
         if ((s.contactCount > 0) != (previousContactCount > 0)) {
             events |= s.contactCount > 0 ? LoopEvents.CONTACT_BEGAN : LoopEvents.CONTACT_ENDED;
         }
+        if (s.thermalLimited != previousThermalLimited) {
+            events |= LoopEvents.THERMAL_LIMIT_CHANGED;
+        }
         previousSafety = s.safety;
         previousSafetyFault = s.fault;
         previousConnected = s.deviceConnected;
         previousDeviceFault = s.deviceFault;
         previousStatusFlags = s.deviceStatusFlags;
         previousContactCount = s.contactCount;
+        previousThermalLimited = s.thermalLimited;
         return events;
     }
 

@@ -70,15 +70,22 @@ public final class LoopEvents {
      * ({@link LoopSnapshot#impulseCollisions}).
      */
     public static final int IMPULSE_COLLISION = 1 << 17;
+    /**
+     * The safety layer's thermal limit began or stopped lowering the force this tick: the motors' modelled heat
+     * passed the point where the device's peak force is no longer allowed, or cooled back below it
+     * ({@link LoopSnapshot#thermalLimited} says which, {@link LoopSnapshot#motorHeat} how hot).
+     */
+    public static final int THERMAL_LIMIT_CHANGED = 1 << 18;
 
     /** Number of defined bits; bits from this one up are never set. */
-    public static final int COUNT = 18;
+    public static final int COUNT = 19;
 
     private static final String[] NAMES = {
         "SAFETY_STATE_CHANGED", "SAFETY_FAULT_RAISED", "DEVICE_CONNECTED", "DEVICE_DISCONNECTED",
         "DEVICE_FAULT_CHANGED", "DEVICE_STATUS_CHANGED", "CONTACT_BEGAN", "CONTACT_ENDED", "OVERRUN",
         "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR", "SCENE_CHANGED", "PAUSE_CHANGED",
         "PHYSICS_BUDGET_CHANGED", "CONTACTS_DROPPED", "IMPACT_TRANSIENT", "IMPULSE_COLLISION",
+        "THERMAL_LIMIT_CHANGED",
     };
 
     private LoopEvents() {
