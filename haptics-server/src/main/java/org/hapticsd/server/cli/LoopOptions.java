@@ -272,7 +272,23 @@ final class LoopOptions {
             // A link's message starts with its own name ("tcp:host:port: ..."): say the flag's value once.
             String message = String.valueOf(e.getMessage());
             String detail = message.startsWith(device + ": ") ? message.substring(device.length() + 2) : message;
+            if (e instanceof DeviceException && !device.startsWith(REPLAY_PREFIX)) {
+                // A device named correctly that did not answer, refused the connection or speaks no common protocol
+                // version is not misuse of the command (a tester's scripts read exit 2 as "my command line is wrong").
+                throw new DeviceUnavailable("--device " + device + ": " + detail);
+            }
             throw new UsageException("--device " + device + ": " + detail);
+        }
+    }
+
+    /**
+     * A device on a link (serial, TCP, the in-process emulator) that could not be opened: nothing listening, no
+     * answer, no common protocol version. Exit code 1, one line; a malformed {@code --device} or a recording that
+     * cannot be replayed is misuse (exit 2).
+     */
+    static final class DeviceUnavailable extends RuntimeException {
+        DeviceUnavailable(String message) {
+            super(message, null, false, false);
         }
     }
 

@@ -72,8 +72,9 @@ public final class Main {
                 err.flush();
                 return EXIT_USAGE;
             }
-            err.println("hapticsd: " + (exception instanceof LoopOptions.SceneLoadFailure ? exception.getMessage()
-                : failure(exception)));
+            boolean explained = exception instanceof LoopOptions.SceneLoadFailure
+                || exception instanceof LoopOptions.DeviceUnavailable;
+            err.println("hapticsd: " + (explained ? exception.getMessage() : failure(exception)));
             err.flush();
             return EXIT_FAILURE;
         });

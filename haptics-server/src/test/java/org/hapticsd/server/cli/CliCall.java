@@ -72,7 +72,16 @@ final class CliCall {
 
     /** Exit 2, one non-empty stderr line containing every fragment, nothing on stdout, no stack trace. */
     String assertMisuse(String... fragments) {
-        assertEquals(Main.EXIT_USAGE, exitCode(), toString());
+        return assertOneLineExit(Main.EXIT_USAGE, fragments);
+    }
+
+    /** Exit 1 (a failure that is not misuse), with one stderr line holding every fragment, and nothing else. */
+    String assertFailure(String... fragments) {
+        return assertOneLineExit(Main.EXIT_FAILURE, fragments);
+    }
+
+    private String assertOneLineExit(int code, String... fragments) {
+        assertEquals(code, exitCode(), toString());
         List<String> lines = err().lines().toList();
         assertEquals(1, lines.size(), "exactly one stderr line: " + this);
         String line = lines.get(0);

@@ -289,7 +289,8 @@ class CliMisuseTest {
 
     /**
      * Nothing listening: the message said "no usable INFO within 2000 ms of HELLO" though no HELLO ever went out,
-     * and named the endpoint three times.
+     * and named the endpoint three times. A device that is named correctly and does not answer is not misuse: exit 1
+     * (a tester's script read the 2 as "my command line is wrong").
      */
     @Test
     void shouldSayATcpDeviceCouldNotBeOpenedNamingItOnce() throws IOException {
@@ -298,9 +299,15 @@ class CliMisuseTest {
             port = probe.getLocalPort();
         }
         String device = "tcp:127.0.0.1:" + port;
-        String line = assertMisuse(run("run", "--duration", "0.05", "--no-stream", "--device", device),
-            "--device " + device + ": could not open within 2000 ms: ", "refused");
+        Result r = run("run", "--duration", "0.05", "--no-stream", "--device", device);
+        assertEquals(Main.EXIT_FAILURE, r.exitCode(), r.toString());
+        List<String> lines = r.errLines();
+        assertEquals(1, lines.size(), "exactly one stderr line: " + r);
+        String line = lines.get(0);
+        assertTrue(line.startsWith("hapticsd: --device " + device + ": could not open within 2000 ms: "), line);
+        assertTrue(line.contains("refused"), line);
         assertEquals(line.indexOf(device), line.lastIndexOf(device), line);
+        assertFalse(STACK_TRACE.matcher(r.err()).find(), "no stack trace: " + r);
     }
 
     /** Found by replaying a 1000 Hz recording at --rate 500: it ran at half speed and nothing said so. */
