@@ -37,17 +37,45 @@ public final class SerialByteLink implements ByteLink {
         try {
             port = SerialPort.getCommPort(portName);
         } catch (RuntimeException e) {
-            throw new IOException(name + ": no such port (" + e.getMessage() + ")", e);
+            // jSerialComm's own words here name its internals ("Unable to create a serial port object from the
+            // invalid port descriptor"); the user needs to know the port is not there.
+            throw new IOException(name + ": no such port (" + portName + " does not exist or is not a serial port)", e);
         }
         port.setComPortParameters(baud, 8, SerialPort.ONE_STOP_BIT, SerialPort.NO_PARITY);
         port.setFlowControl(SerialPort.FLOW_CONTROL_DISABLED);
         port.setComPortTimeouts(SerialPort.TIMEOUT_READ_SEMI_BLOCKING | SerialPort.TIMEOUT_WRITE_BLOCKING,
                 readTimeoutMs, 0);
         if (!port.openPort()) {
-            throw new IOException(name + ": cannot open (error " + port.getLastErrorCode() + " at "
-                    + port.getLastErrorLocation() + "; does the port exist and may this user open it?)");
+            throw new IOException(name + ": cannot open: " + reason(port.getLastErrorCode()));
         }
         return new SerialByteLink(port, name);
+    }
+
+    /**
+     * What jSerialComm's last error code means, in words. On Linux and macOS it is the C library's errno; the codes a
+     * serial port meets are named, others given as their number. A tester's second host on a busy pty read
+     * "cannot open (error 11 at 536; does the port exist and may this user open it?)": 11 is the lock another process
+     * holds, and 536 a line of jSerialComm's C source.
+     */
+    static String reason(int code) {
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        if (!os.contains("linux") && !os.contains("mac")) {
+            return "system error " + code;
+        }
+        String words = switch (code) {
+            case 1 -> "operation not permitted";
+            case 2 -> "no such file or directory";
+            case 5 -> "input/output error";
+            case 6 -> "no such device or address (not a serial port, or its other end is gone)";
+            case 11 -> "another process has the port open (it holds the port's lock)";
+            case 13 -> "permission denied (is this user in the port's group, e.g. dialout?)";
+            case 16 -> "the port is busy";
+            case 19 -> "no such device";
+            case 20, 21 -> "not a serial port";
+            case 25 -> "not a serial port (inappropriate ioctl for device)";
+            default -> null;
+        };
+        return words == null ? "system error " + code : words + " (errno " + code + ")";
     }
 
     public static LinkConnector connector(String portName, int baud, int readTimeoutMs) {
@@ -68,7 +96,7 @@ public final class SerialByteLink implements ByteLink {
     public int read(byte[] buffer, int offset, int length) throws IOException {
         int n = port.readBytes(buffer, length, offset);
         if (n < 0) {
-            throw new IOException(name + ": read failed (error " + port.getLastErrorCode() + "); device unplugged?");
+            throw new IOException(name + ": read failed: " + reason(port.getLastErrorCode()) + "; device unplugged?");
         }
         return n;
     }
@@ -77,7 +105,7 @@ public final class SerialByteLink implements ByteLink {
     public int available() throws IOException {
         int n = port.bytesAvailable();
         if (n < 0) {
-            throw new IOException(name + ": port failed (error " + port.getLastErrorCode() + ")");
+            throw new IOException(name + ": port failed: " + reason(port.getLastErrorCode()));
         }
         return n;
     }
@@ -90,7 +118,7 @@ public final class SerialByteLink implements ByteLink {
         while (written < length) {
             int n = port.writeBytes(buffer, length - written, offset + written);
             if (n < 0) {
-                throw new IOException(name + ": write failed (error " + port.getLastErrorCode() + ")");
+                throw new IOException(name + ": write failed: " + reason(port.getLastErrorCode()));
             }
             if (n > 0) {
                 written += n;
