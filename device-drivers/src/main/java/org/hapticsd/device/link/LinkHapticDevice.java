@@ -140,22 +140,31 @@ public final class LinkHapticDevice implements HapticDevice {
             LockSupport.parkNanos(1_000_000L);
         }
         if (!sessionActive) {
-            long malformed;
-            long linksOpened;
+            LinkStatistics stats;
+            long bytes;
             String refusal;
             String rejected;
             String failure;
             synchronized (sessionLock) {
-                malformed = session.statistics().malformedFrames();
-                linksOpened = session.statistics().linksOpened();
+                stats = session.statistics();
+                bytes = session.bytesReceived();
                 refusal = session.infoRefusal();
                 rejected = session.lastFrameRejection();
                 failure = session.linkFailure();
             }
+            long malformed = stats.malformedFrames();
+            long linksOpened = stats.linksOpened();
             // One reason, said once: the INFO that was refused (naming its field), else what the line carried.
             String detail;
             if (refusal != null) {
                 detail = ": " + refusal;
+            } else if (rejected == null && bytes > 0 && stats.framesReceived() == 0) {
+                // Noise, or a device at another baud rate: not one frame decoded, and none refused for a field's
+                // value. (A tester's line of random bytes was told to read the INFO field ranges; one of zero bytes
+                // was told nothing answered.)
+                detail = String.format(java.util.Locale.ROOT, " (%d bytes received but no valid frame: %d CRC errors, "
+                    + "%d malformed, %d oversize; wrong baud rate or not a hapticsd device?)", bytes, stats.crcErrors(),
+                    malformed, stats.oversizeFrames());
             } else if (malformed > 0) {
                 detail = " (" + malformed + " malformed frame(s) received"
                     + (rejected != null ? "; the last was an " + rejected : "")

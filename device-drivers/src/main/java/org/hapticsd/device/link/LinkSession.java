@@ -276,11 +276,18 @@ public final class LinkSession {
 
     // ---------------------------------------------------------------------------------------------------------
     // Input: bytes from the device, and the loop's command.
+    private long bytesReceived;
 
     /** Feeds bytes from the device, in chunks of any size; frames they complete count as arriving at {@code nowNs}. */
     public void receive(byte[] bytes, int offset, int length, long nowNs) {
         rxNowNs = nowNs;
+        bytesReceived += length;
         decoder.feed(bytes, offset, length);
+    }
+
+    /** Bytes the device has sent since construction, framed or not: tells a noisy line from a silent one. */
+    public long bytesReceived() {
+        return bytesReceived;
     }
 
     /** The loop's newest force, device frame, N; it goes out with the next FORCE the session rate allows. */

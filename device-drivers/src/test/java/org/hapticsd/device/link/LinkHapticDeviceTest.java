@@ -146,6 +146,44 @@ class LinkHapticDeviceTest {
         }
     }
 
+    /**
+     * A line that carries only noise (random bytes, or zero bytes) is a wrong baud rate or not a hapticsd device: a
+     * tester's random-byte peer was told to read the INFO field ranges, a zero-byte one that nothing answered.
+     */
+    @Test
+    void shouldSayALineOfNoiseHasNoValidFrame() throws Exception {
+        for (boolean zeros : new boolean[] {false, true}) {
+            try (ServerSocket noisy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                Thread peer = new Thread(() -> {
+                    try (java.net.Socket s = noisy.accept()) {
+                        java.util.Random random = new java.util.Random(3);
+                        byte[] chunk = new byte[500];
+                        while (true) {
+                            if (!zeros) {
+                                random.nextBytes(chunk);
+                            }
+                            s.getOutputStream().write(chunk);
+                            Thread.sleep(10);
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        // The device closed the connection: done.
+                    }
+                });
+                peer.setDaemon(true);
+                peer.start();
+                LinkSession.Config quick = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
+                    50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
+                LinkHapticDevice device = new LinkHapticDevice(
+                    TcpByteLink.connector("127.0.0.1", noisy.getLocalPort(), 500, 20), quick);
+                DeviceException e = assertThrows(DeviceException.class, device::open);
+                assertTrue(e.getMessage().matches("tcp:127\\.0\\.0\\.1:\\d+: no usable INFO within 300 ms of HELLO "
+                    + "\\(\\d+ bytes received but no valid frame: \\d+ CRC errors, \\d+ malformed, \\d+ oversize; "
+                    + "wrong baud rate or not a hapticsd device\\?\\)"), (zeros ? "zeros: " : "random: ") + e.getMessage());
+                peer.join(5_000);
+            }
+        }
+    }
+
     @Test
     void shouldFailToOpenASilentDeviceNamingItAndTheTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
