@@ -25,6 +25,11 @@ public final class Main {
 
     public static void main(String[] args) {
         PrintWriter err = new PrintWriter(System.err, true);
+        // Any thread of ours that dies of something it did not handle says so in one line, not a stack trace (a
+        // tester's recorder thread out of heap printed one). The loop thread catches its own; commands still end with
+        // their exit code and zero force.
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) ->
+            err.println("hapticsd: thread " + thread.getName() + " stopped: " + failure(error)));
         int code;
         try {
             code = run(new PrintWriter(System.out, true), err, args);

@@ -174,6 +174,13 @@ public final class TickRecorder implements TickSink, AutoCloseable {
             }
         } catch (IOException | UncheckedIOException e) {
             failure = e instanceof IOException io ? io : ((UncheckedIOException) e).getCause();
+        } catch (OutOfMemoryError e) {
+            // A tester's run at a 16 MB heap printed this thread's stack trace; the loop goes on, counting lost ticks,
+            // and the run's end says the recording failed and why.
+            failure = new IOException("not enough memory (max heap " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                + " MB)");
+        } catch (RuntimeException e) {
+            failure = new IOException("the recorder failed: " + e, e);
         } finally {
             try {
                 channel.close();
