@@ -67,7 +67,7 @@ public final class Main {
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(exception -> exception instanceof UsageException ? EXIT_USAGE : EXIT_FAILURE);
         cli.setParameterExceptionHandler((exception, arguments) -> {
-            err.println("hapticsd: " + exception.getMessage().replace('\n', ' ').trim());
+            err.println("hapticsd: " + plainTypes(exception.getMessage().replace('\n', ' ').trim()));
             err.flush();
             return EXIT_USAGE;
         });
@@ -84,6 +84,15 @@ public final class Main {
             return EXIT_FAILURE;
         });
         return cli;
+    }
+
+    /**
+     * Picocli's conversion errors name Java types ("'abc' is not an int", "'x' is not a double"); a user reads
+     * "a whole number" and "a number" (a tester's {@code scene pile --spheres abc}).
+     */
+    static String plainTypes(String message) {
+        return message.replaceAll("' is not an? (int|long|short|byte|Integer|Long)\\b", "' is not a whole number")
+            .replaceAll("' is not an? (double|float|Double|Float)\\b", "' is not a number");
     }
 
     /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */

@@ -65,6 +65,14 @@ class CliMisuseTest {
         return line;
     }
 
+    /** A tester's {@code scene pile --spheres abc} read "'abc' is not an int": a Java type. */
+    @Test
+    void shouldNameNumbersNotJavaTypes() {
+        assertMisuse(run("scene", "pile", "--spheres", "abc"), "'abc' is not a whole number");
+        assertMisuse(run("run", "--rate", "1.5"), "'1.5' is not a whole number");
+        assertMisuse(run("run", "--duration", "abc"), "'abc' is not a number");
+    }
+
     @Test
     void shouldRejectUnknownFlagOnRun() {
         assertMisuse(run("run", "--bogus"), "--bogus");
