@@ -15,6 +15,7 @@ import org.hapticsd.device.HapticDevice;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.loop.HapticLoop;
+import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.LoopStage;
 import org.hapticsd.server.scene.BuiltScene;
 import picocli.CommandLine.Command;
@@ -118,6 +119,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             rateHz, out);
         parent.out().printf(Locale.ROOT, "LCP: at most %d constraint rows per step, final residual at most %.3g N·s%n",
             maxRows, maxResidualNs);
+        LoopSnapshot last = loop.lastSnapshot();
+        if (last.droppedPairsTotal > 0 || last.droppedPointsTotal > 0) {
+            // As run says it: a tester's pile with a small budget dropped points every tick and only the CSV's events
+            // column showed it.
+            parent.out().println("contacts dropped (contact budget full): " + last.droppedPairsTotal + " pairs, "
+                + last.droppedPointsTotal + " points (docs/scenes.md, contact budget)");
+        }
         assembly.safety().endOfRunLines().forEach(parent.out()::println);
         parent.out().flush();
         Histogram step = assembly.stats().sample().stageTime(LoopStage.STEP_PHYSICS).total();
