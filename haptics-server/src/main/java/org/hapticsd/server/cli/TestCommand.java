@@ -58,6 +58,11 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         ScriptRunner runner = new ScriptRunner();
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
         for (Path script : scripts) {
+            if (loaded.containsKey(script)) {
+                // Its report suite and recording would collide with the first run's (a tester saw it run once, silently).
+                parent.out().println("note: " + script + " is given more than once; it runs once");
+                continue;
+            }
             try {
                 ScriptSpec spec = runner.load(script);
                 runner.scene(script, spec);
@@ -87,43 +92,57 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         long startNs = System.nanoTime();
         int failed = 0;
         int errors = 0;
-        for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
-            String shown = entry.getValue().name() != null ? entry.getValue().name()
-                : entry.getKey().getFileName().toString();
-            String name = suiteName(shown, entry.getKey(), results.keySet());
-            out.println("== " + shown + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
-                ? ", lockstep: simulated time, the same verdict on any machine" : ""));
-            out.flush();
-            List<AssertionResult> checked;
-            long scriptStartNs = System.nanoTime();
-            try {
-                Path recording = recordDir == null ? null
-                    : recordDir.resolve(recordingName(entry.getKey()));
-                checked = runner.run(entry.getKey(), entry.getValue(), recording);
-                secondsByScript.put(name, (System.nanoTime() - scriptStartNs) * 1e-9);
-            } catch (ScriptRunner.ScriptException e) {
-                throw new UsageException(e.getMessage());
-            } catch (OutOfMemoryError e) {
-                // A 2-body scene blamed at 11 MB (a tester): only a build that ran out is the scene's.
-                throw runner.sceneBuilt() ? LoopOptions.SceneLoadFailure.notEnoughMemoryToRun(entry.getKey().toString())
-                    : LoopOptions.SceneLoadFailure.notEnoughMemory(entry.getKey() + ": scene");
-            }
-            for (AssertionResult result : checked) {
-                out.println("  " + result.line());
-                if (result.hostTiming() != null) {
-                    out.println("       " + result.hostTiming());
+        int skipped = 0;
+        // Ctrl-C (or SIGTERM) ends the running script, its device closed at zero force, and skips the rest; what ran
+        // is still printed and written (a tester's Ctrl-C in the second of two scripts left no summary and no XML).
+        SignalStop signals = SignalStop.install(runner::requestStop);
+        try {
+            for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
+                if (runner.stopRequested()) {
+                    skipped++;
+                    continue;
                 }
-                failed += result.outcome() == AssertionResult.Outcome.FAIL ? 1 : 0;
-                errors += result.outcome() == AssertionResult.Outcome.ERROR ? 1 : 0;
+                String shown = entry.getValue().name() != null ? entry.getValue().name()
+                    : entry.getKey().getFileName().toString();
+                String name = suiteName(shown, entry.getKey(), results.keySet());
+                out.println("== " + shown + " (" + entry.getKey() + ")" + (entry.getValue().isLockstep()
+                    ? ", lockstep: simulated time, the same verdict on any machine" : ""));
+                out.flush();
+                List<AssertionResult> checked;
+                long scriptStartNs = System.nanoTime();
+                try {
+                    Path recording = recordDir == null ? null
+                        : recordDir.resolve(recordingName(entry.getKey()));
+                    checked = runner.run(entry.getKey(), entry.getValue(), recording);
+                    secondsByScript.put(name, (System.nanoTime() - scriptStartNs) * 1e-9);
+                } catch (ScriptRunner.ScriptException e) {
+                    throw new UsageException(e.getMessage());
+                } catch (OutOfMemoryError e) {
+                    // A 2-body scene blamed at 11 MB (a tester): only a build that ran out is the scene's.
+                    throw runner.sceneBuilt() ? LoopOptions.SceneLoadFailure.notEnoughMemoryToRun(entry.getKey().toString())
+                        : LoopOptions.SceneLoadFailure.notEnoughMemory(entry.getKey() + ": scene");
+                }
+                for (AssertionResult result : checked) {
+                    out.println("  " + result.line());
+                    if (result.hostTiming() != null) {
+                        out.println("       " + result.hostTiming());
+                    }
+                    failed += result.outcome() == AssertionResult.Outcome.FAIL ? 1 : 0;
+                    errors += result.outcome() == AssertionResult.Outcome.ERROR ? 1 : 0;
+                }
+                for (String note : runner.lastNotes()) {
+                    out.println("  note: " + note);
+                }
+                results.put(name, checked);
             }
-            for (String note : runner.lastNotes()) {
-                out.println("  note: " + note);
-            }
-            results.put(name, checked);
+        } finally {
+            signals.close();
         }
         int total = results.values().stream().mapToInt(List::size).sum();
         out.println((total - failed - errors) + " passed, " + failed + " failed"
-            + (errors > 0 ? ", " + errors + " not checked" : ""));
+            + (errors > 0 ? ", " + errors + " not checked" : "")
+            + (runner.stopRequested() ? "; stopped by a signal" + (skipped > 0 ? ", " + skipped + " script"
+                + (skipped == 1 ? "" : "s") + " not run" : "") : ""));
         out.flush();
         if (junitXml != null) {
             try {
@@ -131,6 +150,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             } catch (IOException e) {
                 throw new UsageException("--junit-xml " + junitXml + ": cannot write: " + e.getMessage());
             }
+        }
+        if (runner.stopRequested()) {
+            return signals.exitCode();
         }
         return failed > 0 ? Main.EXIT_FAILURE : errors > 0 ? Main.EXIT_INCONCLUSIVE : Main.EXIT_OK;
     }

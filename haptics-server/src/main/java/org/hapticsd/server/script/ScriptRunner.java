@@ -61,6 +61,10 @@ public final class ScriptRunner {
     private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
     private List<String> lastNotes = List.of();
     private boolean sceneBuilt;
+    /** Set by {@link #requestStop} (a signal handler's thread); read by the running script. */
+    private volatile boolean stopRequested;
+    /** The thread in {@link #run}, for {@link #requestStop} to wake from its wait. */
+    private volatile Thread running;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -383,6 +387,36 @@ public final class ScriptRunner {
      * together on simulated time ({@link LockstepRunner}), so the verdict is the same on any machine.
      */
     public List<AssertionResult> run(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
+        running = Thread.currentThread();
+        try {
+            return runScript(scriptFile, spec, recording);
+        } finally {
+            running = null;
+            // A stop's wake-up must not stay on this thread for the caller's file writes (an interrupted channel
+            // closes itself).
+            Thread.interrupted();
+        }
+    }
+
+    /**
+     * Any thread (Ctrl-C's handler): the running script stops at its next wait (real time) or tick (lockstep), its
+     * device is closed at zero force as at its end, and its assertions come back as not checked. Later scripts are
+     * the caller's to skip ({@link #stopRequested}).
+     */
+    public void requestStop() {
+        stopRequested = true;
+        Thread thread = running;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+
+    /** Whether {@link #requestStop} was called. */
+    public boolean stopRequested() {
+        return stopRequested;
+    }
+
+    private List<AssertionResult> runScript(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         lastNotes = List.of();
         sceneBuilt = false;
         BuiltScene scene = scene(scriptFile, spec);
@@ -448,7 +482,8 @@ public final class ScriptRunner {
         EmulatorControl.HostTiming emulatorTiming = null;
         try {
             if (lockstep) {
-                runLockstep(spec, assembly, trace, emulator, emulatorHand, lockstepClock, rateHz, durationS);
+                runLockstep(spec, assembly, trace, emulator, emulatorHand, lockstepClock, rateHz, durationS,
+                    () -> stopRequested);
             } else {
                 FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator,
                     FaultSchedule.parkingStall(trace));
@@ -457,8 +492,12 @@ public final class ScriptRunner {
                 runner.start();
                 try {
                     emulatorHand.start();
-                    faults.run(firstTickNs(assembly), durationS);
+                    if (!stopRequested) {
+                        faults.run(firstTickNs(assembly), durationS);
+                    }
                 } finally {
+                    // A stop woke the wait above: clear it before closing threads and files on this one.
+                    Thread.interrupted();
                     runner.close();
                 }
             }
@@ -484,7 +523,10 @@ public final class ScriptRunner {
         HostTimingCheck timing = lockstep ? null
             : new HostTimingCheck(trace, emulatorTiming, assembly.loop().firstTickNs(),
                 HostTimingCheck.scriptFaults(spec.timeline()));
-        String harnessError = lockstep ? lockstepFailure(assembly) : null;
+        String harnessError = stopRequested
+            ? String.format(java.util.Locale.ROOT, "interrupted: the run was stopped (Ctrl-C or SIGTERM) after %.2f s of "
+                + "its %.2f s", trace.count / (double) rateHz, durationS)
+            : lockstep ? lockstepFailure(assembly) : null;
         for (int i = 0; i < spec.assertions().size(); i++) {
             ScriptSpec.Assertion a = spec.assertions().get(i);
             AssertionResult result = a.isLinkCheck() ? LinkChecks.check(a, i, link, emulatorWatchdogTrips)
@@ -510,7 +552,7 @@ public final class ScriptRunner {
      */
     private static void runLockstep(ScriptSpec spec, LoopAssembly assembly, TickTrace trace, EmulatorControl emulator,
                                     DeferredStartHandTarget emulatorHand, LockstepClock clock, int rateHz,
-                                    double durationS) throws ScriptException {
+                                    double durationS, java.util.function.BooleanSupplier stop) throws ScriptException {
         LongFunction<LoopCommand> stall = stallNs -> loop -> {
             trace.markInjectedStall();
             clock.advanceBy(stallNs);
@@ -522,6 +564,9 @@ public final class ScriptRunner {
         Thread loopThread = new Thread(() -> {
             try {
                 runner.run(durationNs, sinceFirstNs -> {
+                    if (stop.getAsBoolean()) {
+                        throw new LinkBrokeStop();
+                    }
                     if (lockstepFailure(assembly) != null) {
                         // The link broke on the last tick: the run ends there. Going on ticked the rest of the script
                         // on a dead link, and the recording and the measured values said the device stayed connected.
@@ -587,6 +632,7 @@ public final class ScriptRunner {
     }
 
     /** Ends a lockstep run at the tick after its link broke. */
+    /** Ends a lockstep run early: its link broke, or a stop was requested. */
     private static final class LinkBrokeStop extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

@@ -74,4 +74,65 @@ class RunSignalExitTest {
         assertTrue(all.toString().contains("hapticsd: watch: never connected to ws://127.0.0.1:" + port + "/ws: "),
             all.toString());
     }
+
+    /**
+     * Ctrl-C during `test`: a tester's run of two scripts, stopped in the second, exited 130 with no summary and no
+     * JUnit file though the first had finished. The running script stops (its device closed at zero force), its
+     * assertions are not checked, later scripts do not run, and what ran is printed and written.
+     */
+    @Test
+    void shouldReportTheScriptsThatRanWhenTestIsStoppedBySignal(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path quick = java.nio.file.Files.writeString(dir.resolve("quick.yaml"), """
+            name: quick
+            timing: lockstep
+            duration: 0.5
+            assertions:
+              - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
+            """);
+        Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), """
+            name: slow
+            duration: 120
+            assertions:
+              - {name: no force, from: 0.0, to: 120, force: {axis: magnitude, max: 0.001}}
+            """);
+        Path never = java.nio.file.Files.writeString(dir.resolve("never.yaml"), """
+            name: never
+            timing: lockstep
+            duration: 0.5
+            assertions:
+              - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
+            """);
+        Path xml = dir.resolve("results.xml");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", quick.toString(),
+            slow.toString(), never.toString(), "--junit-xml", xml.toString())
+            .redirectErrorStream(true).start();
+        StringBuilder all = new StringBuilder();
+        long signalledNs = 0;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                all.append(line).append('\n');
+                if (line.startsWith("== slow")) {
+                    // Its loop runs after the JIT warm-up (up to 7 s); stop it in the middle of its 120 s.
+                    Thread.sleep(9_000);
+                    signalledNs = System.nanoTime();
+                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                }
+            }
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
+        String text = all.toString();
+        assertEquals(130, p.exitValue(), text);
+        assertTrue(signalledNs > 0, "the second script started: " + text);
+        assertTrue(text.contains("== quick"), text);
+        assertTrue(text.matches("(?s).*== slow.*interrupted: the run was stopped \\(Ctrl-C or SIGTERM\\) after "
+            + "[0-9.]+ s of its 120.00 s.*"), text);
+        assertTrue(!text.contains("== never"), "the third script did not run: " + text);
+        assertTrue(text.contains("1 passed, 0 failed, 1 not checked; stopped by a signal, 1 script not run"), text);
+        String report = java.nio.file.Files.readString(xml);
+        assertTrue(report.contains("quick") && report.contains("slow") && !report.contains("never"), report);
+    }
 }

@@ -45,6 +45,23 @@ class TestScriptCommandTest {
         assertTrue(outcome.out().contains("       host timing from 0.300 s to 2.100 s: loop gap "), outcome.out());
     }
 
+    /** The same script given twice ran once, silently (a tester). */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldSayAScriptGivenTwiceRunsOnce(@TempDir Path dir) throws Exception {
+        Path script = Files.writeString(dir.resolve("twice.yaml"), """
+            name: twice
+            timing: lockstep
+            duration: 0.2
+            assertions:
+              - {name: no force, from: 0.0, to: 0.2, force: {axis: magnitude, max: 0.001}}
+            """);
+        Outcome outcome = run("test", script.toString(), script.toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("note: " + script + " is given more than once; it runs once"), outcome.out());
+        assertTrue(outcome.out().contains("1 passed, 0 failed"), outcome.out());
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldFailWithExitOneAndReportTheMeasuredValue(@TempDir Path dir) throws Exception {
