@@ -235,6 +235,15 @@ final class LoopOptions {
         if (replay != null && !Files.exists(replay)) {
             throw new UsageException("--device " + device + ": recording " + replay + " not found");
         }
+        if (replay != null) {
+            // Read now, as the replay will read it: a file that is not a recording was refused only after the 7 s
+            // warm-up (a tester). The rate is checked when the device opens, against the loop's.
+            try {
+                org.hapticsd.server.record.Recording.read(replay);
+            } catch (java.io.IOException e) {
+                throw new UsageException("--device " + device + ": " + e.getMessage());
+            }
+        }
     }
 
     /** The recording {@code --device replay:FILE} plays, or null for any other device. */

@@ -22,16 +22,31 @@ final class Recorders {
         if (file == null) {
             return null;
         }
-        Path folder = file.toAbsolutePath().getParent();
-        if (folder != null && !Files.isDirectory(folder)) {
-            throw new UsageException("--record " + file + ": directory " + folder + " does not exist");
-        }
+        check(file);
         try {
             return TickRecorder.start(file, scene.name(), rateHz, Recording.Ratings.of(device),
                 TickRecorder.DEFAULT_RING_BYTES, waitWhenFull);
         } catch (IOException e) {
             throw new UsageException("--record " + file + ": cannot create: "
                 + org.hapticsd.device.link.IoReason.of(e));
+        }
+    }
+
+    /**
+     * Refuses a {@code --record} path that cannot be a new file, before the command's slow start (the JIT warm-up, a
+     * device's handshake): its folder missing, or a directory (a tester's {@code --record DIR} was refused after
+     * 7 s).
+     */
+    static void check(Path file) {
+        if (file == null) {
+            return;
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        if (folder != null && !Files.isDirectory(folder)) {
+            throw new UsageException("--record " + file + ": directory " + folder + " does not exist");
+        }
+        if (Files.isDirectory(file)) {
+            throw new UsageException("--record " + file + ": is a directory; give a file name");
         }
     }
 

@@ -70,6 +70,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         int rateHz = options.rateHz(scene);
         options.checkDevice();
         options.refuseOverwritingInputs("--record", recordFile);
+        Recorders.check(recordFile);
         StreamServerConfig streamConfig = stream.disabled ? null : stream.config();
         if (streamConfig != null) {
             options.requireStreamable(scene, rateHz);

@@ -56,6 +56,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         options.checkDevice();
         options.refuseOverwritingInputs("--out", out);
         options.refuseOverwritingInputs("--record", recordFile);
+        Recorders.check(recordFile);
         if (recordFile != null && SameFile.test(recordFile, out)) {
             throw new UsageException("--record " + recordFile + ": is also the --out file: give each its own file");
         }

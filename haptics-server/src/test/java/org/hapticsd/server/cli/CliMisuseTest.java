@@ -65,6 +65,16 @@ class CliMisuseTest {
         return line;
     }
 
+    /** Refused before the JIT warm-up (a tester waited 7 s for each): a directory to record to, a file not a recording. */
+    @Test
+    void shouldRefuseABadRecordPathOrReplayFileBeforeWarmingUp() throws IOException {
+        assertMisuse(run("run", "--no-stream", "--duration", "1", "--record", dir.toString()),
+            "--record " + dir + ": is a directory; give a file name");
+        Path notRecording = java.nio.file.Files.writeString(dir.resolve("notes.txt"), "not a recording, long enough");
+        assertMisuse(run("run", "--no-stream", "--duration", "1", "--device", "replay:" + notRecording),
+            "--device replay:" + notRecording + ": " + notRecording + ": byte offset 0: not a tick recording");
+    }
+
     /** A tester's {@code scene pile --spheres abc} read "'abc' is not an int": a Java type. */
     @Test
     void shouldNameNumbersNotJavaTypes() {
