@@ -53,6 +53,11 @@ public final class HapticLoop implements LoopControl {
     private final LoopStats stats;
     private final CommandQueue commands;
     private final NanoClock stageTimer;
+    /**
+     * What the physics budget times the step with: the loop thread's CPU time when the stages are timed by the system
+     * clock ({@link ThreadCpuClock}: a host stall is not the scene's weight), else the stage timer (a test's).
+     */
+    private final NanoClock stepBudgetClock;
     private final long periodNs;
     private final double dtS;
     private final PhysicsBudget physicsBudget;
@@ -121,6 +126,8 @@ public final class HapticLoop implements LoopControl {
         this.commands = commands;
         this.exchange = exchange;
         this.stageTimer = stageTimer;
+        NanoClock cpu = stageTimer instanceof org.agrona.concurrent.SystemNanoClock ? ThreadCpuClock.ifSupported() : null;
+        this.stepBudgetClock = cpu != null ? cpu : stageTimer;
         this.periodNs = periodNs;
         this.dtS = periodNs * 1e-9;
         this.physicsBudget = PhysicsBudget.perSecond(periodNs);
@@ -132,6 +139,11 @@ public final class HapticLoop implements LoopControl {
         }
         this.previousSafety = safety.state();
         this.previousSafetyFault = safety.fault();
+    }
+
+    /** Whether the physics budget judges the step by the loop thread's CPU time (else by the stage timer's time). */
+    boolean judgesStepByCpuTime() {
+        return stepBudgetClock != stageTimer;
     }
 
     /** Runs one tick at loop time {@code nowNs}. Loop thread only. */
@@ -187,14 +199,19 @@ public final class HapticLoop implements LoopControl {
         }
         t = mark(LoopStage.MAP_TO_SCENE, t);
 
+        // A paused loop does not step, so it has no step time to judge; nor does a loop on simulated time.
+        boolean judge = !paused && judgePhysicsBudget;
+        boolean onCpuTime = judge && stepBudgetClock != stageTimer;
+        long cpuStartNs = onCpuTime ? stepBudgetClock.nanoTime() : 0L;
         if (!paused) {
             world.step(dtS);
         }
+        long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
         long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
-        // A paused loop does not step, so it has no step time to judge; nor does a loop on simulated time.
+        long stepBudgetNs = onCpuTime ? cpuNs : t - stepStartNs;
         // The window's second is the loop's (the tick's time), not the stage timer's.
-        if (!paused && judgePhysicsBudget && physicsBudget.record(t - stepStartNs, nowNs)) {
+        if (judge && physicsBudget.record(stepBudgetNs, nowNs)) {
             tickEvents |= LoopEvents.PHYSICS_BUDGET_CHANGED;
         }
 

@@ -133,6 +133,26 @@ class LoopAllocationTest {
             + (f.scene.haptic().transients().pulses() - pulsesBefore));
     }
 
+    /**
+     * On the system clock the physics budget reads the loop thread's CPU time around every step
+     * ({@link ThreadCpuClock}): that reading allocates nothing either.
+     */
+    @Test
+    void shouldAllocateZeroBytesPerTickOnTheSystemClock() throws Exception {
+        org.hapticsd.server.scene.BuiltScene scene = org.hapticsd.server.scene.SceneBuilder.build(
+            new org.hapticsd.server.scene.SceneLoader().loadEmbedded());
+        org.hapticsd.device.sim.SimulatedDevice stylus = scene.newSimulatedDevice();
+        stylus.open();
+        HapticLoop loop = new org.hapticsd.server.LoopAssembly(scene, stylus, 1000,
+            org.agrona.concurrent.SystemNanoClock.INSTANCE).loop();
+        assertTrue(loop.judgesStepByCpuTime(), "the CPU-time path is the one measured");
+        TickDriver driver = new TickDriver(loop);
+        int warmUpWindows = driver.warmUp();
+        long allocated = driver.run(MEASURED_TICKS);
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by the ticking thread on the system clock");
+    }
+
     /** The recorder's loop side (claim, write, commit into a preallocated ring) allocates nothing either. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileRecording(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
