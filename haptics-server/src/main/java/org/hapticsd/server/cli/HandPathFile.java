@@ -33,6 +33,8 @@ import org.hapticsd.device.sim.WaypointHandTarget.Waypoint;
  */
 final class HandPathFile {
     private static final String HEADER = "t,x,y,z";
+    /** Farther than any desk device's workspace from its origin (the emulated ones reach 5–8 cm), m. */
+    static final double MAX_REACH_M = 1.0;
 
     private HandPathFile() {
     }
@@ -117,6 +119,12 @@ final class HandPathFile {
             // parseDouble accepts "NaN", "Infinity" and hex forms; one non-finite target would make the stylus NaN.
             if (!Double.isFinite(values[k])) {
                 throw error(file, lineNumber, names[k] + " must be finite, got '" + field + "'");
+            }
+            // A desk haptic device reaches centimetres: a coordinate of metres is a unit slip (mm written as m), and
+            // a tester's 5 m waypoint was taken as is.
+            if (k > 0 && Math.abs(values[k]) > MAX_REACH_M) {
+                throw error(file, lineNumber, names[k] + " " + field + " m is more than " + MAX_REACH_M + " m from the "
+                    + "device's origin: positions are in metres (20 mm is 0.02)");
             }
         }
         return new Waypoint(values[0], values[1], values[2], values[3]);

@@ -94,6 +94,11 @@ class EmulateCommandTest {
             .assertMisuse("--hand-path " + path + ":3: y 'zero' is not a number");
         CliCall.run("emulate", "--tcp", "0", "--hand-path", dir.resolve("missing.csv").toString(),
             "--seconds", "0.5").assertMisuse("missing.csv", "not found");
+        // A tester's 5 m waypoint (millimetres written as metres) was taken as is.
+        Path far = Files.writeString(dir.resolve("far.csv"), "0,0,0,0\n1,0.02,0,0\n2,5,0,0\n");
+        CliCall.run("emulate", "--tcp", "0", "--hand-path", far.toString(), "--seconds", "0.5")
+            .assertMisuse("--hand-path " + far + ":3: x 5 m is more than 1.0 m from the device's origin: positions "
+                + "are in metres (20 mm is 0.02)");
     }
 
     @Test
