@@ -158,6 +158,13 @@ public final class LinkSession {
     private long lastTxNs;
     private long nextForceNs;
     private String lastError;
+    /**
+     * The last different device refused and what was said of it: the host sends HELLO every period and reopens every
+     * {@link Config#reopenAfterNs()}, and the same refusal each time made a new WARN every second. Kept across links
+     * (the device is the same after a reopen); cleared when a session starts.
+     */
+    private DeviceInfo refusedInfo;
+    private String refusal;
     /** What the last INFO this handshake refused said, or null. */
     private String infoRefusal;
     /** Why the link last failed to open or broke (refused, end of stream), since it last opened; or null. */
@@ -266,6 +273,10 @@ public final class LinkSession {
      */
     public boolean wantsReopen(long nowNs) {
         if (linkOpen && !sessionActive && nowNs - handshakeStartNs > config.reopenAfterNs()) {
+            if (infoRefusal != null && infoRefusal == refusal) {
+                // A different device: its refusal already says it stays disconnected, and is said once.
+                return true;
+            }
             // An INFO this handshake refused says more than its absence: keep it (it named the bad field).
             lastError = (infoRefusal != null ? infoRefusal + "; no usable INFO" : linkName + ": no INFO")
                     + " within " + config.reopenAfterNs() / 1_000_000L + " ms of HELLO; reopening";
@@ -601,9 +612,14 @@ public final class LinkSession {
             // The safety layer, the workspace mapping and the force ceiling were sized for the first device. A weaker
             // one would get the first one's force (found by a device that came back declaring 1 N after 3 N), a
             // stronger one is not trusted: any other description is a different device, kept disconnected.
-            lastError = linkName + ": a different device answered (" + difference(first, described)
-                    + "); the session was sized for the first, so it stays disconnected: restart to use it";
-            infoRefusal = lastError;
+            if (!described.equals(refusedInfo)) {
+                refusedInfo = described;
+                refusal = linkName + ": a different device answered (" + difference(first, described)
+                        + "); the session was sized for the first, so it stays disconnected: restart to use it";
+                lastError = refusal;
+            }
+            // Said once per distinct device: a repeat leaves lastError as it is, so no one reports it again.
+            infoRefusal = refusal;
             return;
         }
         if (first == null) {
@@ -619,17 +635,18 @@ public final class LinkSession {
         lastPingNs = nowNs - config.pingIntervalNs();
         sessions++;
         sessionActive = true;
+        refusedInfo = null;
+        refusal = null;
         incompatible = false;
     }
 
     /** The first field in which two descriptions differ, for the message that refuses the second. */
     private static String difference(DeviceInfo first, DeviceInfo second) {
         if (first.maxForceN() != second.maxForceN()) {
-            return "max force " + second.maxForceN() + " N, the first " + first.maxForceN() + " N";
+            return values("max force", second.maxForceN(), first.maxForceN(), "%.2f", " N");
         }
         if (first.maxContinuousForceN() != second.maxContinuousForceN()) {
-            return "continuous force " + second.maxContinuousForceN() + " N, the first "
-                    + first.maxContinuousForceN() + " N";
+            return values("continuous force", second.maxContinuousForceN(), first.maxContinuousForceN(), "%.2f", " N");
         }
         if (!first.workspace().equals(second.workspace())) {
             return "workspace " + second.workspace() + ", the first " + first.workspace();
@@ -640,8 +657,28 @@ public final class LinkSession {
         if (!first.name().equals(second.name())) {
             return "name '" + second.name() + "', the first '" + first.name() + "'";
         }
-        return "stiffness " + second.maxStiffnessNpm() + " N/m and damping " + second.dampingNspm()
-                + " N·s/m, the first " + first.maxStiffnessNpm() + " N/m and " + first.dampingNspm() + " N·s/m";
+        return String.format(java.util.Locale.ROOT, "stiffness %s N/m and damping %s N·s/m, the first %s N/m and %s N·s/m",
+                asSent(second.maxStiffnessNpm()), asSent(second.dampingNspm()), asSent(first.maxStiffnessNpm()),
+                asSent(first.dampingNspm()));
+    }
+
+    /**
+     * "max force 3.30 N, the first 8.00 N". INFO carries float32 values, and printed as doubles they read
+     * 3.299999952316284; two that round alike at this precision are printed as sent, so the two still differ.
+     */
+    private static String values(String what, double second, double first, String format, String unit) {
+        String s = String.format(java.util.Locale.ROOT, format, second);
+        String f = String.format(java.util.Locale.ROOT, format, first);
+        if (s.equals(f)) {
+            s = asSent(second);
+            f = asSent(first);
+        }
+        return what + " " + s + unit + ", the first " + f + unit;
+    }
+
+    /** A value as the device sent it, a float32: the shortest decimal that reads back as that float. */
+    private static String asSent(double value) {
+        return Float.toString((float) value);
     }
 
     /**

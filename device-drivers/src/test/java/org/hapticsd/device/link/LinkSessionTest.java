@@ -4,6 +4,7 @@ import static org.hapticsd.device.link.SessionWire.MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -428,9 +429,39 @@ class LinkSessionTest {
         weaker.nowNs = wire.nowNs;
         weaker.run(50, 5.0, 0, 0);
         assertFalse(weaker.session.isSessionActive());
-        assertTrue(weaker.session.lastError().contains("max force 2.0 N, the first 8.0 N"),
+        assertTrue(weaker.session.lastError().contains("max force 2.00 N, the first 8.00 N"),
             weaker.session.lastError());
         assertEquals(0.0, weaker.device.appliedForceN(0), "no force reaches a device the session was not sized for");
+    }
+
+    /**
+     * Found by a tester: a Touch-like device (3.3 N) answering after a Falcon-like one (8 N) was refused as "max
+     * force 3.299999952316284 N" (INFO's float32 printed as a double), and the refusal was made anew by each HELLO
+     * and each reopen, so the server warned every second. Now it reads 3.30 N, and is said once: the same device
+     * answering again, on the same link or after a reopen, leaves the error as it was (the same string).
+     */
+    @Test
+    void shouldRefuseADifferentDeviceOnceInReadableUnits() {
+        SessionWire wire = open(EmulatedDevice.Firmware.defaults());
+        wire.run(10, 0, 0, 0);
+        wire.session.linkClosed("replugged");
+        SessionWire touch = new SessionWire(wire.session, new EmulatedDevice(EmulatorProfile.touchLike(),
+                new FixedHandTarget(0, 0, 0)));
+        touch.nowNs = wire.nowNs;
+        touch.run(300, 0, 0, 0);
+        String refusal = touch.session.lastError();
+        assertTrue(refusal.contains("(max force 3.30 N, the first 8.00 N)"), refusal);
+
+        touch.run(300, 0, 0, 0);
+        assertSame(refusal, touch.session.lastError(), "three more HELLOs answered by the same device");
+        assertTrue(touch.session.wantsReopen(touch.nowNs + CONFIG.reopenAfterNs() + 1));
+        assertSame(refusal, touch.session.lastError(), "a reopen for the same device adds nothing");
+        touch.session.linkClosed(null);
+        SessionWire again = new SessionWire(touch.session, touch.device);
+        again.nowNs = touch.nowNs;
+        again.run(300, 0, 0, 0);
+        assertSame(refusal, again.session.lastError(), "the same device after the reopen");
+        assertFalse(again.session.isSessionActive());
     }
 
     /** A session fed frames by hand, no device behind it: what a firmware under test would send. */
