@@ -34,9 +34,20 @@ public record LinkStatistics(Histogram roundTripNs, long framesReceived, long st
                              long linksOpened, long sessions, long reconnects, long sessionsLost,
                              long deviceWatchdogTrips, int protocolVersion, String lastError) {
 
-    /** Frames the device sent that never arrived intact: sequence gaps plus CRC and framing errors. */
+    /**
+     * Frames that arrived but could not be used: CRC errors, malformed and oversize. Each is a run of bytes
+     * between delimiters, not necessarily one of the device's frames: noise on the line makes runs of its own.
+     */
+    public long framesDamaged() {
+        return crcErrors + malformedFrames + oversizeFrames;
+    }
+
+    /**
+     * Frames the device sent that never arrived intact: {@link #framesDamaged()} plus {@link #framesLost} (frames
+     * missing in sequence gaps).
+     */
     public long framesDamagedOrLost() {
-        return framesLost + crcErrors + malformedFrames + oversizeFrames;
+        return framesLost + framesDamaged();
     }
 
     /** One line for a console: counts and round-trip percentiles in microseconds. */
@@ -51,9 +62,11 @@ public record LinkStatistics(Histogram roundTripNs, long framesReceived, long st
         } else {
             s.append(", rtt not measured");
         }
-        s.append(", crc errors ").append(crcErrors).append(", malformed ").append(malformedFrames)
-                .append(", oversize ").append(oversizeFrames)
-                .append(", gaps ").append(sequenceGaps).append(" (").append(framesLost).append(" frames lost)")
+        // "damaged" and "lost" are the words of the status line (RunCommand), so the two cannot be read as
+        // disagreeing: damaged = crc errors + malformed + oversize, lost = frames missing in sequence gaps.
+        s.append(", damaged ").append(framesDamaged()).append(" (crc errors ").append(crcErrors)
+                .append(", malformed ").append(malformedFrames).append(", oversize ").append(oversizeFrames)
+                .append("), gaps ").append(sequenceGaps).append(" (").append(framesLost).append(" frames lost)")
                 .append(", duplicates ").append(duplicates).append(", stale ").append(staleFrames)
                 .append(", resyncs ").append(resyncs).append(", links opened ").append(linksOpened)
                 .append(", sessions ").append(sessions).append(", reconnects ").append(reconnects)

@@ -287,11 +287,16 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */
-    private static String linkStatus(LinkStatistics link) {
+    /**
+     * The link part of the status line, in the end line's words: damaged (CRC errors, malformed and oversize runs)
+     * and lost (frames missing in sequence gaps). One "lost" for their sum read as contradicting the end line's
+     * "0 frames lost" after noise on the line.
+     */
+    static String linkStatus(LinkStatistics link) {
         String rtt = link.roundTripNs().getTotalCount() == 0 ? "rtt -"
             : String.format(Locale.ROOT, "rtt p99 %.0f us", link.roundTripNs().getValueAtPercentile(99) / 1e3);
-        return String.format(Locale.ROOT, " link %s, lost %d, reconnects %d", rtt, link.framesDamagedOrLost(),
-            link.reconnects());
+        return String.format(Locale.ROOT, " link %s, damaged %d, lost %d, reconnects %d", rtt, link.framesDamaged(),
+            link.framesLost(), link.reconnects());
     }
 
     static WaitStrategy waitStrategy(String name) {

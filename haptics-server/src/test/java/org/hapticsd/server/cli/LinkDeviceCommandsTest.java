@@ -26,11 +26,11 @@ class LinkDeviceCommandsTest {
             "--no-stream");
         assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
         // The status line carries the link's part every second; the end has the link summary.
-        assertTrue(Pattern.compile("(?m)^\\[ +[12]\\.0 s\\].* link rtt (p99 \\d+ us|-), lost 0, reconnects 0$")
+        assertTrue(Pattern.compile("(?m)^\\[ +[12]\\.0 s\\].* link rtt (p99 \\d+ us|-), damaged 0, lost 0, reconnects 0$")
             .matcher(call.out()).find(), call.out());
         Matcher end = Pattern.compile("(?m)^link emulator: protocol v2, states (\\d+), forces (\\d+), "
             + "rtt p50/p99/max .*"
-            + "crc errors 0, malformed 0, oversize 0, gaps 0 \\(0 frames lost\\).*reconnects 0").matcher(call.out());
+            + "damaged 0 \\(crc errors 0, malformed 0, oversize 0\\), gaps 0 \\(0 frames lost\\).*reconnects 0").matcher(call.out());
         assertTrue(end.find(), call.out());
         // Both directions streamed all along: about one STATE and one FORCE per loop tick of the same run. Half
         // the ticks is the bound, relative to this run's own tick count rather than to 2.5 s of wall clock: a

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.hapticsd.client.StreamClientCounters;
+import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.protocol.stream.FaultCode;
 import org.hapticsd.protocol.stream.LoopStats;
 import org.hapticsd.protocol.stream.SafetyCode;
@@ -20,6 +22,25 @@ import org.junit.jupiter.api.Test;
 
 /** The physics part of `run`'s status line: silent while all is well, explicit (and by how much) when not. */
 class RunStatusLineTest {
+    /**
+     * Found by a tester: 300 random bytes on the line made the status line say "lost 11" while the end line said
+     * "malformed 2, oversize 9, gaps 0 (0 frames lost)". Both now say damaged 11 and lost 0.
+     */
+    @Test
+    void shouldCountNoiseAsDamagedNotLostInTheStatusLineAndTheEndLineAlike() {
+        LinkStatistics link = new LinkStatistics(new Histogram(3), 5000, 4990, 5000,
+            0, 2, 9, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, null);
+        assertEquals(" link rtt -, damaged 11, lost 0, reconnects 0", RunCommand.linkStatus(link));
+        assertTrue(link.summary().contains(", damaged 11 (crc errors 0, malformed 2, oversize 9), gaps 0 "
+            + "(0 frames lost),"), link.summary());
+
+        LinkStatistics gaps = new LinkStatistics(new Histogram(3), 5000, 4990, 5000,
+            1, 0, 0, 0, 2, 7, 0, 0, 1, 1, 0, 0, 0, 2, null);
+        assertEquals(" link rtt -, damaged 1, lost 7, reconnects 0", RunCommand.linkStatus(gaps));
+        assertTrue(gaps.summary().contains(", damaged 1 (crc errors 1, malformed 0, oversize 0), gaps 2 "
+            + "(7 frames lost),"), gaps.summary());
+    }
+
     @Test
     void shouldSayNothingWhileThePhysicsKeepsWithinBudgetAndNothingWasDropped() {
         LoopSnapshot s = new LoopSnapshot(1);
