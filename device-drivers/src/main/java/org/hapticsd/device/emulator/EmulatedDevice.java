@@ -373,6 +373,11 @@ public final class EmulatedDevice {
     }
 
     private void onHello(Hello hello) {
+        if (session == Session.ACTIVE) {
+            // A host that reconnects within the liveness timeout replaces its old session; counting that one as
+            // ended keeps sessionsStarted() - sessionsEnded() the number running (0 or 1).
+            sessionsEnded++;
+        }
         zeroOutput();
         watchdogRunning = false;
         watchdogTripped = false;
@@ -544,8 +549,11 @@ public final class EmulatedDevice {
         infoPending = false;
         statusPending = false;
         pongPending = false;
+        if (session == Session.ACTIVE) {
+            // An INCOMPATIBLE exchange never started a session, so it does not end one either.
+            sessionsEnded++;
+        }
         session = Session.WAITING_FOR_HELLO;
-        sessionsEnded++;
     }
 
     private void zeroOutput() {
@@ -756,7 +764,10 @@ public final class EmulatedDevice {
         return pongsSent;
     }
 
-    /** Sessions ended by the 500 ms liveness timeout. */
+    /**
+     * Sessions ended, by the 500 ms liveness timeout or by a new HELLO replacing them: {@link #sessionsStarted()}
+     * minus this is 1 while a session runs and 0 otherwise.
+     */
     public long sessionsEnded() {
         return sessionsEnded;
     }

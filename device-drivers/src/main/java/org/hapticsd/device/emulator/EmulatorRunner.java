@@ -2,6 +2,7 @@ package org.hapticsd.device.emulator;
 
 import java.io.IOException;
 import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,7 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.hapticsd.device.link.ByteLink;
 import org.hapticsd.device.link.LinkConnector;
+import org.hapticsd.device.link.PeerClosedException;
 
 /**
  * Runs an {@link EmulatedDevice} on a real link: a thread that feeds it the bytes the host sent, polls it on the
@@ -34,6 +36,36 @@ import org.hapticsd.device.link.LinkConnector;
  * that connected and left before HELLO would hold the single TCP slot for good.
  */
 public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
+    /** What happened to the link or the session, as the firmware thread saw it. */
+    public enum EventKind {
+        LINK_OPENED,
+        /** The host closed the link: end of stream, or a write refused because it had closed. */
+        LINK_CLOSED_BY_PEER,
+        /** The link failed; the event's detail says how. */
+        LINK_FAILED,
+        /** A HELLO started a session; detail is the rate, Hz. */
+        SESSION_STARTED,
+        /**
+         * A HELLO came while a session ran: that session ended and a new one started (a host that reconnected
+         * within the liveness timeout, or one that repeats HELLO); detail is the new session's rate, Hz.
+         */
+        SESSION_RESTARTED,
+        /** The session ended: the host went silent for the liveness timeout. */
+        SESSION_ENDED
+    }
+
+    /**
+     * One event, with the link it happened on ({@code null} for a session event with no link open) and, for a
+     * failure, the error. Events are queued in order by the firmware thread, so a log built from them names the
+     * link each one belongs to, which sampling {@link #linkName()} and {@link #lastError()} cannot: two links can
+     * come and go between two samples.
+     */
+    public record Event(EventKind kind, String linkName, String detail) {
+    }
+
+    /** Events kept for {@link #pollEvent()}; more are dropped (and counted) when no one drains them. */
+    static final int EVENT_CAPACITY = 256;
+
     /** How often the firmware loop runs: a quarter of a 1 kHz period keeps STATE within 250 µs of schedule. */
     public static final long DEFAULT_POLL_INTERVAL_NS = 250_000L;
     /** A cycle later than this after the previous one counts as late: 2 ms, under half the 5 ms watchdog. */
@@ -50,6 +82,10 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
     private final byte[] rx = new byte[4096];
     private final byte[] tx = new byte[EmulatedDevice.MAX_POLL_BYTES];
     private final Thread thread;
+    private final Queue<Event> events = new ArrayBlockingQueue<>(EVENT_CAPACITY);
+    private volatile long eventsDropped;
+    private long sessionsStartedSeen;
+    private long sessionsEndedSeen;
 
     private volatile boolean running = true;
     private volatile boolean unplugged;
@@ -172,7 +208,26 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
         return sessionRateHz;
     }
 
-    /** The last link error, or null. */
+    /**
+     * The oldest event not yet taken, or null: links opened and closed (by the peer or by an error) and sessions
+     * started and ended, in the order the firmware thread saw them.
+     */
+    public Event pollEvent() {
+        return events.poll();
+    }
+
+    /** Events dropped because {@link #EVENT_CAPACITY} were waiting. */
+    public long eventsDropped() {
+        return eventsDropped;
+    }
+
+    private void emit(EventKind kind, String linkName, String detail) {
+        if (!events.offer(new Event(kind, linkName, detail))) {
+            eventsDropped++;
+        }
+    }
+
+    /** The last link error, or null; a peer closing the link is not an error. */
     public String lastError() {
         return lastError;
     }
@@ -193,13 +248,21 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
             }
             try {
                 cycle(current);
-            } catch (IOException e) {
-                // After close() the link fails because close() closed it; that is not worth reporting.
-                if (running) {
-                    lastError = named(current, e);
-                }
+            } catch (PeerClosedException e) {
+                // How every host leaves (its closing zero FORCE, then close): told as such, not as an error.
                 current.close();
                 link = null;
+                if (running) {
+                    emit(EventKind.LINK_CLOSED_BY_PEER, current.name(), null);
+                }
+            } catch (IOException e) {
+                // After close() the link fails because close() closed it; that is not worth reporting.
+                current.close();
+                link = null;
+                if (running) {
+                    lastError = named(current, e);
+                    emit(EventKind.LINK_FAILED, current.name(), lastError);
+                }
             }
             LockSupport.parkNanos(pollIntervalNs);
         }
@@ -218,6 +281,7 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
             }
             link = opened;
             linksOpened++;
+            emit(EventKind.LINK_OPENED, opened.name(), null);
             return opened;
         } catch (java.net.SocketTimeoutException waiting) {
             return null;
@@ -235,8 +299,30 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
         }
     }
 
-    /** A volatile write only when the rate changes, not one fence per cycle. */
+    /**
+     * A volatile write only when the rate changes, not one fence per cycle; session events when the device's
+     * counters move. The counters, not the rate, tell a new session: a host that reconnects within the 500 ms
+     * liveness sends its HELLO while the old session runs, and the rate stays the same.
+     */
     private void publish() {
+        long ended = device.sessionsEnded() - sessionsEndedSeen;
+        long started = device.sessionsStarted() - sessionsStartedSeen;
+        if (ended != 0 || started != 0) {
+            sessionsEndedSeen += ended;
+            sessionsStartedSeen += started;
+            // A HELLO that replaces a session ends the old one and starts the new in one step: one event.
+            long restarted = Math.min(ended, started);
+            String rate = Integer.toString(device.sessionRateHz());
+            for (long i = restarted; i < ended; i++) {
+                emit(EventKind.SESSION_ENDED, linkName(), null);
+            }
+            for (long i = 0; i < restarted; i++) {
+                emit(EventKind.SESSION_RESTARTED, linkName(), rate);
+            }
+            for (long i = restarted; i < started; i++) {
+                emit(EventKind.SESSION_STARTED, linkName(), rate);
+            }
+        }
         int rateHz = device.sessionRateHz();
         if (rateHz != publishedSessionRateHz) {
             publishedSessionRateHz = rateHz;

@@ -81,7 +81,7 @@ public final class TcpByteLink implements ByteLink {
         try {
             int n = in.read(buffer, offset, length);
             if (n < 0) {
-                throw new IOException(name + ": closed by the peer");
+                throw new PeerClosedException(name + ": closed by the peer");
             }
             return n;
         } catch (SocketTimeoutException timeout) {
@@ -96,7 +96,23 @@ public final class TcpByteLink implements ByteLink {
 
     @Override
     public void write(byte[] buffer, int offset, int length) throws IOException {
-        out.write(buffer, offset, length);
+        try {
+            out.write(buffer, offset, length);
+        } catch (java.net.SocketException e) {
+            throw peerClosed(e) ? new PeerClosedException(name + ": closed by the peer", e) : e;
+        }
+    }
+
+    /**
+     * Whether a failed write means the peer had closed its socket. On TCP, EPIPE ("Broken pipe") is a write after
+     * the peer's FIN, and ECONNRESET ("Connection reset") the peer's RST, which its kernel sends when it closes with
+     * our bytes still unread: both are how a host leaves while STATE frames are in flight. The JDK reports them only
+     * as message text ({@code SocketException} carries no errno). Other errors (a timeout, an unreachable network)
+     * are the link failing and stay errors.
+     */
+    static boolean peerClosed(java.net.SocketException e) {
+        String message = e.getMessage();
+        return message != null && (message.startsWith("Broken pipe") || message.startsWith("Connection reset"));
     }
 
     @Override

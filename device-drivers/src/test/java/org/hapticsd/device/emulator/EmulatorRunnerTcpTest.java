@@ -190,6 +190,94 @@ class EmulatorRunnerTcpTest {
         assertTrue(runner.isLinked());
     }
 
+    /**
+     * A host that ends its run as the real one does (a zero FORCE, then close) while STATE is streaming: the next
+     * write fails with EPIPE or ECONNRESET, which is the host leaving, not a link error.
+     */
+    @Test
+    void shouldReportAHostThatClosesAsClosedByThePeerNotAsAnError() throws IOException {
+        startRunner(new EmulatedDevice(EmulatorProfile.falconLike()));
+        LinkHost host = connectAndHandshake();
+        host.sendForce(0f, 0f, 0f, false);
+        host.close();
+        List<EmulatorRunner.Event> events = eventsUntil(EmulatorRunner.EventKind.LINK_CLOSED_BY_PEER, 1);
+
+        assertEquals(List.of(EmulatorRunner.EventKind.LINK_OPENED, EmulatorRunner.EventKind.SESSION_STARTED,
+            EmulatorRunner.EventKind.LINK_CLOSED_BY_PEER), kinds(events));
+        assertEquals(events.get(0).linkName(), events.get(2).linkName(), "closed is told of the link that opened");
+        assertNull(runner.lastError(), "a host closing its socket is not a link error");
+    }
+
+    /**
+     * Two hosts, the second connecting (queued by the kernel) while the first streams: each close is told of its
+     * own link, in order, even when both happen between two looks of a reader.
+     */
+    @Test
+    void shouldTellEachCloseOfItsOwnLinkWhenASecondHostWaits() throws IOException {
+        startRunner(new EmulatedDevice(EmulatorProfile.falconLike()));
+        LinkHost first = connectAndHandshake();
+        LinkHost second = connect();
+        second.close();
+        first.close();
+        List<EmulatorRunner.Event> events = eventsUntil(EmulatorRunner.EventKind.LINK_CLOSED_BY_PEER, 2);
+
+        List<EmulatorRunner.Event> links = events.stream()
+            .filter(e -> e.kind().name().startsWith("LINK_")).toList();
+        assertEquals(List.of(EmulatorRunner.EventKind.LINK_OPENED, EmulatorRunner.EventKind.LINK_CLOSED_BY_PEER,
+            EmulatorRunner.EventKind.LINK_OPENED, EmulatorRunner.EventKind.LINK_CLOSED_BY_PEER), kinds(links));
+        assertEquals(links.get(0).linkName(), links.get(1).linkName());
+        assertEquals(links.get(2).linkName(), links.get(3).linkName());
+        assertTrue(!links.get(0).linkName().equals(links.get(2).linkName()), "two connections, two source ports");
+        assertNull(runner.lastError());
+    }
+
+    /**
+     * A host that comes back within the 500 ms liveness (a reconnect) sends its HELLO while the old session still
+     * runs, at the same rate: the runner still reports the old session's end and the new one's start, and the
+     * device's counts agree with it.
+     */
+    @Test
+    void shouldReportASessionThatAReconnectingHostReplaces() throws IOException {
+        EmulatedDevice device = new EmulatedDevice(EmulatorProfile.falconLike());
+        startRunner(device);
+        LinkHost first = connectAndHandshake();
+        first.close();
+        connectAndHandshake();
+        List<EmulatorRunner.Event> events = eventsUntil(EmulatorRunner.EventKind.SESSION_RESTARTED, 1);
+
+        assertEquals(List.of(EmulatorRunner.EventKind.LINK_OPENED, EmulatorRunner.EventKind.SESSION_STARTED,
+            EmulatorRunner.EventKind.LINK_CLOSED_BY_PEER, EmulatorRunner.EventKind.LINK_OPENED,
+            EmulatorRunner.EventKind.SESSION_RESTARTED), kinds(events));
+        assertEquals(events.get(3).linkName(), events.get(4).linkName(), "the new session is the new link's");
+        assertEquals("1000", events.get(events.size() - 1).detail(), "the new session's rate, Hz");
+        assertEquals(2L, runner.query(EmulatedDevice::sessionsStarted));
+        assertEquals(1L, runner.query(EmulatedDevice::sessionsEnded), "the replaced session; the new one runs");
+    }
+
+    /** Events until the {@code count}-th of {@code kind}, waiting at most {@link #ANSWER_TIMEOUT_NS}. */
+    private List<EmulatorRunner.Event> eventsUntil(EmulatorRunner.EventKind kind, int count) {
+        List<EmulatorRunner.Event> events = new ArrayList<>();
+        long deadlineNs = System.nanoTime() + ANSWER_TIMEOUT_NS;
+        int seen = 0;
+        while (seen < count) {
+            EmulatorRunner.Event e = runner.pollEvent();
+            if (e == null) {
+                assertTrue(System.nanoTime() - deadlineNs < 0, "no " + count + " x " + kind + " within 3 s: " + events);
+                java.util.concurrent.locks.LockSupport.parkNanos(MS);
+                continue;
+            }
+            events.add(e);
+            if (e.kind() == kind) {
+                seen++;
+            }
+        }
+        return events;
+    }
+
+    private static List<EmulatorRunner.EventKind> kinds(List<EmulatorRunner.Event> events) {
+        return events.stream().map(EmulatorRunner.Event::kind).toList();
+    }
+
     @Test
     void shouldRunFirmwareAndServeTasksWithNoHost() throws IOException {
         startRunner(new EmulatedDevice(EmulatorProfile.falconLike()));

@@ -383,43 +383,95 @@ final class EmulateCommand implements Callable<Integer> {
         }
     }
 
-    /** Waits for Ctrl-C or the time limit, printing connections and session changes as they happen. */
+    /**
+     * Waits for Ctrl-C or the time limit, printing connections and session changes as they happen. They come from
+     * the runner's event queue, each with its own link, so a link that opened and closed between two looks is still
+     * reported, and a failure is never told of the wrong link.
+     */
     private static void reportEvents(PrintWriter out, EmulatorRunner runner, PtyConnector pty,
                                      CountDownLatch stopRequested, long startNs, double limitS) {
-        long links = 0;
-        long ptyRestarts = 0;
-        String linkName = null;
-        int rateHz = 0;
+        EventLog log = new EventLog(out, pty, startNs);
         while (true) {
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             if (elapsedS >= limitS) {
-                return;
+                break;
             }
             long waitMs = (long) Math.min(EVENT_POLL_MS, Math.ceil((limitS - elapsedS) * 1e3));
             if (awaitQuietly(stopRequested, waitMs)) {
+                break;
+            }
+            log.drain(runner);
+        }
+        log.drain(runner);
+        log.flushRestarts();
+    }
+
+    /**
+     * The lines of the event log. A session that a new HELLO replaced is told like any other end and start, once
+     * per link; further ones on that link are counted and told in one line when something else happens: a host
+     * refusing this device repeats HELLO ten times a second.
+     */
+    private static final class EventLog {
+        private final PrintWriter out;
+        private final PtyConnector pty;
+        private final long startNs;
+        private long ptyRestarts;
+        private boolean restartToldOnLink;
+        private long restartsUntold;
+
+        EventLog(PrintWriter out, PtyConnector pty, long startNs) {
+            this.out = out;
+            this.pty = pty;
+            this.startNs = startNs;
+        }
+
+        void drain(EmulatorRunner runner) {
+            EmulatorRunner.Event e;
+            while ((e = runner.pollEvent()) != null) {
+                report(e);
+            }
+            reportPtyRestart();
+        }
+
+        private void report(EmulatorRunner.Event e) {
+            if (e.kind() == EmulatorRunner.EventKind.SESSION_RESTARTED && restartToldOnLink) {
+                restartsUntold++;
                 return;
             }
-            long opened = runner.linksOpened();
-            String name = runner.linkName();
-            if (linkName != null && (name == null || opened != links)) {
-                String why = runner.lastError();
-                event(out, startNs, "link closed: " + linkName + (why == null ? "" : " (" + why + ")"));
-                linkName = null;
+            flushRestarts();
+            switch (e.kind()) {
+                case LINK_OPENED -> {
+                    // The new pair is why this link could open: said first.
+                    reportPtyRestart();
+                    restartToldOnLink = false;
+                    event(out, startNs, "link open: " + e.linkName());
+                }
+                // A host that closes its end is how a run ends, not an error, and is said so.
+                case LINK_CLOSED_BY_PEER -> event(out, startNs, "link closed by the host: " + e.linkName());
+                case LINK_FAILED -> event(out, startNs, "link lost: " + e.linkName() + " (" + e.detail() + ")");
+                case SESSION_STARTED -> event(out, startNs, "session started at " + e.detail() + " Hz");
+                case SESSION_RESTARTED -> {
+                    restartToldOnLink = true;
+                    event(out, startNs, "session ended (a new HELLO replaced it)");
+                    event(out, startNs, "session started at " + e.detail() + " Hz");
+                }
+                case SESSION_ENDED -> event(out, startNs, "session ended");
             }
-            if (opened != links && name != null) {
-                links = opened;
-                linkName = name;
-                event(out, startNs, "link open: " + name);
+        }
+
+        void flushRestarts() {
+            if (restartsUntold > 0) {
+                event(out, startNs, "session replaced by a new HELLO " + restartsUntold + " more time"
+                    + (restartsUntold == 1 ? "" : "s"));
+                restartsUntold = 0;
             }
+        }
+
+        private void reportPtyRestart() {
             if (pty != null && pty.restarts() != ptyRestarts) {
                 ptyRestarts = pty.restarts();
                 event(out, startNs, "socat had exited: started a new pty pair, the host connects to "
                     + pty.hostPath + " again");
-            }
-            int rate = runner.sessionRateHz();
-            if (rate != rateHz) {
-                event(out, startNs, rate == 0 ? "session ended" : "session started at " + rate + " Hz");
-                rateHz = rate;
             }
         }
     }
@@ -440,6 +492,7 @@ final class EmulateCommand implements Callable<Integer> {
         row(out, "CRC errors", device.crcErrors());
         row(out, "malformed frames", device.malformedFrames());
         row(out, "watchdog trips", device.watchdogTrips());
+        row(out, "sessions started", device.sessionsStarted());
         row(out, "sessions ended", device.sessionsEnded());
         String error = runner.lastError();
         if (error != null) {

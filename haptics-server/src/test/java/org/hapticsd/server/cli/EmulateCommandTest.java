@@ -173,6 +173,10 @@ class EmulateCommandTest {
         String out = emulate.out();
         assertTrue(out.matches("(?s).*\\] link open: tcp:127\\.0\\.0\\.1:\\d+\n.*"), out);
         assertTrue(out.contains("] session started at 1000 Hz\n"), out);
+        // The host closed its socket while STATE streamed: EPIPE or ECONNRESET on the next write, which is the host
+        // leaving, not an error.
+        assertTrue(out.matches("(?s).*\\] link closed by the host: tcp:127\\.0\\.0\\.1:\\d+\n.*"), out);
+        assertTrue(!out.contains("last link error") && !out.contains("Broken pipe"), out);
         // The host left after its 800 ms; 500 ms later the firmware's liveness rule ended the session.
         assertTrue(out.contains("] session ended\n"), out);
         assertTrue(out.contains("emulator summary after 6."), out);
@@ -180,10 +184,32 @@ class EmulateCommandTest {
         assertSummary(out, "forces accepted", 0);
         assertSummary(out, "CRC errors", 0);
         assertSummary(out, "watchdog trips", 0);
+        assertSummary(out, "sessions started", 1);
         assertSummary(out, "sessions ended", 1);
         assertTrue(summaryValue(out, "frames received") >= 8, "HELLO and a heartbeat per 100 ms: " + out);
         assertTrue(summaryValue(out, "frames sent") >= 100, "INFO, STATUS and STATE for 800 ms: " + out);
         assertEquals("", emulate.err());
+    }
+
+    /**
+     * A host that reconnects within the 500 ms liveness (as after a socat restart) sends HELLO while the old session
+     * still runs at the same rate; the log used to watch only the rate and so never told of the second session.
+     */
+    @Test
+    void shouldReportTheSessionOfAHostThatReconnects() throws Exception {
+        CliCall emulate = CliCall.start("emulate", "--tcp", "0", "--seconds", "7");
+        Matcher ready = emulate.awaitLine(READY, READY_TIMEOUT_MS);
+        int port = LinkAddress.parse(ready.group(5)).number();
+        settledPosition(port);
+        settledPosition(port);
+
+        assertEquals(0, emulate.exitCode(), emulate.toString());
+        String out = emulate.out();
+        assertEquals(2, out.split("\\] session started at 1000 Hz\n", -1).length - 1, out);
+        assertEquals(1, out.split("\\] session ended \\(a new HELLO replaced it\\)\n", -1).length - 1, out);
+        assertEquals(1, out.split("\\] session ended\n", -1).length - 1, out);
+        assertSummary(out, "sessions started", 2);
+        assertSummary(out, "sessions ended", 2);
     }
 
     @Test
