@@ -64,15 +64,7 @@ class RealTimeCommandsTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldEndWithTheContactsDroppedOverTheBudget(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
-        java.nio.file.Path scene = java.nio.file.Files.writeString(dir.resolve("tight.yaml"), """
-            name: tight
-            mapping: {origin: [0, 0, 1]}
-            contact: {maxPairs: 8, maxPoints: 1}
-            bodies:
-              - {name: floor, shape: {type: plane, normal: [0, 0, 1]}}
-              - {name: a, motion: dynamic, massKg: 1.0, shape: {type: sphere, radiusM: 0.05}, position: [0, 0, 0.06]}
-              - {name: b, motion: dynamic, massKg: 1.0, shape: {type: sphere, radiusM: 0.05}, position: [0.2, 0, 0.06]}
-            """);
+        java.nio.file.Path scene = java.nio.file.Path.of(getClass().getResource("/scenes/tight-budget.yaml").toURI());
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--scene", scene.toString(),

@@ -3,7 +3,6 @@ package org.hapticsd.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,15 +17,7 @@ class SimulateDroppedContactsTest {
 
     @Test
     void shouldEndWithTheContactsDroppedOverTheBudget(@TempDir Path dir) throws Exception {
-        Path scene = Files.writeString(dir.resolve("tight.yaml"), """
-            name: tight
-            mapping: {origin: [0, 0, 1]}
-            contact: {maxPairs: 8, maxPoints: 1}
-            bodies:
-              - {name: floor, shape: {type: plane, normal: [0, 0, 1]}}
-              - {name: a, motion: dynamic, massKg: 1.0, shape: {type: sphere, radiusM: 0.05}, position: [0, 0, 0.06]}
-              - {name: b, motion: dynamic, massKg: 1.0, shape: {type: sphere, radiusM: 0.05}, position: [0.2, 0, 0.06]}
-            """);
+        Path scene = Path.of(getClass().getResource("/scenes/tight-budget.yaml").toURI());
         CliCall call = CliCall.run("simulate", "--scene", scene.toString(), "--duration", "1", "--out",
             dir.resolve("t.csv").toString());
         assertEquals(0, call.exitCode(), call.toString());
