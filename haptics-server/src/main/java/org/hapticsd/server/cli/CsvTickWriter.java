@@ -57,11 +57,36 @@ final class CsvTickWriter {
         flushLine();
     }
 
+    /**
+     * A whole number of nanoseconds as decimal seconds, exactly: {@code 2.913}, {@code 0.00025}, {@code 1.0}. A double
+     * printed {@code 2.9130000000000003} (a tester) and, below a millisecond, {@code 2.5E-4}.
+     */
+    static void appendSeconds(StringBuilder out, long ns) {
+        if (ns < 0) {
+            out.append('-');
+            ns = -ns;
+        }
+        out.append(ns / 1_000_000_000L).append('.');
+        long fraction = ns % 1_000_000_000L;
+        if (fraction == 0) {
+            out.append('0');
+            return;
+        }
+        int digits = 9;
+        while (fraction % 10 == 0) {
+            fraction /= 10;
+            digits--;
+        }
+        String text = Long.toString(fraction);
+        for (int i = text.length(); i < digits; i++) {
+            out.append('0');
+        }
+        out.append(text);
+    }
+
     void row(LoopSnapshot s) {
         line.setLength(0);
-        // Divided, not multiplied by 1e-9: the quotient is the double nearest the exact seconds, which prints as
-        // 2.913, where the product printed 2.9130000000000003 (a tester).
-        line.append(s.timeNs / 1e9);
+        appendSeconds(line, s.timeNs);
         append(s.devicePositionM);
         append(s.toolPositionM);
         append(s.commandedForceN);

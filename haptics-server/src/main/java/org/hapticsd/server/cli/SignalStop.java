@@ -24,19 +24,35 @@ final class SignalStop implements AutoCloseable {
     private final List<SignalHandler> previous = new ArrayList<>();
     private volatile boolean received;
     private volatile int number;
+    /** Signals so far; each is handled on a thread of its own. */
+    private final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
 
     private SignalStop() {
     }
 
     /** Installs the handler for INT and TERM; {@code onSignal} runs on the JVM's signal thread at the first one. */
     static SignalStop install(Runnable onSignal) {
+        return install(onSignal, 2, null);
+    }
+
+    /**
+     * As {@link #install(Runnable)}, exiting at once only at the {@code exitAt}-th signal; the ones between print
+     * {@code patience} on standard error. For {@code test}, whose stop writes the results of the scripts that ran: a
+     * tester's second Ctrl-C 0.15 s after the first lost the summary and the JUnit file.
+     */
+    static SignalStop install(Runnable onSignal, int exitAt, String patience) {
         SignalStop stop = new SignalStop();
         for (String name : new String[] {"INT", "TERM"}) {
             try {
                 Signal signal = new Signal(name);
                 SignalHandler old = Signal.handle(signal, s -> {
-                    if (stop.received) {
+                    int nth = stop.count.incrementAndGet();
+                    if (nth >= 2 && nth >= exitAt) {
                         System.exit(128 + s.getNumber());
+                    }
+                    if (nth >= 2) {
+                        System.err.println("hapticsd: " + patience);
+                        return;
                     }
                     stop.number = s.getNumber();
                     stop.received = true;

@@ -57,10 +57,15 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         }
         ScriptRunner runner = new ScriptRunner();
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
+        Map<Path, Path> given = new java.util.HashMap<>();
         for (Path script : scripts) {
-            if (loaded.containsKey(script)) {
-                // Its report suite and recording would collide with the first run's (a tester saw it run once, silently).
-                parent.out().println("note: " + script + " is given more than once; it runs once");
+            // The same file under another spelling (./x.yaml, a/../x.yaml, a link to it) is the same script: its report
+            // suite and recording would collide with the first run's (a tester saw it run once, silently, then run
+            // four times under four spellings).
+            Path first = given.putIfAbsent(sameFile(script), script);
+            if (first != null) {
+                parent.out().println("note: " + script + (first.equals(script) ? " is given more than once"
+                    : " is " + first + " again") + "; it runs once");
                 continue;
             }
             try {
@@ -95,7 +100,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         int skipped = 0;
         // Ctrl-C (or SIGTERM) ends the running script, its device closed at zero force, and skips the rest; what ran
         // is still printed and written (a tester's Ctrl-C in the second of two scripts left no summary and no XML).
-        SignalStop signals = SignalStop.install(runner::requestStop);
+        SignalStop signals = SignalStop.install(runner::requestStop, 3,
+            "stopping: the running script's device is closing and the results are being written; a third signal "
+                + "exits at once, without them");
         try {
             for (Map.Entry<Path, ScriptSpec> entry : loaded.entrySet()) {
                 if (runner.stopRequested()) {
@@ -155,6 +162,15 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             return signals.exitCode();
         }
         return failed > 0 ? Main.EXIT_FAILURE : errors > 0 ? Main.EXIT_INCONCLUSIVE : Main.EXIT_OK;
+    }
+
+    /** What identifies a script file whatever its spelling: its real path, or its normalised one if it has none. */
+    private static Path sameFile(Path script) {
+        try {
+            return script.toRealPath();
+        } catch (IOException e) {
+            return script.toAbsolutePath().normalize();
+        }
     }
 
     /**

@@ -213,9 +213,16 @@ public final class Recording {
             throw new IOException(file + ": byte offset " + lengthAt + ": the header ends before the device's ratings");
         }
         int length = all.getInt();
-        if (length < 1 || length > all.remaining() - RecordingFormat.DEVICE_RATINGS_BYTES) {
+        if (length < 1 || length > 1_000_000) {
             throw new IOException(file + ": byte offset " + lengthAt + ": device name length " + length
                 + " out of range");
+        }
+        if (length > all.remaining() - RecordingFormat.DEVICE_RATINGS_BYTES) {
+            // A file cut short in its header (a tester's, cut at 32 to 82 bytes, was told its length was wrong).
+            throw new IOException(file + ": byte offset " + (lengthAt + 4 + all.remaining()) + ": the file ends in its "
+                + "header, before the device's name (" + length + " bytes) and ratings ("
+                + RecordingFormat.DEVICE_RATINGS_BYTES + " bytes) that the length at byte offset " + lengthAt
+                + " announces");
         }
         byte[] name = new byte[length];
         all.get(name);
@@ -234,7 +241,7 @@ public final class Recording {
         }
         if (values[1] > values[0]) {
             throw new IOException(file + ": byte offset " + (at + 8) + ": the recorded device's continuous force "
-                + values[1] + " N is above its peak force " + values[0] + " N");
+                + String.format(java.util.Locale.ROOT, "%.3f N is above its peak force %.3f N", values[1], values[0]));
         }
         return new Ratings(deviceName, values[0], values[1], values[2], values[3]);
     }

@@ -69,15 +69,18 @@ final class FaultSchedule {
         return noise;
     }
 
-    /** Real time: runs every action at its time after {@code startNs}, then waits until {@code durationS} passed. */
-    void run(long startNs, double durationS) {
+    /**
+     * Real time: runs every action at its time after {@code startNs}, then waits until {@code durationS} passed, or
+     * until {@code stop} says so (checked whenever the thread wakes: a stop unparks it).
+     */
+    void run(long startNs, double durationS, java.util.function.BooleanSupplier stop) {
         for (Action action : actions) {
-            if (!sleepUntil(startNs + Math.round(action.atS() * 1e9))) {
+            if (!sleepUntil(startNs + Math.round(action.atS() * 1e9), stop)) {
                 return;
             }
             action.run().run();
         }
-        sleepUntil(startNs + Math.round(durationS * 1e9));
+        sleepUntil(startNs + Math.round(durationS * 1e9), stop);
     }
 
     /** Lockstep, on the loop thread before a tick: runs the actions due by {@code sinceFirstTickNs}. */
@@ -87,14 +90,14 @@ final class FaultSchedule {
         }
     }
 
-    private static boolean sleepUntil(long deadlineNs) {
+    private static boolean sleepUntil(long deadlineNs, java.util.function.BooleanSupplier stop) {
         long remainingNs;
         while ((remainingNs = deadlineNs - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(remainingNs);
-            if (Thread.currentThread().isInterrupted()) {
+            if (stop.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                 return false;
             }
+            LockSupport.parkNanos(remainingNs);
         }
-        return true;
+        return !stop.getAsBoolean();
     }
 }

@@ -118,6 +118,9 @@ public final class JUnitXml {
         if (why.startsWith(ScriptRunner.LINK_BROKEN)) {
             return "LinkBroken";
         }
+        if (why.startsWith(ScriptRunner.INTERRUPTED)) {
+            return "Interrupted";
+        }
         return "HostStall";
     }
 }

@@ -301,6 +301,8 @@ public final class ScriptRunner {
     static final String DEVICE_UNAVAILABLE = "the device could not be opened";
     /** How an ERROR's reason begins when a lockstep link broke during the run (JUnit type LinkBroken). */
     static final String LINK_BROKEN = "the run could not be completed";
+    /** How an assertion of a script stopped by a signal begins (JUnit error type Interrupted). */
+    static final String INTERRUPTED = "interrupted";
 
     /**
      * Where a top-level key of the script starts, as ":LINE:1", or "" if it is not found as such (a flow-style
@@ -392,9 +394,6 @@ public final class ScriptRunner {
             return runScript(scriptFile, spec, recording);
         } finally {
             running = null;
-            // A stop's wake-up must not stay on this thread for the caller's file writes (an interrupted channel
-            // closes itself).
-            Thread.interrupted();
         }
     }
 
@@ -407,7 +406,9 @@ public final class ScriptRunner {
         stopRequested = true;
         Thread thread = running;
         if (thread != null) {
-            thread.interrupt();
+            // Unparked, not interrupted: an interrupt stays on the thread, and the next file it opens or writes (the
+            // script's recording) closes itself with ClosedByInterruptException (a tester: "cannot record: null").
+            LockSupport.unpark(thread);
         }
     }
 
@@ -492,12 +493,8 @@ public final class ScriptRunner {
                 runner.start();
                 try {
                     emulatorHand.start();
-                    if (!stopRequested) {
-                        faults.run(firstTickNs(assembly), durationS);
-                    }
+                    faults.run(firstTickNs(assembly), durationS, () -> stopRequested);
                 } finally {
-                    // A stop woke the wait above: clear it before closing threads and files on this one.
-                    Thread.interrupted();
                     runner.close();
                 }
             }
@@ -524,7 +521,7 @@ public final class ScriptRunner {
             : new HostTimingCheck(trace, emulatorTiming, assembly.loop().firstTickNs(),
                 HostTimingCheck.scriptFaults(spec.timeline()));
         String harnessError = stopRequested
-            ? String.format(java.util.Locale.ROOT, "interrupted: the run was stopped (Ctrl-C or SIGTERM) after %.2f s of "
+            ? String.format(java.util.Locale.ROOT, INTERRUPTED + ": the run was stopped (Ctrl-C or SIGTERM) after %.2f s of "
                 + "its %.2f s", trace.count / (double) rateHz, durationS)
             : lockstep ? lockstepFailure(assembly) : null;
         for (int i = 0; i < spec.assertions().size(); i++) {

@@ -106,7 +106,8 @@ class RunSignalExitTest {
         Path xml = dir.resolve("results.xml");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
             "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", quick.toString(),
-            slow.toString(), never.toString(), "--junit-xml", xml.toString())
+            slow.toString(), never.toString(), "--junit-xml", xml.toString(), "--record-dir",
+            dir.resolve("recordings").toString())
             .redirectErrorStream(true).start();
         StringBuilder all = new StringBuilder();
         long signalledNs = 0;
@@ -116,8 +117,9 @@ class RunSignalExitTest {
             while ((line = out.readLine()) != null) {
                 all.append(line).append('\n');
                 if (line.startsWith("== slow")) {
-                    // Its loop runs after the JIT warm-up (up to 7 s); stop it in the middle of its 120 s.
-                    Thread.sleep(9_000);
+                    // In its JIT warm-up (up to 7 s), before its recording is created: a tester's stop there made the
+                    // recording's file fail ("cannot record: null", exit 2, no summary, no JUnit file).
+                    Thread.sleep(1_000);
                     signalledNs = System.nanoTime();
                     new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
                 }
@@ -134,5 +136,43 @@ class RunSignalExitTest {
         assertTrue(text.contains("1 passed, 0 failed, 1 not checked; stopped by a signal, 1 script not run"), text);
         String report = java.nio.file.Files.readString(xml);
         assertTrue(report.contains("quick") && report.contains("slow") && !report.contains("never"), report);
+        assertTrue(report.contains("<error type=\"Interrupted\""), "not a host stall: " + report);
+    }
+
+    /** A second Ctrl-C 0.15 s after the first lost the summary and the JUnit file (a tester); a third still exits. */
+    @Test
+    void shouldStillWriteTheResultsWhenTestGetsASecondSignal(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), """
+            name: slow
+            duration: 120
+            assertions:
+              - {name: no force, from: 0.0, to: 120, force: {axis: magnitude, max: 0.001}}
+            """);
+        Path xml = dir.resolve("results.xml");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", slow.toString(),
+            "--junit-xml", xml.toString())
+            .redirectErrorStream(true).start();
+        StringBuilder all = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                all.append(line).append('\n');
+                if (line.startsWith("== slow")) {
+                    Thread.sleep(1_000);
+                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                    Thread.sleep(150);
+                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                }
+            }
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
+        String text = all.toString();
+        assertEquals(130, p.exitValue(), text);
+        assertTrue(text.contains("hapticsd: stopping: the running script's device is closing"), text);
+        assertTrue(text.contains("0 passed, 0 failed, 1 not checked; stopped by a signal"), text);
+        assertTrue(java.nio.file.Files.readString(xml).contains("<error type=\"Interrupted\""), "the JUnit file");
     }
 }

@@ -24,4 +24,21 @@ class SimulateCsvTimeTest {
         }
         assertEquals("2.913", rows.get(2914).substring(0, 5));
     }
+
+    /** Below a millisecond (a 4 kHz loop) a double printed 2.5E-4. */
+    @Test
+    void shouldWriteSecondsWithoutExponents() {
+        assertEquals("0.0", seconds(0));
+        assertEquals("0.00025", seconds(250_000));
+        assertEquals("0.000000001", seconds(1));
+        assertEquals("1.0", seconds(1_000_000_000L));
+        assertEquals("2.913", seconds(2_913_000_000L));
+        assertEquals("3600.0000005", seconds(3_600_000_000_500L));
+    }
+
+    private static String seconds(long ns) {
+        StringBuilder b = new StringBuilder();
+        CsvTickWriter.appendSeconds(b, ns);
+        return b.toString();
+    }
 }

@@ -173,7 +173,16 @@ class TickRecorderTest {
         assertRefused(dir, good, ratings, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
             .putDouble(ratings, Double.NaN), "the recorded device's peak force is NaN, not a finite positive value");
         assertRefused(dir, good, ratings + 8, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
-            .putDouble(ratings + 8, 1e6), "the recorded device's continuous force 1000000.0 N is above its peak force");
+            .putDouble(ratings + 8, 1e6), "the recorded device's continuous force 1000000.000 N is above its peak "
+            + "force");
+        // Cut in its header: the length is right, the file ends.
+        byte[] cut = java.util.Arrays.copyOf(good, ratings + 5);
+        Path cutFile = dir.resolve("cut-header.rec");
+        Files.write(cutFile, cut);
+        IOException e = assertThrows(IOException.class, () -> Recording.read(cutFile));
+        assertEquals(cutFile + ": byte offset " + (ratings + 5) + ": the file ends in its header, before the device's "
+            + "name (" + deviceName + " bytes) and ratings (32 bytes) that the length at byte offset 28 announces",
+            e.getMessage());
         assertRefused(dir, good, ratings + 24, b -> java.nio.ByteBuffer.wrap(b).order(RecordingFormat.ORDER)
             .putDouble(ratings + 24, -1.0), "the recorded device's damping is -1.0, not a finite value of 0 or more");
     }

@@ -56,9 +56,16 @@ class TestScriptCommandTest {
             assertions:
               - {name: no force, from: 0.0, to: 0.2, force: {axis: magnitude, max: 0.001}}
             """);
-        Outcome outcome = run("test", script.toString(), script.toString());
+        Path spelledAnotherWay = dir.resolve("sub").resolve("..").resolve("twice.yaml");
+        Files.createDirectories(dir.resolve("sub"));
+        Path link = Files.createSymbolicLink(dir.resolve("link.yaml"), script);
+        Outcome outcome = run("test", script.toString(), script.toString(), spelledAnotherWay.toString(),
+            link.toString());
         assertEquals(0, outcome.code(), outcome.out() + outcome.err());
         assertTrue(outcome.out().contains("note: " + script + " is given more than once; it runs once"), outcome.out());
+        assertTrue(outcome.out().contains("note: " + spelledAnotherWay + " is " + script + " again; it runs once"),
+            outcome.out());
+        assertTrue(outcome.out().contains("note: " + link + " is " + script + " again; it runs once"), outcome.out());
         assertTrue(outcome.out().contains("1 passed, 0 failed"), outcome.out());
     }
 
