@@ -180,7 +180,8 @@ public final class LinkHapticDevice implements HapticDevice {
                 why = lastError;
             } else if (linksOpened == 0 && failure != null) {
                 // No HELLO ever went out: say that the port or connection never opened, and why, once.
-                why = "could not open within " + timeoutMs + " ms: " + withoutPrefix(failure, connector.name() + ": ");
+                why = "could not open within " + timeoutMs + " ms: "
+                    + withoutPrefix(withoutPrefix(failure, connector.name() + ": "), "cannot open: ");
             } else {
                 why = "no usable INFO within " + timeoutMs + " ms of HELLO" + detail;
             }

@@ -96,8 +96,12 @@ public final class LinkProbe {
         try {
             link = connector.connect();
         } catch (IOException e) {
+            // The link's own message names it and often says "cannot open" already (a serial port's does): said once.
+            String message = String.valueOf(e.getMessage());
+            String prefix = connector.name() + ": ";
+            String why = message.startsWith(prefix) ? message.substring(prefix.length()) : message;
             return Result.failed(connector.name(), 0, 0, 0, clockNs.getAsLong() - startNs,
-                    "cannot open: " + e.getMessage());
+                    why.startsWith("cannot open") ? why : "cannot open: " + why);
         }
         try (link) {
             return handshake(link, connector.name(), startNs, timeoutNs, clockNs);

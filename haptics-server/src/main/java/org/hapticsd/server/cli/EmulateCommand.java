@@ -233,6 +233,14 @@ final class EmulateCommand implements Callable<Integer> {
             throw new UsageException("--hand-target: expected X,Y,Z in metres, got " + handTargetM.length
                 + " value" + (handTargetM.length == 1 ? "" : "s"));
         }
+        for (int k = 0; k < 3; k++) {
+            // As in a --hand-path file: metres of reach are a unit slip (a tester's 20,0,0 was taken as is). A value
+            // that is not finite is FixedHandTarget's to refuse.
+            if (Double.isFinite(handTargetM[k]) && Math.abs(handTargetM[k]) > HandPathFile.MAX_REACH_M) {
+                throw new UsageException("--hand-target: " + "xyz".charAt(k) + " " + handTargetM[k] + " m is more than "
+                    + HandPathFile.MAX_REACH_M + " m from the device's origin: positions are in metres (20 mm is 0.02)");
+            }
+        }
         try {
             return new FixedHandTarget(handTargetM[0], handTargetM[1], handTargetM[2]);
         } catch (IllegalArgumentException e) {

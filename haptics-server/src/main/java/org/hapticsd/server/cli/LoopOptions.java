@@ -227,6 +227,13 @@ final class LoopOptions {
                 throw new UsageException("--device " + device + ": no such port (" + address.target()
                     + " does not exist; `hapticsd devices` lists the serial ports)");
             }
+            // Nor can a directory or a regular file (a tester's waited 2 s for "not a serial port (errno 21)").
+            if (address.kind() == LinkAddress.Kind.SERIAL && address.target().startsWith("/")
+                    && (Files.isDirectory(Path.of(address.target())) || Files.isRegularFile(Path.of(address.target())))) {
+                throw new UsageException("--device " + device + ": " + address.target() + " is a "
+                    + (Files.isDirectory(Path.of(address.target())) ? "directory" : "regular file")
+                    + ", not a serial port (`hapticsd devices` lists the serial ports)");
+            }
         }
         Path replay = replayFile();
         if (replay != null && Files.isDirectory(replay)) {
@@ -281,6 +288,10 @@ final class LoopOptions {
             // A link's message starts with its own name ("tcp:host:port: ..."): say the flag's value once.
             String message = String.valueOf(e.getMessage());
             String detail = message.startsWith(device + ": ") ? message.substring(device.length() + 2) : message;
+            if (detail == message && message.startsWith(device + ":") && message.indexOf(": ", device.length()) > 0) {
+                // The link names itself with what the flag left to its default ("serial:X" opens "serial:X:1000000").
+                detail = message.substring(message.indexOf(": ", device.length()) + 2);
+            }
             if (e instanceof DeviceException && !device.startsWith(REPLAY_PREFIX)) {
                 // A device named correctly that did not answer, refused the connection or speaks no common protocol
                 // version is not misuse of the command (a tester's scripts read exit 2 as "my command line is wrong").

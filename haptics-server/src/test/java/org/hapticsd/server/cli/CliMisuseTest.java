@@ -75,6 +75,16 @@ class CliMisuseTest {
             "--device replay:" + notRecording + ": " + notRecording + ": byte offset 0: not a tick recording");
     }
 
+    /** A directory or a regular file named as a serial port waited 2 s for "not a serial port (errno 21)", exit 1. */
+    @Test
+    void shouldRefuseADirectoryOrFileAsASerialPortAtOnce() throws IOException {
+        assertMisuse(run("run", "--no-stream", "--duration", "1", "--device", "serial:" + dir),
+            "--device serial:" + dir + ": " + dir + " is a directory, not a serial port");
+        Path file = java.nio.file.Files.writeString(dir.resolve("port.txt"), "x");
+        assertMisuse(run("run", "--no-stream", "--duration", "1", "--device", "serial:" + file),
+            "--device serial:" + file + ": " + file + " is a regular file, not a serial port");
+    }
+
     /** A tester's {@code scene pile --spheres abc} read "'abc' is not an int": a Java type. */
     @Test
     void shouldNameNumbersNotJavaTypes() {

@@ -99,6 +99,8 @@ class EmulateCommandTest {
         CliCall.run("emulate", "--tcp", "0", "--hand-path", far.toString(), "--seconds", "0.5")
             .assertMisuse("--hand-path " + far + ":3: x 5 m is more than 1.0 m from the device's origin: positions "
                 + "are in metres (20 mm is 0.02)");
+        CliCall.run("emulate", "--tcp", "0", "--hand-target", "20,0,0", "--seconds", "0.5")
+            .assertMisuse("--hand-target: x 20.0 m is more than 1.0 m from the device's origin");
     }
 
     @Test
