@@ -17,6 +17,47 @@ import org.junit.jupiter.params.provider.CsvSource;
  * whose SIGTERM gave 130, SIGINT's code. Each run stops the loop and closes the device before it exits.
  */
 class RunSignalExitTest {
+    /** A real-time script that runs two minutes unless stopped. */
+    private static final String SLOW_SCRIPT = """
+        name: slow
+        duration: 120
+        assertions:
+          - {name: no force, from: 0.0, to: 120, force: {axis: magnitude, max: 0.001}}
+        """;
+
+    /** One line of a process's output, and what to do on it. */
+    @FunctionalInterface
+    private interface OnLine {
+        void accept(String line) throws Exception;
+    }
+
+    /** hapticsd in a JVM of its own (a signal must reach a process of its own), output and errors merged. */
+    private static Process hapticsd(String maxHeap, String... args) throws java.io.IOException {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap,
+            "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(java.util.List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    /** Reads the process's output to its end, handing each line to {@code onLine}; returns all of it. */
+    private static String readAll(Process p, OnLine onLine) throws Exception {
+        StringBuilder all = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                all.append(line).append('\n');
+                onLine.accept(line);
+            }
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
+        return all.toString();
+    }
+
+    private static void signal(Process p, String signal) throws Exception {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
+    }
 
     @ParameterizedTest
     @CsvSource({"INT, 130", "TERM, 143"})
@@ -52,27 +93,16 @@ class RunSignalExitTest {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "watch", "--url",
-            "ws://127.0.0.1:" + port + "/ws", "--seconds", "60")
-            .redirectErrorStream(true).start();
-        StringBuilder all = new StringBuilder();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                all.append(line).append('\n');
-                if (line.startsWith("watch: ")) {
-                    // Started: let one attempt fail, then stop it.
-                    Thread.sleep(1_500);
-                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-                }
+        Process p = hapticsd("128m", "watch", "--url", "ws://127.0.0.1:" + port + "/ws", "--seconds", "60");
+        String text = readAll(p, line -> {
+            if (line.startsWith("watch: ")) {
+                // Started: let one attempt fail, then stop it.
+                Thread.sleep(1_500);
+                signal(p, "INT");
             }
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
-        assertEquals(130, p.exitValue(), all.toString());
-        assertTrue(all.toString().contains("hapticsd: watch: never connected to ws://127.0.0.1:" + port + "/ws: "),
-            all.toString());
+        });
+        assertEquals(130, p.exitValue(), text);
+        assertTrue(text.contains("hapticsd: watch: never connected to ws://127.0.0.1:" + port + "/ws: "), text);
     }
 
     /**
@@ -90,12 +120,7 @@ class RunSignalExitTest {
             assertions:
               - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
             """);
-        Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), """
-            name: slow
-            duration: 120
-            assertions:
-              - {name: no force, from: 0.0, to: 120, force: {axis: magnitude, max: 0.001}}
-            """);
+        Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), SLOW_SCRIPT);
         Path never = java.nio.file.Files.writeString(dir.resolve("never.yaml"), """
             name: never
             timing: lockstep
@@ -104,31 +129,20 @@ class RunSignalExitTest {
               - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
             """);
         Path xml = dir.resolve("results.xml");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", quick.toString(),
-            slow.toString(), never.toString(), "--junit-xml", xml.toString(), "--record-dir",
-            dir.resolve("recordings").toString())
-            .redirectErrorStream(true).start();
-        StringBuilder all = new StringBuilder();
-        long signalledNs = 0;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                all.append(line).append('\n');
-                if (line.startsWith("== slow")) {
-                    // In its JIT warm-up (up to 7 s), before its recording is created: a tester's stop there made the
-                    // recording's file fail ("cannot record: null", exit 2, no summary, no JUnit file).
-                    Thread.sleep(1_000);
-                    signalledNs = System.nanoTime();
-                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-                }
+        Process p = hapticsd("256m", "test", quick.toString(), slow.toString(), never.toString(), "--junit-xml",
+            xml.toString(), "--record-dir", dir.resolve("recordings").toString());
+        boolean[] signalled = new boolean[1];
+        String text = readAll(p, line -> {
+            if (line.startsWith("== slow")) {
+                // In its JIT warm-up (up to 7 s), before its recording is created: a tester's stop there made the
+                // recording's file fail ("cannot record: null", exit 2, no summary, no JUnit file).
+                Thread.sleep(1_000);
+                signalled[0] = true;
+                signal(p, "INT");
             }
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
-        String text = all.toString();
+        });
         assertEquals(130, p.exitValue(), text);
-        assertTrue(signalledNs > 0, "the second script started: " + text);
+        assertTrue(signalled[0], "the second script started: " + text);
         assertTrue(text.contains("== quick"), text);
         assertTrue(text.matches("(?s).*== slow.*interrupted: the run was stopped \\(Ctrl-C or SIGTERM\\) after "
             + "[0-9.]+ s of its 120.00 s.*"), text);
@@ -143,33 +157,17 @@ class RunSignalExitTest {
     @Test
     void shouldStillWriteTheResultsWhenTestGetsASecondSignal(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
-        Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), """
-            name: slow
-            duration: 120
-            assertions:
-              - {name: no force, from: 0.0, to: 120, force: {axis: magnitude, max: 0.001}}
-            """);
+        Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), SLOW_SCRIPT);
         Path xml = dir.resolve("results.xml");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "test", slow.toString(),
-            "--junit-xml", xml.toString())
-            .redirectErrorStream(true).start();
-        StringBuilder all = new StringBuilder();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                all.append(line).append('\n');
-                if (line.startsWith("== slow")) {
-                    Thread.sleep(1_000);
-                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-                    Thread.sleep(150);
-                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-                }
+        Process p = hapticsd("256m", "test", slow.toString(), "--junit-xml", xml.toString());
+        String text = readAll(p, line -> {
+            if (line.startsWith("== slow")) {
+                Thread.sleep(1_000);
+                signal(p, "INT");
+                Thread.sleep(150);
+                signal(p, "INT");
             }
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the JVM ended");
-        String text = all.toString();
+        });
         assertEquals(130, p.exitValue(), text);
         assertTrue(text.contains("hapticsd: stopping: the running script's device is closing"), text);
         assertTrue(text.contains("0 passed, 0 failed, 1 not checked; stopped by a signal"), text);
