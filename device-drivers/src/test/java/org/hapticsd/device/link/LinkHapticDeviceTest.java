@@ -29,6 +29,9 @@ class LinkHapticDeviceTest {
     /** Only a hang guard: every condition below holds within milliseconds on a sound machine. */
     private static final long GUARD_MS = 10_000;
     private static final LinkSession.Config CONFIG = LinkSession.Config.defaults(1000);
+    /** A 300 ms open timeout: for the tests of a device that never answers usefully. */
+    private static final LinkSession.Config QUICK = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
+        50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
 
     /** The test's stand-in for the haptic loop: like the server's safety layer, zero while the device is unhealthy. */
     private static final class Loop {
@@ -171,10 +174,8 @@ class LinkHapticDeviceTest {
                 });
                 peer.setDaemon(true);
                 peer.start();
-                LinkSession.Config quick = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
-                    50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
                 LinkHapticDevice device = new LinkHapticDevice(
-                    TcpByteLink.connector("127.0.0.1", noisy.getLocalPort(), 500, 20), quick);
+                    TcpByteLink.connector("127.0.0.1", noisy.getLocalPort(), 500, 20), QUICK);
                 DeviceException e = assertThrows(DeviceException.class, device::open);
                 assertTrue(e.getMessage().matches("tcp:127\\.0\\.0\\.1:\\d+: no usable INFO within 300 ms of HELLO "
                     + "\\(\\d+ bytes received but no valid frame: \\d+ CRC errors, \\d+ malformed, \\d+ oversize; "
@@ -187,10 +188,8 @@ class LinkHapticDeviceTest {
     @Test
     void shouldFailToOpenASilentDeviceNamingItAndTheTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            LinkSession.Config quick = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
-                50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
             LinkHapticDevice device = new LinkHapticDevice(
-                TcpByteLink.connector("127.0.0.1", silent.getLocalPort(), 500, 20), quick);
+                TcpByteLink.connector("127.0.0.1", silent.getLocalPort(), 500, 20), QUICK);
             DeviceException e = assertThrows(DeviceException.class, device::open);
             assertTrue(e.getMessage().startsWith("tcp:127.0.0.1:" + silent.getLocalPort()), e.getMessage());
             assertTrue(e.getMessage().endsWith(": no usable INFO within 300 ms of HELLO (nothing answered HELLO)"),
@@ -225,10 +224,8 @@ class LinkHapticDeviceTest {
                 }
             });
             answering.start();
-            LinkSession.Config quick = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
-                50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
             LinkHapticDevice host = new LinkHapticDevice(
-                TcpByteLink.connector("127.0.0.1", device.getLocalPort(), 500, 20), quick);
+                TcpByteLink.connector("127.0.0.1", device.getLocalPort(), 500, 20), QUICK);
             DeviceException e = assertThrows(DeviceException.class, host::open);
             String prefix = "tcp:127.0.0.1:" + device.getLocalPort();
             // How many of the ten arrive within the 300 ms depends on the machine; what they were does not.
@@ -246,9 +243,7 @@ class LinkHapticDeviceTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        LinkSession.Config quick = new LinkSession.Config(1000, 300 * MS, 100 * MS, 100 * MS,
-            50 * MS, 20 * MS, 500 * MS, 2_000 * MS, 20);
-        LinkHapticDevice device = new LinkHapticDevice(TcpByteLink.connector("127.0.0.1", port, 500, 20), quick);
+        LinkHapticDevice device = new LinkHapticDevice(TcpByteLink.connector("127.0.0.1", port, 500, 20), QUICK);
         DeviceException e = assertThrows(DeviceException.class, device::open);
         assertTrue(e.getMessage().startsWith("tcp:127.0.0.1:" + port + ": could not open within 300 ms: "),
             e.getMessage());

@@ -25,6 +25,17 @@ class RunSignalExitTest {
           - {name: no force, from: 0.0, to: 120, force: {axis: magnitude, max: 0.001}}
         """;
 
+    /** A half-second lockstep script with one assertion that holds. */
+    private static String lockstepScript(String name) {
+        return "name: " + name + """
+
+            timing: lockstep
+            duration: 0.5
+            assertions:
+              - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
+            """;
+    }
+
     /** One line of a process's output, and what to do on it. */
     @FunctionalInterface
     private interface OnLine {
@@ -113,21 +124,9 @@ class RunSignalExitTest {
     @Test
     void shouldReportTheScriptsThatRanWhenTestIsStoppedBySignal(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
-        Path quick = java.nio.file.Files.writeString(dir.resolve("quick.yaml"), """
-            name: quick
-            timing: lockstep
-            duration: 0.5
-            assertions:
-              - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
-            """);
+        Path quick = java.nio.file.Files.writeString(dir.resolve("quick.yaml"), lockstepScript("quick"));
         Path slow = java.nio.file.Files.writeString(dir.resolve("slow.yaml"), SLOW_SCRIPT);
-        Path never = java.nio.file.Files.writeString(dir.resolve("never.yaml"), """
-            name: never
-            timing: lockstep
-            duration: 0.5
-            assertions:
-              - {name: no force, from: 0.0, to: 0.5, force: {axis: magnitude, max: 0.001}}
-            """);
+        Path never = java.nio.file.Files.writeString(dir.resolve("never.yaml"), lockstepScript("never"));
         Path xml = dir.resolve("results.xml");
         Process p = hapticsd("256m", "test", quick.toString(), slow.toString(), never.toString(), "--junit-xml",
             xml.toString(), "--record-dir", dir.resolve("recordings").toString());
