@@ -142,21 +142,23 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
                 }
                 results.put(name, checked);
             }
+            // The results are written before the handlers go: a second signal meanwhile waits for them (a third
+            // exits), where the JVM's own handler would end the process before the JUnit file exists.
+            int total = results.values().stream().mapToInt(List::size).sum();
+            out.println((total - failed - errors) + " passed, " + failed + " failed"
+                + (errors > 0 ? ", " + errors + " not checked" : "")
+                + (runner.stopRequested() ? "; stopped by a signal" + (skipped > 0 ? ", " + skipped + " script"
+                    + (skipped == 1 ? "" : "s") + " not run" : "") : ""));
+            out.flush();
+            if (junitXml != null) {
+                try {
+                    JUnitXml.write(junitXml, results, secondsByScript, (System.nanoTime() - startNs) * 1e-9);
+                } catch (IOException e) {
+                    throw new UsageException("--junit-xml " + junitXml + ": cannot write: " + e.getMessage());
+                }
+            }
         } finally {
             signals.close();
-        }
-        int total = results.values().stream().mapToInt(List::size).sum();
-        out.println((total - failed - errors) + " passed, " + failed + " failed"
-            + (errors > 0 ? ", " + errors + " not checked" : "")
-            + (runner.stopRequested() ? "; stopped by a signal" + (skipped > 0 ? ", " + skipped + " script"
-                + (skipped == 1 ? "" : "s") + " not run" : "") : ""));
-        out.flush();
-        if (junitXml != null) {
-            try {
-                JUnitXml.write(junitXml, results, secondsByScript, (System.nanoTime() - startNs) * 1e-9);
-            } catch (IOException e) {
-                throw new UsageException("--junit-xml " + junitXml + ": cannot write: " + e.getMessage());
-            }
         }
         if (runner.stopRequested()) {
             return signals.exitCode();

@@ -168,7 +168,9 @@ class RunSignalExitTest {
             }
         });
         assertEquals(130, p.exitValue(), text);
-        assertTrue(text.contains("hapticsd: stopping: the running script's device is closing"), text);
+        // Whether the second signal came while the results were being written ("hapticsd: stopping: ...") or after
+        // (the JVM's own handler, once they are out) depends on how fast this machine stopped the first script: a
+        // CI run stopped it within the 150 ms. Either way the results are there.
         assertTrue(text.contains("0 passed, 0 failed, 1 not checked; stopped by a signal"), text);
         assertTrue(java.nio.file.Files.readString(xml).contains("<error type=\"Interrupted\""), "the JUnit file");
     }
