@@ -49,6 +49,9 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         description = "hybrid, spin or sleep. Default: ${DEFAULT-VALUE}.")
     String waitName;
 
+    @Mixin
+    RealTimeOption realTime = new RealTimeOption();
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -66,12 +69,13 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             throw new UsageException("--background-alloc-mbps must be >= 0, got " + backgroundAllocMbps);
         }
         WaitStrategy wait = RunCommand.waitStrategy(waitName);
+        int rtPriority = realTime.rtPriority();
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
         OpenedDevice opened = options.openDevice(scene, rateHz);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
         com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         LoopStats stats = assembly.stats();
@@ -110,6 +114,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         Histogram period = stats.periodError().interval();
         Histogram tick = stats.tickTime().interval();
         Map<String, Object> result = new LinkedHashMap<>();
+        result.put("loopThread", runner.policy());
         result.put("rateHz", round3(ticks / elapsedS));
         result.put("ticks", ticks);
         Map<String, Object> periodErrorUs = new LinkedHashMap<>();
@@ -143,6 +148,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         } else {
             out.printf(Locale.ROOT, "loop benchmark: %d Hz target, wait %s, %.1f s measured after %.1f s warm-up, "
                 + "background allocation %.0f MB/s%n", rateHz, wait.name(), elapsedS, warmupS, backgroundAllocMbps);
+            out.println("  loop thread       " + runner.policy());
             out.printf(Locale.ROOT, "  achieved rate     %.3f Hz (%d ticks)%n", result.get("rateHz"), ticks);
             out.println("  period error      " + percentiles(periodErrorUs));
             out.println("  tick time         " + percentiles(tickUs));

@@ -50,6 +50,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     StreamOptions stream = new StreamOptions();
 
+    @Mixin
+    RealTimeOption realTime = new RealTimeOption();
+
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double durationS;
 
@@ -65,6 +68,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     public Integer call() {
         PrintWriter out = parent.out();
         WaitStrategy wait = waitStrategy(waitName);
+        int rtPriority = realTime.rtPriority();
         double limitS = durationS == null ? Double.POSITIVE_INFINITY : LoopOptions.positiveSeconds("--duration", durationS);
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
@@ -128,7 +132,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         if (sink != null) {
             assembly.loop().setTickSink(sink);
         }
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
 
         CountDownLatch stopRequested = new CountDownLatch(1);
         CountDownLatch reported = new CountDownLatch(1);
@@ -153,6 +157,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         assembly.releaseScene();
         scene = null;
         runner.start();
+        LOG.info("loop thread: {}", runner.policy());
         try {
             // After RESET_SCENE or LOAD_SCENE the loop publishes into the new scene's exchange.
             StreamSource scenes = stream == null ? StreamSource.fixed(new StreamEpoch(assembly.snapshots(), null))
@@ -167,6 +172,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             opened.close();
             double elapsedS = (System.nanoTime() - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
+            out.println("  loop thread: " + runner.policy());
             assembly.safety().endOfRunLines().forEach(out::println);
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
             LoopSnapshot last = assembly.loop().lastSnapshot();
@@ -217,6 +223,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long lastNs = startNs;
         long reportedErrors = 0;
         String reportedLinkError = null;
+        String reportedPolicy = runner.policy();
         while (runner.isRunning() && StatusClock.awaitNextSecond(stopRequested, startNs, limitS)) {
             long nowNs = System.nanoTime();
             long ticks = assembly.stats().ticks();
@@ -246,6 +253,12 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (linkError != null && linkError != reportedLinkError) {
                 LOG.warn("{}", linkError);
                 reportedLinkError = linkError;
+            }
+            // The guard's demotion of a saturated real-time loop (a scene over budget) as it happens.
+            String policy = runner.policy();
+            if (!policy.equals(reportedPolicy)) {
+                LOG.warn("loop thread: {}", policy);
+                reportedPolicy = policy;
             }
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {

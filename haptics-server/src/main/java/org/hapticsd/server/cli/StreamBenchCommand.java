@@ -93,6 +93,9 @@ final class StreamBenchCommand implements Callable<Integer> {
         description = "hybrid, spin or sleep. Default: ${DEFAULT-VALUE}.")
     String waitName;
 
+    @Mixin
+    RealTimeOption realTime = new RealTimeOption();
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -110,6 +113,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             throw new UsageException("--client-threads must be >= 1, got " + clientThreads);
         }
         WaitStrategy wait = RunCommand.waitStrategy(waitName);
+        int rtPriority = realTime.rtPriority();
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         options.requireStreamable(scene, rateHz);
@@ -132,7 +136,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         }
         assembly.loop().setTickSink(service.events());
         StreamServer server = service.server();
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
         Sampler sampler = new Sampler(assembly, board, frames, rateHz);
         List<Map<String, Object>> phases = new ArrayList<>();
         BenchClients clients = null;
@@ -169,6 +173,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("rateHz", rateHz);
         result.put("wait", wait.name());
+        result.put("loopThread", runner.policy());
         result.put("secondsPerPhase", seconds);
         result.put("stateBytes", sampler.stateBytes());
         result.put("phases", phases);

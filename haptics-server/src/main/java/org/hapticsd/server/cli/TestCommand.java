@@ -40,8 +40,12 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             + "created if missing.")
     Path recordDir;
 
+    @picocli.CommandLine.Mixin
+    RealTimeOption realTime = new RealTimeOption();
+
     @Override
     public Integer call() {
+        int rtPriority = realTime.rtPriority();
         if (recordDir != null && Files.exists(recordDir) && !Files.isDirectory(recordDir)) {
             throw new UsageException("--record-dir " + recordDir + ": not a directory");
         }
@@ -56,6 +60,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
             }
         }
         ScriptRunner runner = new ScriptRunner();
+        runner.setRtPriority(rtPriority);
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
         Map<Path, Path> given = new java.util.HashMap<>();
         for (Path script : scripts) {

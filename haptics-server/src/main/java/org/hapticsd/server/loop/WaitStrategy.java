@@ -23,4 +23,13 @@ public interface WaitStrategy {
 
     /** The name this strategy is selected by on the command line. */
     String name();
+
+    /**
+     * The way to wait when the loop thread runs under the real-time FIFO policy ({@link LoopRunner}), or null when
+     * this strategy must not be used there: a real-time thread that never sleeps is throttled by the kernel (it
+     * lets real-time threads run 95 % of each second), a stall of 50 ms every second.
+     */
+    default WaitStrategy underRealTimePolicy() {
+        return this;
+    }
 }

@@ -65,6 +65,8 @@ public final class ScriptRunner {
     private volatile boolean stopRequested;
     /** The thread in {@link #run}, for {@link #requestStop} to wake from its wait. */
     private volatile Thread running;
+    /** The real-time priority a real-time script's loop thread asks for (0: the normal policy). */
+    private int rtPriority = LoopRunner.DEFAULT_RT_PRIORITY;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -479,6 +481,7 @@ public final class ScriptRunner {
         assembly.loop().setTickSink(recorder == null ? trace : TickSink.tee(trace, recorder));
         EmulatorControl emulator = opened.emulator() == null ? null : opened.emulator().control();
         LinkStatistics link;
+        String loopPolicy = null;
         long emulatorWatchdogTrips = -1;
         EmulatorControl.HostTiming emulatorTiming = null;
         try {
@@ -489,13 +492,16 @@ public final class ScriptRunner {
                 FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator,
                     FaultSchedule.parkingStall(trace));
                 LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID,
-                    SystemNanoClock.INSTANCE);
+                    SystemNanoClock.INSTANCE, rtPriority);
                 runner.start();
                 try {
                     emulatorHand.start();
                     faults.run(firstTickNs(assembly), durationS, () -> stopRequested);
                 } finally {
                     runner.close();
+                    if (rtPriority > 0 && !runner.isRealTime()) {
+                        loopPolicy = runner.policy();
+                    }
                 }
             }
         } finally {
@@ -515,6 +521,10 @@ public final class ScriptRunner {
             }
         }
         lastNotes = notes(trace, assembly, rateHz);
+        if (loopPolicy != null) {
+            // Why the host's stalls may have reached this run: the loop was not under the real-time policy.
+            lastNotes.add("loop thread: " + loopPolicy);
+        }
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();
         HostTimingCheck timing = lockstep ? null
@@ -616,6 +626,18 @@ public final class ScriptRunner {
         }
         notes.addAll(assembly.safety().endOfRunLines());
         return notes;
+    }
+
+    /**
+     * The real-time FIFO priority the loop thread of a {@code timing: realtime} script asks for, or 0 for the normal
+     * policy ({@link LoopRunner}); lockstep scripts have no loop thread of their own.
+     */
+    public void setRtPriority(int rtPriority) {
+        if (rtPriority < 0 || rtPriority > LoopRunner.MAX_RT_PRIORITY) {
+            throw new IllegalArgumentException("real-time priority must be 0 or 1.." + LoopRunner.MAX_RT_PRIORITY
+                + ", got " + rtPriority);
+        }
+        this.rtPriority = rtPriority;
     }
 
     /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */

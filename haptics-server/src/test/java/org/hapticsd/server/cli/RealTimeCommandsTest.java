@@ -50,6 +50,9 @@ class RealTimeCommandsTest {
             + "127\\.0\\.0\\.1:\\d+; command token [0-9a-f]{32}\n.*"), out.toString());
         assertTrue(out.toString().contains("loop statistics"), out.toString());
         assertTrue(out.toString().contains("period error"));
+        // The loop thread's scheduling, whichever this machine allows (the policy itself: LoopRunnerTest).
+        assertTrue(out.toString().matches("(?s).*\n  loop thread: (real-time FIFO priority 10|normal: .+)\n.*"),
+            out.toString());
         for (String stage : new String[] {"read device", "map into scene", "step physics", "render force", "safety",
             "write device", "publish snapshot"}) {
             assertTrue(out.toString().contains(stage), "per-stage line for " + stage);
@@ -91,7 +94,8 @@ class RealTimeCommandsTest {
         JsonNode json = new ObjectMapper().readTree(text);
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("rateHz", "ticks", "periodErrorUs", "tickUs", "overruns", "allocatedBytesPerTick"), keys);
+        assertEquals(List.of("loopThread", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
+            "allocatedBytesPerTick"), keys);
         List<String> periodKeys = new ArrayList<>();
         json.get("periodErrorUs").fieldNames().forEachRemaining(periodKeys::add);
         assertEquals(List.of("p50", "p99", "p999", "max"), periodKeys);
@@ -101,5 +105,30 @@ class RealTimeCommandsTest {
         // The smallest Java object is 16 bytes, so any allocation per tick shows as >= 16 bytes/tick; a one-off
         // JIT transient of a few hundred bytes over 2 s of ticks stays below 1.
         assertTrue(json.get("allocatedBytesPerTick").asDouble() < 1.0, text);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldRunAtTheNormalPolicyWhenAskedAndRefuseAPriorityOutOfRange() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--duration", "0.5", "--no-stream",
+            "--rt-priority", "0");
+        assertEquals(0, code, err.toString());
+        assertTrue(out.toString().contains("\n  loop thread: normal\n"), out.toString());
+        String[][] commands = {{"run", "--duration", "0.5", "--no-stream"}, {"bench", "loop", "--seconds", "0.5"},
+            {"bench", "stream", "--seconds", "0.5"}, {"test", "no-such-script.yaml"}};
+        for (int i = 0; i < 8; i++) {
+            String bad = i % 2 == 0 ? "99" : "-1";
+            List<String> args = new ArrayList<>(List.of(commands[i / 2]));
+            args.addAll(List.of("--rt-priority", bad));
+            StringWriter badOut = new StringWriter();
+            StringWriter badErr = new StringWriter();
+            assertEquals(2, Main.run(new PrintWriter(badOut), new PrintWriter(badErr), args.toArray(new String[0])),
+                args + ": " + badErr);
+            assertTrue(badErr.toString().contains("--rt-priority must be 0 (the normal policy) or 1..98, got " + bad),
+                badErr.toString());
+            assertTrue(!badOut.toString().contains("loop statistics"), "refused before the loop ran: " + badOut);
+        }
     }
 }

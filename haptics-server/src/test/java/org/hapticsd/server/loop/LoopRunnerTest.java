@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -57,5 +59,91 @@ class LoopRunnerTest {
         runner.close();
         assertTrue(device.closed);
         assertEquals(0.0, device.lastForceMagnitudeN(), 0.0);
+    }
+
+    /** Whether this machine lets a thread take the FIFO policy (root, CAP_SYS_NICE or ulimit -r): CI's does. */
+    private static boolean fifoPermitted() throws Exception {
+        Process probe = new ProcessBuilder("chrt", "-f", "1", "true").redirectErrorStream(true).start();
+        probe.getInputStream().readAllBytes();
+        return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldRunTheLoopThreadUnderTheFifoPolicyWhereItIsPermitted() throws Exception {
+        Assumptions.assumeTrue(fifoPermitted(), "the FIFO policy is not permitted here");
+        ScriptedDevice device = new ScriptedDevice();
+        LoopFixture f = new LoopFixture(device);
+        LoopRunner runner = new LoopRunner(f.loop, 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE, 7);
+        runner.start();
+        try {
+            assertTrue(runner.isRealTime(), runner.policy());
+            assertEquals("real-time FIFO priority 7", runner.policy());
+            int[] policy = ThreadPolicy.policyOf(runner.threadTid());
+            assertEquals(1, policy[0], "the kernel's policy of the loop thread (1 = SCHED_FIFO)");
+            assertEquals(7, policy[1], "its real-time priority");
+            // Only the loop thread: the caller's own thread is untouched.
+            assertEquals(0, ThreadPolicy.policyOf(ThreadPolicy.currentThreadTid())[0]);
+            LoopSnapshot snapshot = f.assembly.snapshots().newSnapshot();
+            while (f.assembly.snapshots().read(snapshot) == 0 || snapshot.tick < 100) {
+                Thread.sleep(5);
+            }
+        } finally {
+            runner.close();
+        }
+        assertNull(runner.fatalError());
+        assertTrue(device.closed);
+        assertEquals(0.0, device.lastForceMagnitudeN(), 0.0);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldReturnASaturatedLoopToTheNormalPolicyBeforeTheKernelThrottlesIt() throws Exception {
+        Assumptions.assumeTrue(fifoPermitted(), "the FIFO policy is not permitted here");
+        ScriptedDevice device = new ScriptedDevice();
+        // 0.95 ms of work a tick at 1 kHz: the loop waits only its last 50 µs, spinning, and keeps its core busy.
+        // (A tick that overruns skips deadlines and parks until the next one: 1.5 ms of work is 75 % of a core.)
+        device.busyReadNs = 950_000L;
+        LoopFixture f = new LoopFixture(device);
+        LoopRunner runner = new LoopRunner(f.loop, 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE, 5);
+        runner.start();
+        long tid = runner.threadTid();
+        try {
+            assertTrue(runner.isRealTime(), runner.policy());
+            while (runner.isRealTime()) {
+                Thread.sleep(20);
+            }
+            assertTrue(runner.policy().startsWith("normal since "), runner.policy());
+            assertTrue(runner.policy().contains("of a core busy for a second"), runner.policy());
+            assertEquals(0, ThreadPolicy.policyOf(tid)[0], "the kernel's policy of the loop thread after the guard");
+            assertTrue(runner.isRunning(), "the loop goes on at normal priority");
+        } finally {
+            runner.close();
+        }
+        assertNull(runner.fatalError());
+        assertEquals(0.0, device.lastForceMagnitudeN(), 0.0);
+    }
+
+    @Test
+    void shouldKeepTheNormalPolicyForAStrategyThatNeverSleepsAndSayWhy() throws Exception {
+        LoopFixture f = new LoopFixture(new ScriptedDevice());
+        LoopRunner runner = new LoopRunner(f.loop, 1000, WaitStrategies.SPIN, new FastClock(), 10);
+        runner.start();
+        try {
+            assertFalse(runner.isRealTime());
+            assertTrue(runner.policy().startsWith("normal: --wait spin never sleeps"), runner.policy());
+        } finally {
+            runner.close();
+        }
+    }
+
+    @Test
+    void shouldRefuseAPriorityOutsideTheRange() throws Exception {
+        LoopFixture f = new LoopFixture(new ScriptedDevice());
+        for (int bad : new int[] {-1, 99}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new LoopRunner(f.loop, 1000, WaitStrategies.HYBRID, new FastClock(), bad));
+            assertTrue(e.getMessage().contains("1..98"), e.getMessage());
+        }
     }
 }

@@ -15,6 +15,8 @@ final class ScriptedDevice implements HapticDevice {
     double yM;
     double zM;
     boolean producesStates = true;
+    /** Each read keeps the CPU busy this long (a tick that overruns on its own). */
+    volatile long busyReadNs;
     RuntimeException throwOnRead;
     boolean open;
     boolean closed;
@@ -42,6 +44,10 @@ final class ScriptedDevice implements HapticDevice {
     @Override
     public boolean readState(long nowNs, DeviceState dest) {
         reads++;
+        long busyUntilNs = System.nanoTime() + busyReadNs;
+        while (busyReadNs > 0 && System.nanoTime() - busyUntilNs < 0) {
+            Thread.onSpinWait();
+        }
         if (throwOnRead != null) {
             throw throwOnRead;
         }

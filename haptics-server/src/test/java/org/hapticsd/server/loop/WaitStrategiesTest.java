@@ -47,6 +47,24 @@ class WaitStrategiesTest {
     }
 
     @Test
+    void shouldParkUnderTheRealTimePolicyUntilAShortFixedWindowWhateverTheTick() {
+        WaitStrategy realTime = WaitStrategies.HYBRID.underRealTimePolicy();
+        assertEquals("hybrid", realTime.name());
+        assertSame(realTime, realTime.underRealTimePolicy());
+        // 100 µs before the deadline, heavy tick or light: a real-time thread's timer wakes it at once.
+        assertEquals(880_000, WaitStrategies.realTimeParkNs(980_000));
+        assertEquals(300_000, WaitStrategies.realTimeParkNs(400_000));
+        assertEquals(0, WaitStrategies.realTimeParkNs(90_000));
+        SteppingClock clock = new SteppingClock();
+        realTime.waitUntil(1_000_000, 600_000, clock);
+        assertTrue(clock.nowNs >= 1_000_000 && clock.nowNs <= 1_020_000, "returned at " + clock.nowNs);
+        // Sleep already parks to the deadline; spin must not run there (the kernel throttles a thread that never
+        // sleeps).
+        assertSame(WaitStrategies.SLEEP, WaitStrategies.SLEEP.underRealTimePolicy());
+        assertEquals(null, WaitStrategies.SPIN.underRealTimePolicy());
+    }
+
+    @Test
     void shouldParkHybridLessAfterHeavyTicksSoThatALateWakeUpHasTheSameMargin() {
         // A light tick (20 µs) leaves 980 µs: park until the 300 µs window plus the tick, 660 µs.
         assertEquals(660_000, WaitStrategies.hybridParkNs(980_000, 20_000));

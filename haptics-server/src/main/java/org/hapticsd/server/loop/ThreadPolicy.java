@@ -1,0 +1,87 @@
+package org.hapticsd.server.loop;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Linux scheduling policy of one thread, set through {@code chrt(1)} (util-linux): Java has no call for it, and
+ * {@code sched_setscheduler} applies to the thread id the kernel knows, which the thread reads from
+ * {@code /proc/thread-self}. Nothing here runs per tick: the loop thread sets its policy once before its first tick,
+ * and a guard thread may set it back ({@link LoopRunner}).
+ */
+final class ThreadPolicy {
+    /** Where a thread finds its own kernel thread id ({@code PID/task/TID}). */
+    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+    private static final long CHRT_TIMEOUT_S = 5;
+
+    private ThreadPolicy() {
+    }
+
+    /** The calling thread's kernel thread id, or -1 where there is none to read (not Linux). */
+    static long currentThreadTid() {
+        try {
+            String target = Files.readSymbolicLink(THREAD_SELF).toString();
+            return Long.parseLong(target.substring(target.lastIndexOf('/') + 1));
+        } catch (IOException | UnsupportedOperationException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Puts thread {@code tid} under the real-time FIFO policy at {@code priority}; null, or why not. */
+    static String setFifo(long tid, int priority) {
+        return chrt("-f", "-p", Integer.toString(priority), Long.toString(tid));
+    }
+
+    /** Puts thread {@code tid} back under the normal time-sharing policy; null, or why not. */
+    static String setNormal(long tid) {
+        return chrt("-o", "-p", "0", Long.toString(tid));
+    }
+
+    /**
+     * The policy and real-time priority of thread {@code tid} of this process as the kernel reports them (fields 41
+     * and 40 of its {@code stat}): {@code {policy, priority}}, policy 0 normal, 1 FIFO; null when unreadable.
+     */
+    static int[] policyOf(long tid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), StandardCharsets.US_ASCII);
+            // Field 2 (the name) may hold spaces: count the fields after its closing parenthesis (field 3 on).
+            String[] rest = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            return new int[] {Integer.parseInt(rest[41 - 3]), Integer.parseInt(rest[40 - 3])};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String chrt(String... arguments) {
+        String[] command = new String[arguments.length + 1];
+        command[0] = "chrt";
+        System.arraycopy(arguments, 0, command, 1, arguments.length);
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            return "chrt (util-linux) could not be run: " + e.getMessage();
+        }
+        try (InputStream output = process.getInputStream()) {
+            String said = new String(output.readNBytes(4096), StandardCharsets.UTF_8).strip();
+            if (!process.waitFor(CHRT_TIMEOUT_S, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return "chrt did not finish within " + CHRT_TIMEOUT_S + " s";
+            }
+            if (process.exitValue() != 0) {
+                return said.isEmpty() ? "chrt exited with " + process.exitValue() : said.lines().findFirst().get();
+            }
+            return null;
+        } catch (IOException e) {
+            return "chrt: " + e.getMessage();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            return "interrupted while running chrt";
+        }
+    }
+}
