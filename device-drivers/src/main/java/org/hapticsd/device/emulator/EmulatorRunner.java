@@ -10,6 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.hapticsd.device.ThreadPolicy;
 import org.hapticsd.device.link.ByteLink;
 import org.hapticsd.device.link.LinkConnector;
 import org.hapticsd.device.link.PeerClosedException;
@@ -132,6 +133,33 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
         return this;
     }
 
+    /**
+     * The real-time FIFO priority the firmware thread takes when it starts (0: the normal policy): a device's
+     * microcontroller never waits for other programs, and on a loaded host a late firmware cycle is the emulator's
+     * fault, not the host's. Set before {@link #start()}.
+     */
+    public EmulatorRunner withRtPriority(int priority) {
+        if (priority < 0 || priority > ThreadPolicy.MAX_FIFO_PRIORITY) {
+            throw new IllegalArgumentException("real-time priority must be 0 or 1.." + ThreadPolicy.MAX_FIFO_PRIORITY
+                + ", got " + priority);
+        }
+        this.rtPriority = priority;
+        return this;
+    }
+
+    /**
+     * The firmware thread's scheduling once it has started: "real-time FIFO priority N", "normal", or "normal: real-time
+     * priority refused (why)".
+     */
+    public String threadPolicy() {
+        String refused = threadPolicyRefusal;
+        return rtPriority == 0 ? "normal" : refused != null ? "normal: real-time priority refused (" + refused + ")"
+            : "real-time FIFO priority " + rtPriority;
+    }
+
+    private volatile int rtPriority;
+    private volatile String threadPolicyRefusal;
+
     /** Runs {@code task} on the firmware thread before its next poll (moving the hand, reading counters). */
     public void execute(Consumer<EmulatedDevice> task) {
         tasks.add(task);
@@ -233,6 +261,7 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
     }
 
     private void run() {
+        threadPolicyRefusal = ThreadPolicy.setCurrentThreadFifo(rtPriority);
         while (running) {
             ByteLink current = link;
             if (current == null) {

@@ -11,6 +11,7 @@ import org.hapticsd.device.DeviceHealth;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.DeviceState;
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.device.ThreadPolicy;
 
 /**
  * A device on the other end of a device-link protocol connection ({@code docs/device-protocol.md}) in real time: a
@@ -130,7 +131,8 @@ public final class LinkHapticDevice implements HapticDevice {
         reader = new Thread(this::readLoop, "hapticsd-link-rx");
         writer.setDaemon(true);
         reader.setDaemon(true);
-        // Both sit on the force path (a late FORCE trips the device's 5 ms watchdog): same priority as the loop.
+        // Both sit on the force path (a late FORCE trips the device's 5 ms watchdog): same priority as the loop, and
+        // its real-time policy when one is asked for (setRtPriority).
         writer.setPriority(Thread.MAX_PRIORITY);
         reader.setPriority(Thread.MAX_PRIORITY);
         reader.start();
@@ -359,7 +361,36 @@ public final class LinkHapticDevice implements HapticDevice {
     private double forceYN;
     private double forceZN;
 
+    /**
+     * The real-time FIFO priority the link's reader and writer threads take when they start (0: the normal policy).
+     * Both sit on the force path; the loop asks for its own priority ({@code --rt-priority}). Set before
+     * {@link #open()}.
+     */
+    public void setRtPriority(int priority) {
+        if (priority < 0 || priority > ThreadPolicy.MAX_FIFO_PRIORITY) {
+            throw new IllegalArgumentException("real-time priority must be 0 or 1.." + ThreadPolicy.MAX_FIFO_PRIORITY
+                + ", got " + priority);
+        }
+        this.rtPriority = priority;
+    }
+
+    /** Why a link thread could not take its real-time priority, or null (taken, or none asked for). */
+    public String threadPolicyRefusal() {
+        return threadPolicyRefusal;
+    }
+
+    private volatile int rtPriority;
+    private volatile String threadPolicyRefusal;
+
+    private void takeRealTimePriority() {
+        String refused = ThreadPolicy.setCurrentThreadFifo(rtPriority);
+        if (refused != null) {
+            threadPolicyRefusal = refused;
+        }
+    }
+
     private void writeLoop() {
+        takeRealTimePriority();
         while (running) {
             long nowNs = clockNs.getAsLong();
             ByteLink current = link;
@@ -470,6 +501,7 @@ public final class LinkHapticDevice implements HapticDevice {
     private final byte[] rx = new byte[4096];
 
     private void readLoop() {
+        takeRealTimePriority();
         while (running) {
             ByteLink current = link;
             if (current == null) {

@@ -96,6 +96,9 @@ final class EmulateCommand implements Callable<Integer> {
     @Option(names = "--seconds", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double seconds;
 
+    @picocli.CommandLine.Mixin
+    RealTimeOption realTime = new RealTimeOption();
+
     @Option(names = "--protocol", paramLabel = "V",
         description = "Newest device-link protocol version the firmware speaks: 1 or 2. Default: 2.")
     Integer protocolVersion;
@@ -114,6 +117,7 @@ final class EmulateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String transport = checkOneTransport();
+        int rtPriority = realTime.rtPriority();
         EmulatorProfile profile = profile(profileName);
         long watchdogNs = watchdogNs();
         double limitS = seconds == null ? Double.POSITIVE_INFINITY : LoopOptions.positiveSeconds("--seconds", seconds);
@@ -128,7 +132,7 @@ final class EmulateCommand implements Callable<Integer> {
         Transport link = open(transport);
 
         PrintWriter out = parent.out();
-        EmulatorRunner runner = new EmulatorRunner(device, link.connector());
+        EmulatorRunner runner = new EmulatorRunner(device, link.connector()).withRtPriority(rtPriority);
         CountDownLatch stopRequested = new CountDownLatch(1);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -502,6 +506,7 @@ final class EmulateCommand implements Callable<Integer> {
         row(out, "watchdog trips", device.watchdogTrips());
         row(out, "sessions started", device.sessionsStarted());
         row(out, "sessions ended", device.sessionsEnded());
+        out.printf(Locale.ROOT, "  %-22s %s%n", "firmware thread", runner.threadPolicy());
         String error = runner.lastError();
         if (error != null) {
             out.println("  last link error: " + error);

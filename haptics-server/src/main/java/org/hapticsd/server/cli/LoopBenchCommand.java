@@ -73,7 +73,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
-        OpenedDevice opened = options.openDevice(scene, rateHz);
+        OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
         com.sun.management.ThreadMXBean threads =

@@ -281,9 +281,17 @@ final class LoopOptions {
 
     /** Opens the device named by {@code --device}, whatever kind; the loop will drive it in real time. */
     OpenedDevice openDevice(BuiltScene built, int rateHz) {
+        return openDevice(built, rateHz, 0);
+    }
+
+    /**
+     * As {@link #openDevice(BuiltScene, int)}, a link's threads and an in-process emulator's under the real-time FIFO
+     * policy at {@code rtPriority} (0: normal), as the loop's ({@code --rt-priority}).
+     */
+    OpenedDevice openDevice(BuiltScene built, int rateHz, int rtPriority) {
         checkDevice();
         try {
-            return DeviceSelector.open(device, built, rateHz, null);
+            return DeviceSelector.open(device, built, rateHz, null, rtPriority);
         } catch (DeviceException | IllegalArgumentException e) {
             // A link's message starts with its own name ("tcp:host:port: ..."): say the flag's value once.
             String message = String.valueOf(e.getMessage());

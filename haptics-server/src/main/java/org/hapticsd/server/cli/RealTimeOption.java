@@ -3,12 +3,13 @@ package org.hapticsd.server.cli;
 import org.hapticsd.server.loop.LoopRunner;
 import picocli.CommandLine.Option;
 
-/** {@code --rt-priority}: the scheduling the loop thread asks for, in the commands that run it in real time. */
+/** {@code --rt-priority}: the scheduling the time-critical threads ask for, in the commands that run in real time. */
 final class RealTimeOption {
     @Option(names = "--rt-priority", paramLabel = "N", defaultValue = "" + LoopRunner.DEFAULT_RT_PRIORITY,
-        description = "Real-time FIFO priority of the loop thread, 1.." + LoopRunner.MAX_RT_PRIORITY + ", or 0 for "
-            + "the normal time-sharing policy. Needs root, CAP_SYS_NICE or ulimit -r; where refused, the loop runs "
-            + "at normal priority and says why. Default: ${DEFAULT-VALUE}.")
+        description = "Real-time FIFO priority of the time-critical threads (the loop, a device link's reader and "
+            + "writer, an emulator's firmware), 1.." + LoopRunner.MAX_RT_PRIORITY + ", or 0 for the normal "
+            + "time-sharing policy. Needs CAP_SYS_NICE (root outside a restricted container) or ulimit -r; where "
+            + "refused, they run at normal priority and the output says why. Default: ${DEFAULT-VALUE}.")
     int rtPriority;
 
     /** The priority asked for, checked: exit 2 outside 0..98. */

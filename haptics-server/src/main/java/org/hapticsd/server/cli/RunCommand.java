@@ -88,7 +88,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             LOG.warn("no warm-up: {}; the tick is compiled while the loop runs, so its first seconds may overrun "
                 + "(give the JVM more heap with HAPTICSD_JAVA_OPTS for a warm start)", noRoom);
         }
-        OpenedDevice opened = options.openDevice(scene, rateHz);
+        OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         TickRecorder recorder;
         try {
             recorder = Recorders.open(recordFile, scene, rateHz, opened.device().info(), false);

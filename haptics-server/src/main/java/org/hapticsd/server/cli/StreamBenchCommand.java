@@ -118,7 +118,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         int rateHz = options.rateHz(scene);
         options.requireStreamable(scene, rateHz);
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
-        OpenedDevice opened = options.openDevice(scene, rateHz);
+        OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopStatsBoard board = new LoopStatsBoard();
         // The same frames as the server's, made again here only to measure STATE sizes.

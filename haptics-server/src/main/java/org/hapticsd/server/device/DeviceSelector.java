@@ -99,7 +99,18 @@ public final class DeviceSelector {
     public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand,
                                     long emulatorWatchdogNs, InProcessEmulator.Transport transport)
             throws DeviceException {
-        return open(name, scene, rateHz, emulatorHand, emulatorWatchdogNs, transport, null);
+        return open(name, scene, rateHz, emulatorHand, emulatorWatchdogNs, transport, null, 0);
+    }
+
+    /**
+     * As {@link #open(String, BuiltScene, int, HandTarget)}, the threads of a link (its reader and writer) and of an
+     * in-process emulator (its firmware) under the real-time FIFO policy at {@code rtPriority}, as the loop thread
+     * ({@code --rt-priority}; 0: the normal policy).
+     */
+    public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand, int rtPriority)
+            throws DeviceException {
+        return open(name, scene, rateHz, emulatorHand, EmulatedDevice.WATCHDOG_MIN_TIMEOUT_NS,
+            InProcessEmulator.Transport.AUTO, null, rtPriority);
     }
 
     /**
@@ -109,7 +120,7 @@ public final class DeviceSelector {
      */
     public static OpenedDevice open(String name, BuiltScene scene, int rateHz, HandTarget emulatorHand,
                                     long emulatorWatchdogNs, InProcessEmulator.Transport transport,
-                                    LockstepClock lockstepClock)
+                                    LockstepClock lockstepClock, int rtPriority)
             throws DeviceException {
         check(name);
         if (SIM.equals(name)) {
@@ -147,6 +158,7 @@ public final class DeviceSelector {
         LinkSession.Config config = LinkSession.Config.defaults(rateHz);
         if (LinkAddress.isLinkAddress(name)) {
             LinkHapticDevice link = new LinkHapticDevice(LinkAddress.parse(name).connector(1_000, 20), config);
+            link.setRtPriority(rtPriority);
             link.open();
             return new OpenedDevice(name, link, link, null);
         }
@@ -154,7 +166,7 @@ public final class DeviceSelector {
         EmulatedDevice firmware = new EmulatedDevice(profile(name), hand, emulatorWatchdogNs);
         InProcessEmulator emulator;
         try {
-            emulator = lockstepClock == null ? InProcessEmulator.start(firmware, transport)
+            emulator = lockstepClock == null ? InProcessEmulator.start(firmware, transport, rtPriority)
                 : InProcessEmulator.lockstep(firmware, transport, config, lockstepClock);
         } catch (IOException e) {
             throw new DeviceException("emulator: cannot start: " + e.getMessage());
@@ -169,6 +181,7 @@ public final class DeviceSelector {
             return new OpenedDevice(name, emulator.lockstepLink(), null, emulator);
         }
         LinkHapticDevice link = new LinkHapticDevice(emulator.hostSide(), config);
+        link.setRtPriority(rtPriority);
         try {
             link.open();
         } catch (DeviceException e) {

@@ -53,8 +53,17 @@ public final class InProcessEmulator implements AutoCloseable {
 
     /** Starts the emulator on {@code transport}; AUTO picks PTY when socat is installed. */
     public static InProcessEmulator start(EmulatedDevice device, Transport transport) throws IOException {
+        return start(device, transport, 0);
+    }
+
+    /**
+     * As {@link #start(EmulatedDevice, Transport)}, the firmware thread under the real-time FIFO policy at
+     * {@code rtPriority} (0: the normal policy; {@link EmulatorRunner#withRtPriority}).
+     */
+    public static InProcessEmulator start(EmulatedDevice device, Transport transport, int rtPriority)
+            throws IOException {
         boolean pty = transport == Transport.PTY || (transport == Transport.AUTO && PseudoTerminalPair.isAvailable());
-        return pty ? overPty(device) : overTcp(device);
+        return pty ? overPty(device, rtPriority) : overTcp(device, rtPriority);
     }
 
     /**
@@ -62,11 +71,15 @@ public final class InProcessEmulator implements AutoCloseable {
      * opened as a serial port at 1 Mbaud, exactly as a USB CDC device would be.
      */
     public static InProcessEmulator overPty(EmulatedDevice device) throws IOException {
+        return overPty(device, 0);
+    }
+
+    private static InProcessEmulator overPty(EmulatedDevice device, int rtPriority) throws IOException {
         PseudoTerminalPair pair = PseudoTerminalPair.startInTempDirectory(PTY_DIR_PREFIX);
         EmulatorRunner runner;
         try {
             runner = new EmulatorRunner(device, SerialByteLink.connector(pair.devicePath().toString(),
-                LinkAddress.DEFAULT_BAUD, READ_TIMEOUT_MS)).start();
+                LinkAddress.DEFAULT_BAUD, READ_TIMEOUT_MS)).withRtPriority(rtPriority).start();
         } catch (RuntimeException e) {
             pair.close();
             throw e;
@@ -78,8 +91,13 @@ public final class InProcessEmulator implements AutoCloseable {
 
     /** The emulator listening on an ephemeral TCP port of 127.0.0.1. */
     public static InProcessEmulator overTcp(EmulatedDevice device) throws IOException {
+        return overTcp(device, 0);
+    }
+
+    private static InProcessEmulator overTcp(EmulatedDevice device, int rtPriority) throws IOException {
         ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        EmulatorRunner runner = new EmulatorRunner(device, TcpByteLink.acceptor(server, READ_TIMEOUT_MS)).start();
+        EmulatorRunner runner = new EmulatorRunner(device, TcpByteLink.acceptor(server, READ_TIMEOUT_MS))
+            .withRtPriority(rtPriority).start();
         LinkConnector host = TcpByteLink.connector("127.0.0.1", server.getLocalPort(), 1_000, READ_TIMEOUT_MS);
         return new InProcessEmulator(runner, null, host, server, device.profile().name() + " over " + host.name());
     }

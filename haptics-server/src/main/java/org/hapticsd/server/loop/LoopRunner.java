@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
+import org.hapticsd.device.ThreadPolicy;
 
 /**
  * Owns the loop thread: waits for each absolute deadline with the chosen {@link WaitStrategy}, reads the clock
@@ -26,7 +27,7 @@ public final class LoopRunner implements AutoCloseable {
     /** The real-time priority {@code run}, {@code test} and the benchmarks ask for unless told otherwise. */
     public static final int DEFAULT_RT_PRIORITY = 10;
     /** The highest priority accepted: 99 is the kernel's own (watchdog and migration threads). */
-    public static final int MAX_RT_PRIORITY = 98;
+    public static final int MAX_RT_PRIORITY = ThreadPolicy.MAX_FIFO_PRIORITY;
     /** CPU share of the loop thread over {@link #SATURATION_WINDOW_NS} at which it leaves the real-time policy. */
     static final double SATURATED_SHARE = 0.85;
     static final long SATURATION_WINDOW_NS = 1_000_000_000L;
@@ -140,8 +141,8 @@ public final class LoopRunner implements AutoCloseable {
             }
             String refused = ThreadPolicy.setFifo(tid, rtPriority);
             if (refused != null) {
-                policy = "normal: real-time priority refused (" + refused + "; it needs root, CAP_SYS_NICE or "
-                    + "ulimit -r " + rtPriority + ")";
+                policy = "normal: real-time priority refused (" + refused + "; it needs CAP_SYS_NICE, which root has "
+                    + "outside a restricted container, or ulimit -r " + rtPriority + " or more)";
                 return;
             }
             threadTid = tid;

@@ -445,7 +445,7 @@ public final class ScriptRunner {
             InProcessEmulator.Transport transport = spec.emulatorTransport() == null ? InProcessEmulator.Transport.AUTO
                 : InProcessEmulator.Transport.valueOf(spec.emulatorTransport().toUpperCase(Locale.ROOT));
             opened = DeviceSelector.open(deviceOf(scriptFile, spec), scene, rateHz, emulatorHand, watchdogNs,
-                transport, lockstepClock);
+                transport, lockstepClock, lockstep ? 0 : rtPriority);
         } catch (DeviceException e) {
             // A device that cannot be reached (nothing on the port, a link that does not answer) is not a malformed
             // script: this script's checks cannot be made, the other scripts still run, and the report is written.

@@ -1,4 +1,4 @@
-package org.hapticsd.server.loop;
+package org.hapticsd.device;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,19 +10,21 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Linux scheduling policy of one thread, set through {@code chrt(1)} (util-linux): Java has no call for it, and
  * {@code sched_setscheduler} applies to the thread id the kernel knows, which the thread reads from
- * {@code /proc/thread-self}. Nothing here runs per tick: the loop thread sets its policy once before its first tick,
- * and a guard thread may set it back ({@link LoopRunner}).
+ * {@code /proc/thread-self}. Nothing here runs per tick: a time-critical thread (the loop, a link's reader and writer,
+ * the emulator's firmware) sets its own policy once when it starts, and the loop's guard may set the loop back.
  */
-final class ThreadPolicy {
+public final class ThreadPolicy {
     /** Where a thread finds its own kernel thread id ({@code PID/task/TID}). */
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
     private static final long CHRT_TIMEOUT_S = 5;
+    /** The highest FIFO priority a hapticsd thread takes: 99 is the kernel's own (watchdog and migration threads). */
+    public static final int MAX_FIFO_PRIORITY = 98;
 
     private ThreadPolicy() {
     }
 
     /** The calling thread's kernel thread id, or -1 where there is none to read (not Linux). */
-    static long currentThreadTid() {
+    public static long currentThreadTid() {
         try {
             String target = Files.readSymbolicLink(THREAD_SELF).toString();
             return Long.parseLong(target.substring(target.lastIndexOf('/') + 1));
@@ -32,12 +34,24 @@ final class ThreadPolicy {
     }
 
     /** Puts thread {@code tid} under the real-time FIFO policy at {@code priority}; null, or why not. */
-    static String setFifo(long tid, int priority) {
+    public static String setFifo(long tid, int priority) {
         return chrt("-f", "-p", Integer.toString(priority), Long.toString(tid));
     }
 
+    /**
+     * Puts the calling thread under the FIFO policy at {@code priority} (0: leaves it as it is); null, or why not.
+     */
+    public static String setCurrentThreadFifo(int priority) {
+        if (priority == 0) {
+            return null;
+        }
+        long tid = currentThreadTid();
+        return tid < 0 ? "real-time scheduling is set on Linux only (no /proc/thread-self here)"
+            : setFifo(tid, priority);
+    }
+
     /** Puts thread {@code tid} back under the normal time-sharing policy; null, or why not. */
-    static String setNormal(long tid) {
+    public static String setNormal(long tid) {
         return chrt("-o", "-p", "0", Long.toString(tid));
     }
 
@@ -45,7 +59,7 @@ final class ThreadPolicy {
      * The policy and real-time priority of thread {@code tid} of this process as the kernel reports them (fields 41
      * and 40 of its {@code stat}): {@code {policy, priority}}, policy 0 normal, 1 FIFO; null when unreadable.
      */
-    static int[] policyOf(long tid) {
+    public static int[] policyOf(long tid) {
         try {
             String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), StandardCharsets.US_ASCII);
             // Field 2 (the name) may hold spaces: count the fields after its closing parenthesis (field 3 on).

@@ -1,0 +1,112 @@
+package org.hapticsd.device;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.hapticsd.device.emulator.EmulatedDevice;
+import org.hapticsd.device.emulator.EmulatorProfile;
+import org.hapticsd.device.emulator.EmulatorRunner;
+import org.hapticsd.device.link.LinkHapticDevice;
+import org.hapticsd.device.link.LinkSession;
+import org.hapticsd.device.link.TcpByteLink;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The scheduling policy of a thread as the kernel reports it, set through chrt; the FIFO cases where permitted. */
+class ThreadPolicyTest {
+
+    private static boolean fifoPermitted() throws Exception {
+        Process probe = new ProcessBuilder("chrt", "-f", "1", "true").redirectErrorStream(true).start();
+        probe.getInputStream().readAllBytes();
+        return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+    }
+
+    /** Policy and priority of this process's threads by name (the kernel keeps 15 characters of it). */
+    private static Map<String, int[]> policiesByName() throws IOException {
+        Map<String, int[]> byName = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    int[] policy = ThreadPolicy.policyOf(Long.parseLong(task.getFileName().toString()));
+                    if (policy != null) {
+                        byName.put(name, policy);
+                    }
+                } catch (IOException threadEnded) {
+                    // A thread that ended while listed.
+                }
+            }
+        }
+        return byName;
+    }
+
+    @Test
+    void shouldReadTheCallingThreadsIdAndItsNormalPolicy() {
+        long tid = ThreadPolicy.currentThreadTid();
+        assertTrue(tid > 0, "a Linux thread id");
+        assertArrayEquals(new int[] {0, 0}, ThreadPolicy.policyOf(tid), "a JUnit thread runs under SCHED_OTHER");
+        assertNull(ThreadPolicy.policyOf(Long.MAX_VALUE), "no such thread");
+        assertNull(ThreadPolicy.setCurrentThreadFifo(0), "0 asks for nothing");
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldPutAThreadUnderFifoAndBackAndNameWhatWentWrong() throws Exception {
+        Assumptions.assumeTrue(fifoPermitted(), "the FIFO policy is not permitted here");
+        long[] tid = new long[1];
+        String[] refused = new String[1];
+        int[][] seen = new int[2][];
+        Thread thread = new Thread(() -> {
+            tid[0] = ThreadPolicy.currentThreadTid();
+            refused[0] = ThreadPolicy.setCurrentThreadFifo(4);
+            seen[0] = ThreadPolicy.policyOf(tid[0]);
+            ThreadPolicy.setNormal(tid[0]);
+            seen[1] = ThreadPolicy.policyOf(tid[0]);
+        });
+        thread.start();
+        thread.join();
+        assertNull(refused[0]);
+        assertArrayEquals(new int[] {1, 4}, seen[0], "SCHED_FIFO at 4");
+        assertArrayEquals(new int[] {0, 0}, seen[1], "back to SCHED_OTHER");
+        String noThread = ThreadPolicy.setFifo(999_999_999L, 4);
+        assertNotNull(noThread);
+        assertTrue(noThread.startsWith("chrt: "), noThread);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldRunTheLinkThreadsAndTheFirmwareUnderFifoWhenAsked() throws Exception {
+        Assumptions.assumeTrue(fifoPermitted(), "the FIFO policy is not permitted here");
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             EmulatorRunner emulator = new EmulatorRunner(new EmulatedDevice(EmulatorProfile.touchLike()),
+                 TcpByteLink.acceptor(server, 20)).withRtPriority(6).start()) {
+            LinkHapticDevice link = new LinkHapticDevice(TcpByteLink.connector("127.0.0.1", server.getLocalPort(),
+                1_000, 20), LinkSession.Config.defaults(1000));
+            link.setRtPriority(6);
+            link.open();
+            try {
+                Map<String, int[]> policies = policiesByName();
+                assertArrayEquals(new int[] {1, 6}, policies.get("hapticsd-link-t"), "writer");
+                assertArrayEquals(new int[] {1, 6}, policies.get("hapticsd-link-r"), "reader");
+                assertArrayEquals(new int[] {1, 6}, policies.get("hapticsd-emulat"), "firmware");
+                assertNull(link.threadPolicyRefusal());
+                assertEquals("real-time FIFO priority 6", emulator.threadPolicy());
+            } finally {
+                link.close();
+            }
+        }
+    }
+}
