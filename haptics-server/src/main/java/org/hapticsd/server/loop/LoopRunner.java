@@ -58,7 +58,9 @@ public final class LoopRunner implements AutoCloseable {
     /** Whether the loop thread runs under the FIFO policy now: read once per tick to choose the wait. */
     private volatile boolean realTime;
     private volatile String policy = "normal";
-    private final CountDownLatch policySet = new CountDownLatch(1);
+    /** Counted down once the loop thread has set its policy and fixed its first deadline. */
+    private final CountDownLatch threadReady = new CountDownLatch(1);
+    private volatile long firstDeadlineNs;
     private volatile long threadTid = -1;
 
     /** A loop thread under the normal time-sharing policy. */
@@ -87,14 +89,17 @@ public final class LoopRunner implements AutoCloseable {
 
     private volatile boolean started;
 
-    /** Starts the loop thread; returns once it has set its scheduling policy ({@link #policy()}). */
+    /**
+     * Starts the loop thread; returns once it has set its scheduling policy ({@link #policy()}) and fixed its first
+     * deadline ({@link #firstDeadlineNs()}).
+     */
     public void start() {
         started = true;
         thread.start();
         boolean interrupted = false;
         while (true) {
             try {
-                policySet.await();
+                threadReady.await();
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
@@ -123,37 +128,41 @@ public final class LoopRunner implements AutoCloseable {
         return realTime;
     }
 
+    /**
+     * The loop clock's time of the first tick's deadline, where the run's statistics start (a status line a second
+     * after it counts a second of ticks); valid once {@link #start()} has returned.
+     */
+    public long firstDeadlineNs() {
+        return firstDeadlineNs;
+    }
+
     /** Before the first tick, on the loop thread: its own policy (a subprocess, so never inside the loop). */
     private void applyPolicy() {
-        try {
-            if (rtPriority == 0) {
-                return;
-            }
-            if (realTimeWait == null) {
-                policy = "normal: --wait " + waitStrategy.name() + " never sleeps, and the kernel throttles a "
-                    + "real-time thread that does not (50 ms stalls every second); use hybrid or sleep for real time";
-                return;
-            }
-            long tid = ThreadPolicy.currentThreadTid();
-            if (tid < 0) {
-                policy = "normal: real-time scheduling is set on Linux only (no /proc/thread-self here)";
-                return;
-            }
-            String refused = ThreadPolicy.setFifo(tid, rtPriority);
-            if (refused != null) {
-                policy = "normal: real-time priority refused (" + refused + "; it needs CAP_SYS_NICE, which root has "
-                    + "outside a restricted container, or ulimit -r " + rtPriority + " or more)";
-                return;
-            }
-            threadTid = tid;
-            realTime = true;
-            policy = "real-time FIFO priority " + rtPriority;
-            Thread guard = new Thread(this::guardPolicy, THREAD_NAME + "-guard");
-            guard.setDaemon(true);
-            guard.start();
-        } finally {
-            policySet.countDown();
+        if (rtPriority == 0) {
+            return;
         }
+        if (realTimeWait == null) {
+            policy = "normal: --wait " + waitStrategy.name() + " never sleeps, and the kernel throttles a "
+                + "real-time thread that does not (50 ms stalls every second); use hybrid or sleep for real time";
+            return;
+        }
+        long tid = ThreadPolicy.currentThreadTid();
+        if (tid < 0) {
+            policy = "normal: real-time scheduling is set on Linux only (no /proc/thread-self here)";
+            return;
+        }
+        String refused = ThreadPolicy.setFifo(tid, rtPriority);
+        if (refused != null) {
+            policy = "normal: real-time priority refused (" + refused + "; it needs CAP_SYS_NICE, which root has "
+                + "outside a restricted container, or ulimit -r " + rtPriority + " or more)";
+            return;
+        }
+        threadTid = tid;
+        realTime = true;
+        policy = "real-time FIFO priority " + rtPriority;
+        Thread guard = new Thread(this::guardPolicy, THREAD_NAME + "-guard");
+        guard.setDaemon(true);
+        guard.start();
     }
 
     /**
@@ -189,8 +198,13 @@ public final class LoopRunner implements AutoCloseable {
 
     private void run() {
         try {
-            applyPolicy();
-            schedule.restart(clock.nanoTime());
+            try {
+                applyPolicy();
+                schedule.restart(clock.nanoTime());
+                firstDeadlineNs = schedule.deadlineNs();
+            } finally {
+                threadReady.countDown();
+            }
             while (running) {
                 (realTime ? realTimeWait : waitStrategy).waitUntil(schedule.deadlineNs(), recentTickNs, clock);
                 long startNs = clock.nanoTime();
