@@ -23,6 +23,19 @@ public final class ThreadPolicy {
     private ThreadPolicy() {
     }
 
+    /**
+     * {@code priority} if it is 0 (the normal policy) or a FIFO priority 1..{@link #MAX_FIFO_PRIORITY}.
+     *
+     * @throws IllegalArgumentException otherwise, naming the range
+     */
+    public static int checkedPriority(int priority) {
+        if (priority < 0 || priority > MAX_FIFO_PRIORITY) {
+            throw new IllegalArgumentException("real-time priority must be 0 (the normal policy) or 1.."
+                + MAX_FIFO_PRIORITY + ", got " + priority);
+        }
+        return priority;
+    }
+
     /** The calling thread's kernel thread id, or -1 where there is none to read (not Linux). */
     public static long currentThreadTid() {
         try {

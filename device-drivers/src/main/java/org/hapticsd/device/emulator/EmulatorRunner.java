@@ -139,11 +139,7 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
      * fault, not the host's. Set before {@link #start()}.
      */
     public EmulatorRunner withRtPriority(int priority) {
-        if (priority < 0 || priority > ThreadPolicy.MAX_FIFO_PRIORITY) {
-            throw new IllegalArgumentException("real-time priority must be 0 or 1.." + ThreadPolicy.MAX_FIFO_PRIORITY
-                + ", got " + priority);
-        }
-        this.rtPriority = priority;
+        this.rtPriority = ThreadPolicy.checkedPriority(priority);
         return this;
     }
 

@@ -367,11 +367,7 @@ public final class LinkHapticDevice implements HapticDevice {
      * {@link #open()}.
      */
     public void setRtPriority(int priority) {
-        if (priority < 0 || priority > ThreadPolicy.MAX_FIFO_PRIORITY) {
-            throw new IllegalArgumentException("real-time priority must be 0 or 1.." + ThreadPolicy.MAX_FIFO_PRIORITY
-                + ", got " + priority);
-        }
-        this.rtPriority = priority;
+        this.rtPriority = ThreadPolicy.checkedPriority(priority);
     }
 
     /** Why a link thread could not take its real-time priority, or null (taken, or none asked for). */

@@ -73,15 +73,11 @@ public final class LoopRunner implements AutoCloseable {
      *                   the normal time-sharing policy
      */
     public LoopRunner(HapticLoop loop, int rateHz, WaitStrategy waitStrategy, NanoClock clock, int rtPriority) {
-        if (rtPriority < 0 || rtPriority > MAX_RT_PRIORITY) {
-            throw new IllegalArgumentException("real-time priority must be 0 (normal) or 1.." + MAX_RT_PRIORITY
-                + ", got " + rtPriority);
-        }
         this.loop = loop;
         this.schedule = new TickSchedule(rateHz, 0);
         this.waitStrategy = waitStrategy;
         this.clock = clock;
-        this.rtPriority = rtPriority;
+        this.rtPriority = ThreadPolicy.checkedPriority(rtPriority);
         this.realTimeWait = waitStrategy.underRealTimePolicy();
         this.thread = new Thread(this::run, THREAD_NAME);
         this.thread.setPriority(Thread.MAX_PRIORITY);

@@ -633,11 +633,7 @@ public final class ScriptRunner {
      * policy ({@link LoopRunner}); lockstep scripts have no loop thread of their own.
      */
     public void setRtPriority(int rtPriority) {
-        if (rtPriority < 0 || rtPriority > LoopRunner.MAX_RT_PRIORITY) {
-            throw new IllegalArgumentException("real-time priority must be 0 or 1.." + LoopRunner.MAX_RT_PRIORITY
-                + ", got " + rtPriority);
-        }
-        this.rtPriority = rtPriority;
+        this.rtPriority = org.hapticsd.device.ThreadPolicy.checkedPriority(rtPriority);
     }
 
     /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */
