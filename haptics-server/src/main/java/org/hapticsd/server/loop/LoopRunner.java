@@ -16,9 +16,9 @@ import org.hapticsd.device.ThreadPolicy;
  *
  * <p>With a real-time priority ({@link #LoopRunner(HapticLoop, int, WaitStrategy, NanoClock, int)}) the thread
  * puts itself under Linux's FIFO policy before its first tick, so no time-sharing thread of any process can keep it
- * from its deadline: measured with three CPU hogs on the 2-vCPU machine, the 200-sphere pile skipped 1,160–1,819
- * deadlines in 10–15 s at normal priority and 24–124 under FIFO (docs/performance.md). Where the policy is not
- * permitted (not root, no CAP_SYS_NICE, {@code ulimit -r} 0) the loop runs as before and {@link #policy()} says why.
+ * from its deadline: measured with three CPU hogs on the 2-vCPU machine, the 200-sphere pile skipped 1,355–2,107
+ * deadlines in 15 s at normal priority and 5–33 under FIFO (docs/performance.md). Where the policy is not permitted
+ * (no CAP_SYS_NICE, {@code ulimit -r} 0) the loop runs as before and {@link #policy()} says why.
  * A guard thread watches the loop thread's CPU time: a loop that keeps a core busy for a whole second (a scene over
  * its budget) is put back under the normal policy before the kernel's real-time throttle would stop it for 50 ms.
  */
