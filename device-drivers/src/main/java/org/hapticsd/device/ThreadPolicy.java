@@ -36,6 +36,16 @@ public final class ThreadPolicy {
         return priority;
     }
 
+    /**
+     * How a thread that asked for FIFO {@code priority} and was refused says so: "normal: real-time priority refused
+     * (chrt's reason; what it needs)".
+     */
+    public static String refusal(String reason, int priority) {
+        return "normal: real-time priority refused (" + reason + "; it needs CAP_SYS_NICE, which root has outside a "
+            + "restricted container, or an rtprio limit of " + priority + " or more: limits.conf rtprio, systemd "
+            + "LimitRTPRIO=)";
+    }
+
     /** The calling thread's kernel thread id, or -1 where there is none to read (not Linux). */
     public static long currentThreadTid() {
         try {
@@ -83,7 +93,33 @@ public final class ThreadPolicy {
         }
     }
 
+    /**
+     * Runs chrt on a thread of its own and waits for it. The thread that starts a process also creates the JDK's
+     * "process reaper" thread that waits for it, and a new Linux thread inherits its creator's policy: a thread that
+     * ran chrt on itself was often FIFO already when it created the reaper (chrt had finished first), and the reaper
+     * stayed FIFO for the life of its pool. The helper is created while its caller is still time-sharing.
+     */
     private static String chrt(String... arguments) {
+        String[] result = new String[1];
+        Thread helper = new Thread(() -> result[0] = runChrt(arguments), "hapticsd-chrt");
+        helper.setDaemon(true);
+        helper.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                helper.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return result[0];
+    }
+
+    private static String runChrt(String... arguments) {
         String[] command = new String[arguments.length + 1];
         command[0] = "chrt";
         System.arraycopy(arguments, 0, command, 1, arguments.length);

@@ -149,7 +149,7 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
      */
     public String threadPolicy() {
         String refused = threadPolicyRefusal;
-        return rtPriority == 0 ? "normal" : refused != null ? "normal: real-time priority refused (" + refused + ")"
+        return rtPriority == 0 ? "normal" : refused != null ? ThreadPolicy.refusal(refused, rtPriority)
             : "real-time FIFO priority " + rtPriority;
     }
 

@@ -370,9 +370,14 @@ public final class LinkHapticDevice implements HapticDevice {
         this.rtPriority = ThreadPolicy.checkedPriority(priority);
     }
 
-    /** Why a link thread could not take its real-time priority, or null (taken, or none asked for). */
-    public String threadPolicyRefusal() {
-        return threadPolicyRefusal;
+    /**
+     * The reader's and writer's scheduling once {@link #open()} has returned: "real-time FIFO priority N", "normal",
+     * or "normal: real-time priority refused (why)".
+     */
+    public String threadPolicy() {
+        String refused = threadPolicyRefusal;
+        return rtPriority == 0 ? "normal" : refused != null ? ThreadPolicy.refusal(refused, rtPriority)
+            : "real-time FIFO priority " + rtPriority;
     }
 
     private volatile int rtPriority;

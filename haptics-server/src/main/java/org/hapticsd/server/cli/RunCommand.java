@@ -172,9 +172,17 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 stream.close();
             }
             opened.close();
-            double elapsedS = (System.nanoTime() - startNs) * 1e-9;
+            // The loop time the run spanned: a period for every tick and every skipped deadline, so that a run that
+            // kept every deadline reads the nominal rate (timed to the moment it stopped, a 2 s run read 1000.36 Hz).
+            long endNs = runner.endDeadlineNs();
+            double elapsedS = ((endNs != 0 ? endNs : System.nanoTime()) - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
             out.println("  loop thread: " + runner.policy());
+            if (opened.link() != null) {
+                out.println("  link threads: " + opened.link().threadPolicy()
+                    + (opened.emulator() == null ? "" : "; emulator firmware: "
+                        + opened.emulator().runner().threadPolicy()));
+            }
             assembly.safety().endOfRunLines().forEach(out::println);
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
             LoopSnapshot last = assembly.loop().lastSnapshot();
@@ -222,11 +230,14 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         SnapshotExchange exchange = scenes.current().exchange();
         LoopSnapshot snapshot = exchange.newSnapshot();
         long lastTicks = 0;
-        long lastNs = startNs;
+        // Sampled half a period after each whole second, never at a deadline, where a tick may or may not have run
+        // yet; the first tick closes the first period, which began half a period before it.
+        long halfPeriodNs = assembly.loop().periodNs() / 2;
+        long lastNs = startNs - halfPeriodNs;
         long reportedErrors = 0;
         String reportedLinkError = null;
         String reportedPolicy = runner.policy();
-        while (runner.isRunning() && StatusClock.awaitNextSecond(stopRequested, startNs, limitS)) {
+        while (runner.isRunning() && StatusClock.awaitNextSecond(stopRequested, startNs + halfPeriodNs, limitS)) {
             long nowNs = System.nanoTime();
             long ticks = assembly.stats().ticks();
             LoopStats sample = assembly.stats().sample();

@@ -61,6 +61,7 @@ public final class LoopRunner implements AutoCloseable {
     /** Counted down once the loop thread has set its policy and fixed its first deadline. */
     private final CountDownLatch threadReady = new CountDownLatch(1);
     private volatile long firstDeadlineNs;
+    private volatile long endDeadlineNs;
     private volatile long threadTid = -1;
 
     /** A loop thread under the normal time-sharing policy. */
@@ -104,6 +105,13 @@ public final class LoopRunner implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        if (realTime) {
+            // Started here, not on the loop thread: a thread inherits its creator's policy, and the guard (and the
+            // JDK's process reaper its chrt call creates) must stay time-sharing (a tester found both at FIFO 10).
+            Thread guard = new Thread(this::guardPolicy, THREAD_NAME + "-guard");
+            guard.setDaemon(true);
+            guard.start();
+        }
     }
 
     /**
@@ -125,6 +133,15 @@ public final class LoopRunner implements AutoCloseable {
     }
 
     /**
+     * The loop clock's time of the deadline after the last tick, once the loop has stopped ({@link #close()}): the
+     * run spanned {@code (lastDeadlineNs() - firstDeadlineNs())} of loop time, one period for each tick and each
+     * skipped deadline.
+     */
+    public long endDeadlineNs() {
+        return endDeadlineNs;
+    }
+
+    /**
      * The loop clock's time of the first tick's deadline, where the run's statistics start (a status line a second
      * after it counts a second of ticks); valid once {@link #start()} has returned.
      */
@@ -138,8 +155,8 @@ public final class LoopRunner implements AutoCloseable {
             return;
         }
         if (realTimeWait == null) {
-            policy = "normal: --wait " + waitStrategy.name() + " never sleeps, and the kernel throttles a "
-                + "real-time thread that does not (50 ms stalls every second); use hybrid or sleep for real time";
+            policy = "normal: --wait " + waitStrategy.name() + " never sleeps, and the kernel stops a real-time "
+                + "thread that never sleeps for 50 ms every second; use hybrid or sleep for real time";
             return;
         }
         long tid = ThreadPolicy.currentThreadTid();
@@ -149,16 +166,12 @@ public final class LoopRunner implements AutoCloseable {
         }
         String refused = ThreadPolicy.setFifo(tid, rtPriority);
         if (refused != null) {
-            policy = "normal: real-time priority refused (" + refused + "; it needs CAP_SYS_NICE, which root has "
-                + "outside a restricted container, or ulimit -r " + rtPriority + " or more)";
+            policy = ThreadPolicy.refusal(refused, rtPriority);
             return;
         }
         threadTid = tid;
         realTime = true;
         policy = "real-time FIFO priority " + rtPriority;
-        Thread guard = new Thread(this::guardPolicy, THREAD_NAME + "-guard");
-        guard.setDaemon(true);
-        guard.start();
     }
 
     /**
@@ -217,6 +230,7 @@ public final class LoopRunner implements AutoCloseable {
         } catch (Throwable t) {
             fatal = t;
         } finally {
+            endDeadlineNs = schedule.deadlineNs();
             loop.shutdown();
         }
     }

@@ -83,8 +83,24 @@ class LoopRunnerTest {
             int[] policy = ThreadPolicy.policyOf(runner.threadTid());
             assertEquals(1, policy[0], "the kernel's policy of the loop thread (1 = SCHED_FIFO)");
             assertEquals(7, policy[1], "its real-time priority");
-            // Only the loop thread: the caller's own thread is untouched.
+            // Only the loop thread: the caller's own thread is untouched, and so are the threads created around it
+            // (a thread inherits its creator's policy: the guard and the JDK's process reaper were once FIFO too).
             assertEquals(0, ThreadPolicy.policyOf(ThreadPolicy.currentThreadTid())[0]);
+            java.util.Map<String, Integer> others = new java.util.TreeMap<>();
+            try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(
+                    java.nio.file.Path.of("/proc/self/task"))) {
+                for (java.nio.file.Path task : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                    long tid = Long.parseLong(task.getFileName().toString());
+                    int[] p = ThreadPolicy.policyOf(tid);
+                    String name = java.nio.file.Files.readString(task.resolve("comm")).strip();
+                    if (p != null && tid != runner.threadTid()
+                            && (name.startsWith("hapticsd-loop") || name.startsWith("process reaper"))) {
+                        others.put(name + " " + tid, p[0]);
+                    }
+                }
+            }
+            assertTrue(others.keySet().stream().anyMatch(n -> n.startsWith("hapticsd-loop-g")), "guard: " + others);
+            assertTrue(others.values().stream().allMatch(kind -> kind == 0), "time-sharing: " + others);
             LoopSnapshot snapshot = f.assembly.snapshots().newSnapshot();
             while (f.assembly.snapshots().read(snapshot) == 0 || snapshot.tick < 100) {
                 Thread.sleep(5);
