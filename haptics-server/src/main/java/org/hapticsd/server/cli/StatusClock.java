@@ -16,7 +16,9 @@ final class StatusClock {
      */
     static boolean awaitNextSecond(CountDownLatch stop, long startNs, double limitS) {
         double elapsedS = (System.nanoTime() - startNs) * 1e-9;
-        double nextStatusS = Math.floor(elapsedS) + 1.0;
+        // Never before the first whole second: the clock's origin may still be ahead (run times its status lines
+        // from half a period after the first deadline, and printed a line at "0.0 s" when called before it).
+        double nextStatusS = Math.max(1.0, Math.floor(elapsedS) + 1.0);
         if (nextStatusS > limitS) {
             awaitQuietly(stop, Math.max(0.0, limitS - elapsedS));
             return false;
