@@ -37,10 +37,15 @@ public final class ThreadPolicy {
     }
 
     /**
-     * How a thread that asked for FIFO {@code priority} and was refused says so: "normal: real-time priority refused
-     * (chrt's reason; what it needs)".
+     * How a thread that asked for FIFO {@code priority} and did not get it says so: "normal: real-time priority
+     * refused (chrt's reason; what it needs)" when the kernel refused, "normal: real-time priority not set (why)" when
+     * chrt could not run or did not finish.
      */
     public static String refusal(String reason, int priority) {
+        if (!reason.contains("not permitted")) {
+            // chrt missing, or it did not finish: nothing was refused, and permissions are not the remedy.
+            return "normal: real-time priority not set (" + reason + ")";
+        }
         return "normal: real-time priority refused (" + reason + "; it needs CAP_SYS_NICE, which root has outside a "
             + "restricted container, or an rtprio limit of " + priority + " or more: limits.conf rtprio, systemd "
             + "LimitRTPRIO=)";

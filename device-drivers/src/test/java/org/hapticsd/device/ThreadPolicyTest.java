@@ -63,6 +63,18 @@ class ThreadPolicyTest {
     }
 
     @Test
+    void shouldGiveThePermissionHintOnlyWhenTheKernelRefused() {
+        String refused = ThreadPolicy.refusal("chrt: failed to set pid 7's policy: Operation not permitted", 12);
+        assertEquals("normal: real-time priority refused (chrt: failed to set pid 7's policy: Operation not permitted; "
+            + "it needs CAP_SYS_NICE, which root has outside a restricted container, or an rtprio limit of 12 or more: "
+            + "limits.conf rtprio, systemd LimitRTPRIO=)", refused);
+        // chrt missing from PATH (a tester): nothing was refused, and permissions would not help.
+        assertEquals("normal: real-time priority not set (chrt (util-linux) could not be run: Cannot run program "
+            + "\"chrt\": error=2, No such file or directory)", ThreadPolicy.refusal("chrt (util-linux) could not be "
+            + "run: Cannot run program \"chrt\": error=2, No such file or directory", 12));
+    }
+
+    @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void shouldPutAThreadUnderFifoAndBackAndNameWhatWentWrong() throws Exception {
         Assumptions.assumeTrue(fifoPermitted(), "the FIFO policy is not permitted here");

@@ -250,6 +250,13 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             double rateHz = (ticks - lastTicks) / ((nowNs - lastNs) * 1e-9);
             board.publish(rateHz, periodError.getValueAtPercentile(99),
                 sample.tickTime().interval().getValueAtPercentile(99), snapshot.overruns);
+            // The guard's demotion of a saturated real-time loop as it happens, before the line of the second it
+            // happened in (after it, the warning came below the next second's line).
+            String policy = runner.policy();
+            if (!policy.equals(reportedPolicy)) {
+                LOG.warn("loop thread: {}", policy);
+                reportedPolicy = policy;
+            }
             LinkStatistics link = opened.linkStatistics();
             out.printf(Locale.ROOT,
                 "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%s%s%n",
@@ -266,12 +273,6 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (linkError != null && linkError != reportedLinkError) {
                 LOG.warn("{}", linkError);
                 reportedLinkError = linkError;
-            }
-            // The guard's demotion of a saturated real-time loop (a scene over budget) as it happens.
-            String policy = runner.policy();
-            if (!policy.equals(reportedPolicy)) {
-                LOG.warn("loop thread: {}", policy);
-                reportedPolicy = policy;
             }
             long errors = assembly.loop().errorCount();
             if (errors > reportedErrors) {

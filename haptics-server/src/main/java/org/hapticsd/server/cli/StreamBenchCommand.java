@@ -205,12 +205,12 @@ final class StreamBenchCommand implements Callable<Integer> {
         LoopStats stats = sampler.stats;
         List<BenchClients.Client> connected = clients == null ? List.of() : clients.clients();
         long[] statesBefore = new long[connected.size()];
-        sampler.startWindow();
         long overrunsBefore = stats.overruns();
         ThreadCpu cpuBefore = ThreadCpu.now();
         for (int i = 0; i < statesBefore.length; i++) {
             statesBefore[i] = connected.get(i).states.get();
         }
+        sampler.startWindow();
         // The tick count and the clock read together: counting ticks before the CPU and client samples (milliseconds
         // with 100 clients) and timing only after them read 1008 Hz for a loop at 1000 Hz (a tester).
         long ticksBefore = stats.ticks();

@@ -134,7 +134,7 @@ public final class LoopRunner implements AutoCloseable {
 
     /**
      * The loop clock's time of the deadline after the last tick, once the loop has stopped ({@link #close()}): the
-     * run spanned {@code (lastDeadlineNs() - firstDeadlineNs())} of loop time, one period for each tick and each
+     * run spanned {@code endDeadlineNs() - firstDeadlineNs()} of loop time, one period for each tick and each
      * skipped deadline.
      */
     public long endDeadlineNs() {
@@ -156,7 +156,7 @@ public final class LoopRunner implements AutoCloseable {
         }
         if (realTimeWait == null) {
             policy = "normal: --wait " + waitStrategy.name() + " never sleeps, and the kernel stops a real-time "
-                + "thread that never sleeps for 50 ms every second; use hybrid or sleep for real time";
+                + "thread that never sleeps, for 50 ms of every second; use hybrid or sleep for real time";
             return;
         }
         long tid = ThreadPolicy.currentThreadTid();

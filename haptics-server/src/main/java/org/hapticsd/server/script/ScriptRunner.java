@@ -500,7 +500,15 @@ public final class ScriptRunner {
                 } finally {
                     runner.close();
                     if (rtPriority > 0 && !runner.isRealTime()) {
-                        loopPolicy = runner.policy();
+                        loopPolicy = "loop thread: " + runner.policy();
+                    }
+                    // The link's and the emulator's threads ask for the same priority, and may be refused alike.
+                    if (rtPriority > 0 && opened.link() != null
+                            && !opened.link().threadPolicy().startsWith("real-time")) {
+                        loopPolicy = (loopPolicy == null ? "" : loopPolicy + "; ") + "link threads: "
+                            + opened.link().threadPolicy()
+                            + (opened.emulator() == null ? "" : "; emulator firmware: "
+                                + opened.emulator().runner().threadPolicy());
                     }
                 }
             }
@@ -523,7 +531,7 @@ public final class ScriptRunner {
         lastNotes = notes(trace, assembly, rateHz);
         if (loopPolicy != null) {
             // Why the host's stalls may have reached this run: the loop was not under the real-time policy.
-            lastNotes.add("loop thread: " + loopPolicy);
+            lastNotes.add(loopPolicy);
         }
         List<AssertionResult> results = new ArrayList<>();
         long periodNs = assembly.loop().periodNs();
