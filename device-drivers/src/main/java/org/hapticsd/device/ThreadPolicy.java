@@ -51,6 +51,15 @@ public final class ThreadPolicy {
             + "LimitRTPRIO=)";
     }
 
+    /**
+     * A thread's scheduling as a phrase, from the priority it asked for (0: none) and why it did not get it (null: it
+     * did): "normal", "real-time FIFO priority N", or {@link #refusal}'s.
+     */
+    public static String describe(int askedPriority, String refusal) {
+        return askedPriority == 0 ? "normal" : refusal != null ? refusal(refusal, askedPriority)
+            : "real-time FIFO priority " + askedPriority;
+    }
+
     /** The calling thread's kernel thread id, or -1 where there is none to read (not Linux). */
     public static long currentThreadTid() {
         try {

@@ -148,9 +148,7 @@ public final class EmulatorRunner implements EmulatorControl, AutoCloseable {
      * priority refused (why)".
      */
     public String threadPolicy() {
-        String refused = threadPolicyRefusal;
-        return rtPriority == 0 ? "normal" : refused != null ? ThreadPolicy.refusal(refused, rtPriority)
-            : "real-time FIFO priority " + rtPriority;
+        return ThreadPolicy.describe(rtPriority, threadPolicyRefusal);
     }
 
     private volatile int rtPriority;

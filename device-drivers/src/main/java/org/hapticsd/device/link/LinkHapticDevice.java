@@ -375,9 +375,7 @@ public final class LinkHapticDevice implements HapticDevice {
      * or "normal: real-time priority refused (why)".
      */
     public String threadPolicy() {
-        String refused = threadPolicyRefusal;
-        return rtPriority == 0 ? "normal" : refused != null ? ThreadPolicy.refusal(refused, rtPriority)
-            : "real-time FIFO priority " + rtPriority;
+        return ThreadPolicy.describe(rtPriority, threadPolicyRefusal);
     }
 
     private volatile int rtPriority;
