@@ -116,7 +116,11 @@ class ThreadPolicyTest {
                 assertArrayEquals(new int[] {1, 6}, policies.get("hapticsd-emulat"), "firmware");
                 // The JDK's process reaper, created by whichever thread starts chrt, must not inherit FIFO (it did when
                 // a thread ran chrt on itself and chrt finished before the reaper was created).
-                assertArrayEquals(new int[] {0, 0}, policies.get("process reaper"), "the JDK's process reaper");
+                int[] reaper = policies.get("process reaper");
+                if (reaper != null) {
+                    // Present while its pool keeps it (60 s idle); none at all would be time-sharing too.
+                    assertArrayEquals(new int[] {0, 0}, reaper, "the JDK's process reaper");
+                }
                 assertEquals("real-time FIFO priority 6", link.threadPolicy());
                 assertEquals("real-time FIFO priority 6", emulator.threadPolicy());
             } finally {

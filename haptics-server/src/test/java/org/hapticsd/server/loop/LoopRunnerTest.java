@@ -62,6 +62,29 @@ class LoopRunnerTest {
         assertEquals(0.0, device.lastForceMagnitudeN(), 0.0);
     }
 
+    /** This process's threads named hapticsd-loop* or process reaper, but {@code loopTid}: name and tid to policy. */
+    private static java.util.Map<String, Integer> loopAndReaperThreads(long loopTid) throws java.io.IOException {
+        java.util.Map<String, Integer> found = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(
+                java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path task : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                long tid = Long.parseLong(task.getFileName().toString());
+                int[] policy = ThreadPolicy.policyOf(tid);
+                String name;
+                try {
+                    name = java.nio.file.Files.readString(task.resolve("comm")).strip();
+                } catch (java.io.IOException ended) {
+                    continue;
+                }
+                if (policy != null && tid != loopTid
+                        && (name.startsWith("hapticsd-loop") || name.startsWith("process reaper"))) {
+                    found.put(name + " " + tid, policy[0]);
+                }
+            }
+        }
+        return found;
+    }
+
     /** Whether this machine lets a thread take the FIFO policy (root, CAP_SYS_NICE or ulimit -r): CI's does. */
     private static boolean fifoPermitted() throws Exception {
         Process probe = new ProcessBuilder("chrt", "-f", "1", "true").redirectErrorStream(true).start();
@@ -86,18 +109,11 @@ class LoopRunnerTest {
             // Only the loop thread: the caller's own thread is untouched, and so are the threads created around it
             // (a thread inherits its creator's policy: the guard and the JDK's process reaper were once FIFO too).
             assertEquals(0, ThreadPolicy.policyOf(ThreadPolicy.currentThreadTid())[0]);
-            java.util.Map<String, Integer> others = new java.util.TreeMap<>();
-            try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(
-                    java.nio.file.Path.of("/proc/self/task"))) {
-                for (java.nio.file.Path task : (Iterable<java.nio.file.Path>) tasks::iterator) {
-                    long tid = Long.parseLong(task.getFileName().toString());
-                    int[] p = ThreadPolicy.policyOf(tid);
-                    String name = java.nio.file.Files.readString(task.resolve("comm")).strip();
-                    if (p != null && tid != runner.threadTid()
-                            && (name.startsWith("hapticsd-loop") || name.startsWith("process reaper"))) {
-                        others.put(name + " " + tid, p[0]);
-                    }
-                }
+            // The guard names itself once it runs (until then its name is its creator's): wait for it.
+            java.util.Map<String, Integer> others = loopAndReaperThreads(runner.threadTid());
+            for (int i = 0; i < 500 && others.keySet().stream().noneMatch(n -> n.startsWith("hapticsd-loop-g")); i++) {
+                Thread.sleep(10);
+                others = loopAndReaperThreads(runner.threadTid());
             }
             assertTrue(others.keySet().stream().anyMatch(n -> n.startsWith("hapticsd-loop-g")), "guard: " + others);
             assertTrue(others.values().stream().allMatch(kind -> kind == 0), "time-sharing: " + others);
