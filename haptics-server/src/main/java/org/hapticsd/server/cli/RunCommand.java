@@ -178,10 +178,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             double elapsedS = ((endNs != 0 ? endNs : System.nanoTime()) - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
             out.println("  loop thread: " + runner.policy());
-            if (opened.link() != null) {
-                out.println("  link threads: " + opened.link().threadPolicy()
-                    + (opened.emulator() == null ? "" : "; emulator firmware: "
-                        + opened.emulator().runner().threadPolicy()));
+            if (opened.threadPolicies() != null) {
+                out.println("  " + opened.threadPolicies());
             }
             assembly.safety().endOfRunLines().forEach(out::println);
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.

@@ -38,6 +38,15 @@ public final class OpenedDevice implements AutoCloseable {
         return link;
     }
 
+    /**
+     * The scheduling of the link's threads and of an in-process emulator's firmware thread ("link threads: ...;
+     * emulator firmware: ..."), or null for devices without a link.
+     */
+    public String threadPolicies() {
+        return link == null ? null : "link threads: " + link.threadPolicy()
+            + (emulator == null ? "" : "; emulator firmware: " + emulator.runner().threadPolicy());
+    }
+
     /** Link statistics now, or null for devices without a link (in lockstep: once the loop has stopped). */
     public LinkStatistics linkStatistics() {
         if (link != null) {

@@ -505,10 +505,7 @@ public final class ScriptRunner {
                     // The link's and the emulator's threads ask for the same priority, and may be refused alike.
                     if (rtPriority > 0 && opened.link() != null
                             && !opened.link().threadPolicy().startsWith("real-time")) {
-                        loopPolicy = (loopPolicy == null ? "" : loopPolicy + "; ") + "link threads: "
-                            + opened.link().threadPolicy()
-                            + (opened.emulator() == null ? "" : "; emulator firmware: "
-                                + opened.emulator().runner().threadPolicy());
+                        loopPolicy = (loopPolicy == null ? "" : loopPolicy + "; ") + opened.threadPolicies();
                     }
                 }
             }
