@@ -49,16 +49,19 @@ class DeterminismTest {
      * all-sweeps hash below, which skips nothing, did not change. Changed again when a point's own visit began to
      * count for its revisit (a visit's friction rows move the velocity its normal row was solved for; skipping such
      * a point left one corner of a box landing on an edge with its warm-started impulse): again, the all-sweeps
-     * hash did not change.
+     * hash did not change. Changed with the all-sweeps hash when isotropic bodies (spheres, cubes: {@code I = c·E})
+     * stopped taking the gyroscopic step and the product {@code R·I⁻¹·Rᵀ} (both exact identities for them): the
+     * trajectories moved by round-off (measured over 3 s of {@code simulate}: 8e-13 m on the 200-sphere pile, 1e-6 m
+     * on the ill-conditioned 10-cube stack, 0 on the bounce).
      */
-    private static final long GOLDEN_DYNAMIC_HASH = -1863066805883061291L;
+    private static final long GOLDEN_DYNAMIC_HASH = 581708636796993575L;
 
     /**
      * The same run with {@code lcpTolerance 0} (every sweep, as before the early stop existed): the hash the
      * dynamics had before the early stop was added, so the early stop is shown to change when the sweeps end and
-     * nothing else.
+     * nothing else. Changed once since, with the hash above, for the isotropic bodies' round-off.
      */
-    private static final long GOLDEN_DYNAMIC_HASH_ALL_SWEEPS = 3933983091847359006L;
+    private static final long GOLDEN_DYNAMIC_HASH_ALL_SWEEPS = -4352925793880925023L;
 
     private static final int DYNAMIC_TICKS = 3_000;
 

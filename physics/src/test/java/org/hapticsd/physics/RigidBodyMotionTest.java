@@ -128,6 +128,46 @@ class RigidBodyMotionTest {
     }
 
     @Test
+    void shouldKeepTheSpinOfAnIsotropicBodyBitForBit() {
+        // A uniform cube (I = c·E) turned and spinning about a skew axis: ω × I·ω = 0, so with no torque and no
+        // damping ω must not change at all. The general path (ω into the body frame, two Newton iterations, back)
+        // rounds it by an ulp or so a step; the isotropic path leaves it alone, so equality is exact.
+        PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
+        int cube = world.addDynamicBody("cube", new BoxShape(0.05, 0.05, 0.05), new Vector3d(0, 0, 5),
+                new Quaterniond().rotationAxis(0.9, 1.0, -0.4, 0.3), 2.0,
+                SolidInertia.box(2.0, 0.05, 0.05, 0.05, new Matrix3d()), Material.DEFAULT);
+        Vector3d omega0 = new Vector3d(0.7, -3.1, 1.9);
+        world.setBodyVelocity(cube, new Vector3d(), omega0);
+        Vector3d omega = new Vector3d();
+        for (int n = 1; n <= 2_000; n++) {
+            world.step(DT_S);
+            assertEquals(omega0, world.bodyAngularVelocity(cube, omega), "ω at step " + n);
+        }
+    }
+
+    @Test
+    void shouldTurnAnIsotropicBodyByTorqueOverItsMomentInAnyOrientation() {
+        // A force at a lever arm on a turned sphere: Δω = Δt·τ/c in the world frame, whatever the orientation,
+        // since R·(E/c)·Rᵀ = E/c. Exact arithmetic gives it to the last ulp; 1e-15 rad/s covers the rounding of the
+        // torque and of the product.
+        PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
+        world.setGravity(new Vector3d());
+        double massKg = 3.0;
+        double radiusM = 0.1;
+        int ball = world.addDynamicBody("ball", new SphereShape(radiusM), new Vector3d(1, 2, 3),
+                new Quaterniond().rotationAxis(2.2, -0.3, 0.8, 0.5), massKg,
+                SolidInertia.sphere(massKg, radiusM, new Matrix3d()), Material.DEFAULT);
+        double momentKgM2 = 0.4 * massKg * radiusM * radiusM;
+        world.applyForce(ball, new Vector3d(0, 4, 0), new Vector3d(1.1, 2, 3));
+        world.step(DT_S);
+        // τ = (0.1, 0, 0) × (0, 4, 0) = (0, 0, 0.4) N·m.
+        Vector3d omega = world.bodyAngularVelocity(ball, new Vector3d());
+        assertEquals(0.0, omega.x, 1e-15);
+        assertEquals(0.0, omega.y, 1e-15);
+        assertEquals(DT_S * 0.4 / momentKgM2, omega.z, 1e-15 * (DT_S * 0.4 / momentKgM2) + 1e-15);
+    }
+
+    @Test
     void shouldDampVelocitiesImplicitly() {
         PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
         world.setGravity(new Vector3d());

@@ -37,6 +37,12 @@ public final class RigidBodies {
     public Matrix3d[] inertiaBody = new Matrix3d[0];
     /** {@code I_body⁻¹}; zero for non-dynamic bodies. */
     public Matrix3d[] inverseInertiaBody = new Matrix3d[0];
+    /**
+     * {@code true} for a dynamic body whose inertia is {@code c·E} (a uniform sphere or cube): the same about every
+     * axis, so its world inverse inertia is {@code I_body⁻¹} in any orientation and {@code ω × I·ω = 0} (no
+     * gyroscopic term). Exact comparison: a body within round-off of isotropic takes the general path.
+     */
+    public boolean[] isotropic = new boolean[0];
     /** Velocity damping rates, 1/s: {@code v ← v/(1 + c·Δt)} each step (Box2D's implicit damping). */
     public double[] linearDampingPerS = new double[0];
     public double[] angularDampingPerS = new double[0];
@@ -88,6 +94,7 @@ public final class RigidBodies {
         inverseMassPerKg[body] = isDynamic ? 1.0 / massKg : 0.0;
         this.inertiaBody[body] = isDynamic ? new Matrix3d(inertiaBody) : new Matrix3d().zero();
         inverseInertiaBody[body] = isDynamic ? new Matrix3d(inertiaBody).invert() : new Matrix3d().zero();
+        isotropic[body] = isDynamic && isIsotropic(inertiaBody);
         this.positionM[body] = new Vector3d(positionM);
         orientation[body] = new Quaterniond(unitOrientation);
         linearVelocityMps[body] = new Vector3d();
@@ -119,6 +126,7 @@ public final class RigidBodies {
         inverseMassPerKg = Arrays.copyOf(inverseMassPerKg, capacity);
         inertiaBody = Arrays.copyOf(inertiaBody, capacity);
         inverseInertiaBody = Arrays.copyOf(inverseInertiaBody, capacity);
+        isotropic = Arrays.copyOf(isotropic, capacity);
         linearDampingPerS = Arrays.copyOf(linearDampingPerS, capacity);
         angularDampingPerS = Arrays.copyOf(angularDampingPerS, capacity);
         positionM = Arrays.copyOf(positionM, capacity);
@@ -136,15 +144,24 @@ public final class RigidBodies {
     /**
      * Recomputes what follows from the pose: the transform (with its rotation matrix) and, for a dynamic body, the
      * world inverse inertia {@code R·I_body⁻¹·Rᵀ} (source 003 writes {@code Rᵀ·ᴼI·R} with the opposite rotation
-     * convention). No allocation.
+     * convention); for an {@link #isotropic} body that is {@code I_body⁻¹} itself. No allocation.
      */
     public void refreshPose(int body) {
         pose[body].set(positionM[body], orientation[body]);
-        if (dynamic[body]) {
+        if (isotropic[body]) {
+            inverseInertiaWorld[body].set(inverseInertiaBody[body]);
+        } else if (dynamic[body]) {
             pose[body].matrix(rotation);
             rotation.transpose(rotationTransposed);
             rotation.mul(inverseInertiaBody[body], inverseInertiaWorld[body]).mul(rotationTransposed);
         }
+    }
+
+    /** Whether {@code inertia} is {@code c·E}: equal diagonal, zero off the diagonal, compared exactly. */
+    static boolean isIsotropic(Matrix3dc inertia) {
+        return inertia.m00() == inertia.m11() && inertia.m11() == inertia.m22()
+            && inertia.m01() == 0.0 && inertia.m02() == 0.0 && inertia.m10() == 0.0
+            && inertia.m12() == 0.0 && inertia.m20() == 0.0 && inertia.m21() == 0.0;
     }
 
     /**

@@ -48,11 +48,14 @@ public final class RigidBodyIntegrator {
             v.mul(1.0 / (1.0 + dt * bodies.linearDampingPerS[body]));
 
             Vector3d w = bodies.angularVelocityRadps[body];
-            Quaterniond q = bodies.orientation[body];
-            // Euler's equation in the body frame, where the inertia is constant: ω_body = Rᵀ·ω.
-            q.transformInverse(w, omegaBody);
-            GyroscopicStep.implicitMidpoint(bodies.inertiaBody[body], dt, omegaBody);
-            q.transform(omegaBody, w);
+            if (!bodies.isotropic[body]) {
+                // Euler's equation in the body frame, where the inertia is constant: ω_body = Rᵀ·ω. An isotropic
+                // body (I = c·E) has ω × I·ω = 0: the torque-free step leaves ω as it is, so it is skipped.
+                Quaterniond q = bodies.orientation[body];
+                q.transformInverse(w, omegaBody);
+                GyroscopicStep.implicitMidpoint(bodies.inertiaBody[body], dt, omegaBody);
+                q.transform(omegaBody, w);
+            }
             bodies.inverseInertiaWorld[body].transform(bodies.torqueNm[body], scratch);
             w.fma(dt, scratch);
             w.mul(1.0 / (1.0 + dt * bodies.angularDampingPerS[body]));
@@ -120,6 +123,13 @@ public final class RigidBodyIntegrator {
                 qy + qw * wy + (wz * qx - wx * qz),
                 qz + qw * wz + (wx * qy - wy * qx),
                 qw - (wx * qx + wy * qy + wz * qz));
+        if (!Double.isFinite(q.lengthSquared())) {
+            // |ω|·Δt so large (beyond about 1e154) that the length overflows: normalising would divide by ∞ and
+            // leave a zero quaternion, finite but no rotation. NaN instead, which the step's finiteness check
+            // reports, taking the body out (PhysicsWorld's STORE_IMPULSES).
+            q.set(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            return;
+        }
         q.normalize();
     }
 }
