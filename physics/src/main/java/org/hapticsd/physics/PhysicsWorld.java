@@ -717,6 +717,22 @@ public final class PhysicsWorld {
     // ---- Step ------------------------------------------------------------------------------------------------
 
     /**
+     * Does now the set-up the first step would otherwise do before it can step: allocates the contact storage (when
+     * {@link #setContactBudget} did not), registers every body with the broadphase, builds its tree and finds the
+     * overlapping pairs. Allocates; call once the scene is built, before a real-time loop's first deadline (the
+     * first step of a 200-sphere pile spent 0.6–0.75 ms on it and overran its tick). Moves nothing and touches no
+     * state the step reads: the next step finds the same pairs in the same order and gives the same bits as without
+     * it. Optional, and harmless to repeat.
+     */
+    public void prime() {
+        if (buffersStale) {
+            allocateContactBuffers();
+        }
+        refreshMovingBounds();
+        pairFinder.findPairs(boundsM, movable, tools, bodies.count, candidates);
+    }
+
+    /**
      * Runs the stages of {@link StepStage} in order and times each into {@link #profile()}. No allocation (see
      * the class comment for the one exception).
      *

@@ -72,7 +72,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         int rtPriority = realTime.rtPriority();
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
-        JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
+        JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS, false);
         OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);

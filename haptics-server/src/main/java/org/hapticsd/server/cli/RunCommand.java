@@ -83,7 +83,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         if (noRoom == null) {
             LOG.info("compiling the tick on a throwaway copy of scene '{}' (at most {} s)", scene.name(),
                 (JitWarmUp.MAX_DIRECT_NS + JitWarmUp.MAX_RUNNER_NS) / 1_000_000_000L);
-            JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
+            JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS, streamConfig != null);
         } else {
             LOG.warn("no warm-up: {}; the tick is compiled while the loop runs, so its first seconds may overrun "
                 + "(give the JVM more heap with HAPTICSD_JAVA_OPTS for a warm start)", noRoom);

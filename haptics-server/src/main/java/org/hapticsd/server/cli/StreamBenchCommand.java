@@ -117,7 +117,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         options.requireStreamable(scene, rateHz);
-        JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS);
+        JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS, true);
         OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         LoopStatsBoard board = new LoopStatsBoard();

@@ -135,6 +135,8 @@ public final class SceneBuilder {
             .withInitialPositionM(p0[0], p0[1], p0[2]);
 
         ImpactTransients transients = transients(spec, world, indices, impulse);
+        // The broadphase's tree and the contact storage now, on the loading thread: not in the loop's first tick.
+        world.prime();
         HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));

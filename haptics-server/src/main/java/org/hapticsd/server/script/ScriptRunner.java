@@ -429,7 +429,7 @@ public final class ScriptRunner {
         boolean lockstep = spec.isLockstep();
         if (!lockstep) {
             // Real time: the tick's code, and the link's and the emulator's, compiled before the first deadline.
-            JitWarmUp.run(scene(scriptFile, spec), rateHz, JitWarmUp.DEFAULT_TICKS);
+            JitWarmUp.run(scene(scriptFile, spec), rateHz, JitWarmUp.DEFAULT_TICKS, false);
             LinkWarmUp.run(rateHz);
         }
 

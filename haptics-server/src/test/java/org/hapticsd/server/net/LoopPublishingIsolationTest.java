@@ -70,7 +70,7 @@ class LoopPublishingIsolationTest {
         SceneLoader loader = new SceneLoader();
         BuiltScene scene = SceneBuilder.build(loader.loadEmbedded());
         // As run does: the tick compiled before it has deadlines, so C2 does not compile it inside a window.
-        JitWarmUp.run(SceneBuilder.build(loader.loadEmbedded()), 1000, JitWarmUp.DEFAULT_TICKS);
+        JitWarmUp.run(SceneBuilder.build(loader.loadEmbedded()), 1000, JitWarmUp.DEFAULT_TICKS, true);
         org.hapticsd.device.sim.SimulatedDevice device = scene.newSimulatedDevice();
         device.open();
         assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
