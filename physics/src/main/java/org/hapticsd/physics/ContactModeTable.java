@@ -117,12 +117,12 @@ final class ContactModeTable {
         }
     }
 
-    /** The configured mode of the pair: pair, else body (later call first), else shared group, else scene. */
     /** The mode set for this body itself ({@code setBodyContactMode}), or null when none was. */
     ContactMode bodyMode(int body) {
         return body < bodyMode.length ? bodyMode[body] : null;
     }
 
+    /** The configured mode of the pair: pair, else body (later call first), else shared group, else scene. */
     ContactMode resolve(int bodyA, int bodyB) {
         if (pairKeys.length > 0) {
             int at = Arrays.binarySearch(pairKeys, pairKey(bodyA, bodyB));
