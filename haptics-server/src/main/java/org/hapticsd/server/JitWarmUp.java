@@ -28,13 +28,16 @@ import org.hapticsd.server.scene.BuiltScene;
  *
  * <p>Two phases, both on a throwaway world and simulated stylus so nothing leaks into the real scene or device:
  * ticks driven directly on simulated time (the scene's hand path with contacts, the safety gate and ramp, and the
- * device faults of a link: stale states, disconnection, the device's own watchdog), then
+ * device faults of a link: stale states, disconnection, the device's own watchdog), by {@value #DIRECT_SESSIONS}
+ * fresh loops in turn so that a loop's first ticks are profiled too, then
  * a {@link LoopRunner} on a simulated clock that makes some ticks overrun while this thread samples the
  * statistics, as the status printer does.
  */
 public final class JitWarmUp {
     /** Simulated ticks driven directly: enough for C2 (Tier4 thresholds are 5,000–15,000 invocations). */
     public static final int DEFAULT_TICKS = 40_000;
+    /** The direct ticks are run by this many fresh loops in turn, each its share (see {@code freshLoop}). */
+    static final int DIRECT_SESSIONS = 8;
     /** Ticks run through a runner on a simulated clock. */
     public static final int RUNNER_TICKS = 20_000;
     /**
@@ -100,23 +103,36 @@ public final class JitWarmUp {
     /** As the public form, the throwaway loop publishing into {@code sink}. */
     static long run(BuiltScene throwawayScene, int rateHz, int ticks, TickSink sink, long maxDirectNs,
                     long maxRunnerNs) {
-        LoopAssembly assembly = new LoopAssembly(throwawayScene,
-            new FaultyDevice(openedSimulatedDevice(throwawayScene)), rateHz, SystemNanoClock.INSTANCE);
-        HapticLoop loop = assembly.loop();
-        long periodNs = loop.periodNs();
-        loop.setTickSink(sink);
         long directStartNs = System.nanoTime();
-        for (int k = 0; k < ticks; k++) {
-            loop.tick(k * periodNs);
-            loop.afterTick(false);
-            if (k % TICKS_PER_CLOCK_CHECK == 0 && System.nanoTime() - directStartNs > maxDirectNs) {
+        long ticksRun = 0;
+        int perSession = Math.max(1, ticks / DIRECT_SESSIONS);
+        for (int session = 0; session < DIRECT_SESSIONS && ticksRun < ticks; session++) {
+            // Every other session drives the bare simulated stylus, which is what a run without a link drives: the
+            // loop's calls into the device then have both classes profiled, and the real device is not a stranger
+            // whose first call deoptimises the compiled tick (it did, runStages and afterTick, as the run started).
+            HapticLoop loop = freshLoop(throwawayScene, rateHz, sink, session % 2 == 1).loop();
+            long periodNs = loop.periodNs();
+            boolean outOfTime = false;
+            for (int k = 0; k < perSession && ticksRun < ticks; k++) {
+                loop.tick(k * periodNs);
+                loop.afterTick(false);
+                ticksRun++;
+                if (k % TICKS_PER_CLOCK_CHECK == 0 && System.nanoTime() - directStartNs > maxDirectNs) {
+                    outOfTime = true;
+                    break;
+                }
+            }
+            loop.shutdown();
+            if (outOfTime) {
                 break;
             }
         }
-        LoopRunner runner = new LoopRunner(loop, rateHz, WaitStrategies.SPIN, new OverrunningClock(periodNs));
+        LoopAssembly assembly = freshLoop(throwawayScene, rateHz, sink, false);
+        HapticLoop loop = assembly.loop();
+        LoopRunner runner = new LoopRunner(loop, rateHz, WaitStrategies.SPIN, new OverrunningClock(loop.periodNs()));
         long runnerStartNs = System.nanoTime();
         runner.start();
-        long target = assembly.stats().ticks() + RUNNER_TICKS;
+        long target = RUNNER_TICKS;
         long sampledAt = 0;
         while (runner.isRunning() && assembly.stats().ticks() < target
             && System.nanoTime() - runnerStartNs <= maxRunnerNs) {
@@ -128,7 +144,24 @@ public final class JitWarmUp {
             Thread.onSpinWait();
         }
         runner.close();
-        return assembly.stats().ticks();
+        return ticksRun + assembly.stats().ticks();
+    }
+
+    /**
+     * A new loop, device, safety layer and statistics around the throwaway scene (whose world carries on). What a
+     * real loop does once, on its first ticks (the safety ramp from a fresh state, the first longest tick, the
+     * device's first read), a single throwaway loop does only before the JIT has started profiling: C2 then
+     * compiled those branches out, and the real loop's first tick deoptimised the whole tick
+     * ({@code -XX:+PrintCompilation}: {@code HapticLoop::tick}, {@code SafetyLayer::update},
+     * {@code LoopStats::recordTick} and {@code SimulatedDevice::advance} "made not entrant" as it started), so it
+     * ran interpreted for its first milliseconds. A fresh loop per session makes them ordinary.
+     */
+    private static LoopAssembly freshLoop(BuiltScene throwawayScene, int rateHz, TickSink sink, boolean bareDevice) {
+        SimulatedDevice stylus = openedSimulatedDevice(throwawayScene);
+        LoopAssembly assembly = new LoopAssembly(throwawayScene, bareDevice ? stylus : new FaultyDevice(stylus), rateHz,
+            SystemNanoClock.INSTANCE);
+        assembly.loop().setTickSink(sink);
+        return assembly;
     }
 
     private static SimulatedDevice openedSimulatedDevice(BuiltScene scene) {
