@@ -184,6 +184,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             assembly.safety().endOfRunLines().forEach(out::println);
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
             LoopSnapshot last = assembly.loop().lastSnapshot();
+            String overBudget = physicsEndLine(last, assembly.loop().periodNs());
+            if (overBudget != null) {
+                out.println(overBudget);
+            }
             if (last.droppedPairsTotal > 0 || last.droppedPointsTotal > 0) {
                 out.println("contacts dropped (contact budget full): " + last.droppedPairsTotal + " pairs, "
                     + last.droppedPointsTotal + " points");
@@ -309,6 +313,21 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 s.droppedPairsTotal, s.droppedPointsTotal));
         }
         return b.toString();
+    }
+
+    /**
+     * The end report's line for a run whose physics went over budget (null if it never did): for how long, and the
+     * worst window, so a run that ended within budget still says it was not all along.
+     */
+    static String physicsEndLine(LoopSnapshot last, long periodNs) {
+        if (last.physicsOverBudgetTicks == 0) {
+            return null;
+        }
+        double tickNs = last.physicsBudgetNs / PhysicsBudget.BUDGET_FRACTION;
+        return String.format(Locale.ROOT, "physics over budget for %.1f s of the run (%d ticks); worst window: step p99"
+            + " %.0f us > %.0f us (%.0f%% of the tick)", last.physicsOverBudgetTicks * periodNs * 1e-9,
+            last.physicsOverBudgetTicks, last.physicsWorstStepP99Ns / 1e3, last.physicsBudgetNs / 1e3,
+            100.0 * last.physicsWorstStepP99Ns / tickNs);
     }
 
     /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */

@@ -65,6 +65,8 @@ public final class HapticLoop implements LoopControl {
     private boolean judgePhysicsBudget = true;
     private long droppedPairsTotal;
     private long droppedPointsTotal;
+    private long physicsOverBudgetTicks;
+    private long physicsWorstStepP99Ns;
 
     private final DeviceState deviceState = new DeviceState();
     private final DeviceHealth deviceHealth = new DeviceHealth();
@@ -368,6 +370,12 @@ public final class HapticLoop implements LoopControl {
         s.physicsStepP99Ns = paused ? 0 : physicsBudget.stepP99Ns();
         s.physicsBudgetNs = physicsBudget.budgetNs();
         s.physicsLoadPercent = paused ? 0 : physicsBudget.loadPercent();
+        if (s.physicsOverBudget) {
+            physicsOverBudgetTicks++;
+            physicsWorstStepP99Ns = Math.max(physicsWorstStepP99Ns, s.physicsStepP99Ns);
+        }
+        s.physicsOverBudgetTicks = physicsOverBudgetTicks;
+        s.physicsWorstStepP99Ns = physicsWorstStepP99Ns;
         s.droppedPairs = paused ? 0 : world.profile().lastDroppedPairs();
         s.droppedPoints = paused ? 0 : world.profile().lastDroppedPoints();
         droppedPairsTotal += s.droppedPairs;

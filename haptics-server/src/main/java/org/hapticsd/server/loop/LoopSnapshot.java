@@ -103,6 +103,10 @@ public final class LoopSnapshot {
     public long physicsBudgetNs;
     /** {@link #physicsStepP99Ns} as a percentage of the tick period, 0..255. */
     public int physicsLoadPercent;
+    /** Ticks since the loop started whose snapshot said {@link #physicsOverBudget}, for the end of a run. */
+    public long physicsOverBudgetTicks;
+    /** The largest {@link #physicsStepP99Ns} of those ticks, ns; 0 when there were none. */
+    public long physicsWorstStepP99Ns;
     /** Candidate pairs and contact points this tick's step dropped to stay within the contact budget. */
     public int droppedPairs;
     public int droppedPoints;
@@ -207,6 +211,8 @@ public final class LoopSnapshot {
         physicsStepP99Ns = other.physicsStepP99Ns;
         physicsBudgetNs = other.physicsBudgetNs;
         physicsLoadPercent = other.physicsLoadPercent;
+        physicsOverBudgetTicks = other.physicsOverBudgetTicks;
+        physicsWorstStepP99Ns = other.physicsWorstStepP99Ns;
         droppedPairs = other.droppedPairs;
         droppedPoints = other.droppedPoints;
         droppedPairsTotal = other.droppedPairsTotal;

@@ -129,4 +129,15 @@ class RunStatusLineTest {
         assertTrue(line.contains("  PHYSICS OVER BUDGET (step p99 255% or more of the tick)"), line);
         assertEquals("254%", WatchCommand.loadPercent(254));
     }
+
+    @Test
+    void shouldSayInTheEndReportForHowLongThePhysicsWasOverBudget() {
+        LoopSnapshot s = new LoopSnapshot(1);
+        assertNull(RunCommand.physicsEndLine(s, 1_000_000L), "never over budget: no line");
+        s.physicsOverBudgetTicks = 2500;
+        s.physicsWorstStepP99Ns = 3_682_000L;
+        s.physicsBudgetNs = 800_000L;
+        assertEquals("physics over budget for 2.5 s of the run (2500 ticks); worst window: step p99 3682 us > 800 us"
+            + " (368% of the tick)", RunCommand.physicsEndLine(s, 1_000_000L));
+    }
 }

@@ -81,6 +81,9 @@ class LoopPhysicsReportTest {
         assertEquals(List.of(2999L), r.ticks(1000, LoopEvents.PHYSICS_BUDGET_CHANGED), "back within budget");
         assertFalse(r.snapshot().physicsOverBudget);
         assertEquals(10, r.snapshot().physicsLoadPercent);
+        // The run's account keeps what the present verdict no longer says: ticks 999..2998 were over, at 1 ms.
+        assertEquals(2000L, r.snapshot().physicsOverBudgetTicks);
+        assertEquals(1_000_000L, r.snapshot().physicsWorstStepP99Ns);
     }
 
     @Test
