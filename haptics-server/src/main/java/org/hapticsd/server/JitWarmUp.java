@@ -105,27 +105,24 @@ public final class JitWarmUp {
                     long maxRunnerNs) {
         long directStartNs = System.nanoTime();
         long ticksRun = 0;
-        int perSession = Math.max(1, ticks / DIRECT_SESSIONS);
+        int perSession = Math.max(1, (ticks + DIRECT_SESSIONS - 1) / DIRECT_SESSIONS);
         for (int session = 0; session < DIRECT_SESSIONS && ticksRun < ticks; session++) {
             // Every other session drives the bare simulated stylus, which is what a run without a link drives: the
             // loop's calls into the device then have both classes profiled, and the real device is not a stranger
             // whose first call deoptimises the compiled tick (it did, runStages and afterTick, as the run started).
             HapticLoop loop = freshLoop(throwawayScene, rateHz, sink, session % 2 == 1).loop();
             long periodNs = loop.periodNs();
-            boolean outOfTime = false;
+            // Each session its share of the wall-time bound, so that a heavy scene still gets every session.
+            long sessionEndNs = (session + 1) * (maxDirectNs / DIRECT_SESSIONS);
             for (int k = 0; k < perSession && ticksRun < ticks; k++) {
                 loop.tick(k * periodNs);
                 loop.afterTick(false);
                 ticksRun++;
-                if (k % TICKS_PER_CLOCK_CHECK == 0 && System.nanoTime() - directStartNs > maxDirectNs) {
-                    outOfTime = true;
+                if (k % TICKS_PER_CLOCK_CHECK == 0 && System.nanoTime() - directStartNs > sessionEndNs) {
                     break;
                 }
             }
             loop.shutdown();
-            if (outOfTime) {
-                break;
-            }
         }
         LoopAssembly assembly = freshLoop(throwawayScene, rateHz, sink, false);
         HapticLoop loop = assembly.loop();
