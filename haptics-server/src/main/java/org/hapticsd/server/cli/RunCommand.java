@@ -184,7 +184,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             assembly.safety().endOfRunLines().forEach(out::println);
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
             LoopSnapshot last = assembly.loop().lastSnapshot();
-            String overBudget = physicsEndLine(last, assembly.loop().periodNs());
+            String overBudget = physicsEndLine(last, assembly.stats().ticks());
             if (overBudget != null) {
                 out.println(overBudget);
             }
@@ -316,18 +316,19 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     /**
-     * The end report's line for a run whose physics went over budget (null if it never did): for how long, and the
-     * worst window, so a run that ended within budget still says it was not all along.
+     * The end report's line for a run whose physics went over budget (null if it never did): on how many of the
+     * run's ticks, and the worst window, so a run that ended within budget still says it was not all along. Ticks,
+     * not seconds: a loop over budget skips deadlines, so its ticks are fewer than its milliseconds.
      */
-    static String physicsEndLine(LoopSnapshot last, long periodNs) {
+    static String physicsEndLine(LoopSnapshot last, long ticks) {
         if (last.physicsOverBudgetTicks == 0) {
             return null;
         }
         double tickNs = last.physicsBudgetNs / PhysicsBudget.BUDGET_FRACTION;
-        return String.format(Locale.ROOT, "physics over budget for %.1f s of the run (%d ticks); worst window: step p99"
-            + " %.0f us > %.0f us (%.0f%% of the tick)", last.physicsOverBudgetTicks * periodNs * 1e-9,
-            last.physicsOverBudgetTicks, last.physicsWorstStepP99Ns / 1e3, last.physicsBudgetNs / 1e3,
-            100.0 * last.physicsWorstStepP99Ns / tickNs);
+        return String.format(Locale.ROOT, "physics over budget on %d of %d ticks (%.0f%%); worst window: step p99"
+            + " %.0f us > %.0f us (%.0f%% of the tick)", last.physicsOverBudgetTicks, ticks,
+            100.0 * last.physicsOverBudgetTicks / Math.max(1, ticks), last.physicsWorstStepP99Ns / 1e3,
+            last.physicsBudgetNs / 1e3, 100.0 * last.physicsWorstStepP99Ns / tickNs);
     }
 
     /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */
