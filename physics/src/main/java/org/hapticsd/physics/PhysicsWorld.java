@@ -32,8 +32,8 @@ import org.joml.Vector3dc;
  * read {@link #contactForceOnBody}, {@link #contact(int)}, the body states and {@link #profile()}. Nothing on that
  * per-tick path allocates, iterates with an iterator, boxes or concatenates strings. The contact storage is sized
  * by a {@link ContactBudget}, by default {@link ContactBudget#forScene} of the bodies added: it is allocated by
- * {@link #setContactBudget}, or else by the first step after bodies were added (so call {@link #setContactBudget}
- * or step once before the real-time path starts). A step that finds more pairs or points than the budget holds
+ * {@link #setContactBudget}, or else by {@link #prime} or the first step after bodies were added (so call one of
+ * them before the real-time path starts; {@link #prime} also builds the broadphase, which the first step would). A step that finds more pairs or points than the budget holds
  * drops the least important ones (see {@link ContactBudget}), counts them in {@link #profile()} and carries on.
  *
  * <h2>Threading</h2>
