@@ -148,9 +148,13 @@ public final class RigidBodies {
      */
     public void refreshPose(int body) {
         pose[body].set(positionM[body], orientation[body]);
+        if (!dynamic[body]) {
+            // Static, kinematic, asleep or taken out: its world inverse inertia stays zero.
+            return;
+        }
         if (isotropic[body]) {
             inverseInertiaWorld[body].set(inverseInertiaBody[body]);
-        } else if (dynamic[body]) {
+        } else {
             pose[body].matrix(rotation);
             rotation.transpose(rotationTransposed);
             rotation.mul(inverseInertiaBody[body], inverseInertiaWorld[body]).mul(rotationTransposed);
