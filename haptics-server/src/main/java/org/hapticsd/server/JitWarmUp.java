@@ -1,5 +1,7 @@
 package org.hapticsd.server;
 
+import static org.hapticsd.server.loop.TickSchedule.periodNsFor;
+
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.device.DeviceFault;
@@ -107,10 +109,21 @@ public final class JitWarmUp {
         long ticksRun = 0;
         int perSession = Math.max(1, (ticks + DIRECT_SESSIONS - 1) / DIRECT_SESSIONS);
         for (int session = 0; session < DIRECT_SESSIONS && ticksRun < ticks; session++) {
-            // Every other session drives the bare simulated stylus, which is what a run without a link drives: the
-            // loop's calls into the device then have both classes profiled, and the real device is not a stranger
-            // whose first call deoptimises the compiled tick (it did, runStages and afterTick, as the run started).
-            HapticLoop loop = freshLoop(throwawayScene, rateHz, sink, session % 2 == 1).loop();
+            // The sessions take turns at three device classes: the fault-injecting wrapper, the bare simulated stylus
+            // (what a run without a link drives) and a plain relay. With two classes C2 compiled the loop's calls
+            // into the device for exactly those two, and a real device of a third class (a link driver) met a trap
+            // on its first call that threw the compiled runStages and afterTick away as the run started
+            // (-XX:+PrintCompilation, `run --device emulator --scene scenes/pile-200.yaml`; recompiled 0.1 s into
+            // the run). Three classes make those calls ordinary virtual calls, whatever the real device's class.
+            // Every fourth session times its stages on a clock that makes each step look a period long, so the
+            // physics budget's verdict turns to "over" (and its event is published) once: no warm-up step of a
+            // pile came near the budget, C2 compiled that branch out, and a pile whose landing pushed the real
+            // run over budget threw away the compiled runStages there (JFR: jdk.Deoptimization, unstable_if at
+            // the budget's verdict, 2–3 s into the run).
+            NanoClock stageTimer = session % 4 == 3
+                ? new SlowStageTimer(periodNsFor(rateHz)) : SystemNanoClock.INSTANCE;
+            HapticLoop loop = freshLoop(throwawayScene, rateHz, sink, WarmUpDevice.values()[session % 3], stageTimer)
+                .loop();
             long periodNs = loop.periodNs();
             // Each session its share of the wall-time bound, so that a heavy scene still gets every session.
             long sessionEndNs = (session + 1) * (maxDirectNs / DIRECT_SESSIONS);
@@ -124,7 +137,7 @@ public final class JitWarmUp {
             }
             loop.shutdown();
         }
-        LoopAssembly assembly = freshLoop(throwawayScene, rateHz, sink, false);
+        LoopAssembly assembly = freshLoop(throwawayScene, rateHz, sink, WarmUpDevice.FAULTY, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         LoopRunner runner = new LoopRunner(loop, rateHz, WaitStrategies.SPIN, new OverrunningClock(loop.periodNs()));
         long runnerStartNs = System.nanoTime();
@@ -153,10 +166,15 @@ public final class JitWarmUp {
      * {@code LoopStats::recordTick} and {@code SimulatedDevice::advance} "made not entrant" as it started), so it
      * ran interpreted for its first milliseconds. A fresh loop per session makes them ordinary.
      */
-    private static LoopAssembly freshLoop(BuiltScene throwawayScene, int rateHz, TickSink sink, boolean bareDevice) {
+    private static LoopAssembly freshLoop(BuiltScene throwawayScene, int rateHz, TickSink sink, WarmUpDevice kind,
+                                          NanoClock stageTimer) {
         SimulatedDevice stylus = openedSimulatedDevice(throwawayScene);
-        LoopAssembly assembly = new LoopAssembly(throwawayScene, bareDevice ? stylus : new FaultyDevice(stylus), rateHz,
-            SystemNanoClock.INSTANCE);
+        HapticDevice device = switch (kind) {
+            case FAULTY -> new FaultyDevice(stylus);
+            case BARE -> stylus;
+            case RELAY -> new RelayDevice(stylus);
+        };
+        LoopAssembly assembly = new LoopAssembly(throwawayScene, device, rateHz, stageTimer);
         assembly.loop().setTickSink(sink);
         return assembly;
     }
@@ -232,6 +250,74 @@ public final class JitWarmUp {
         @Override
         public void close() {
             device.close();
+        }
+    }
+
+    /** The device classes the warm-up's loops drive, in turn (see {@code run}). */
+    private enum WarmUpDevice { FAULTY, BARE, RELAY }
+
+    /** The simulated stylus behind a class of its own, for the third class at the loop's device call sites. */
+    private static final class RelayDevice implements HapticDevice {
+        private final SimulatedDevice device;
+
+        RelayDevice(SimulatedDevice device) {
+            this.device = device;
+        }
+
+        @Override
+        public void open() {
+            device.open();
+        }
+
+        @Override
+        public DeviceInfo info() {
+            return device.info();
+        }
+
+        @Override
+        public boolean readState(long nowNs, DeviceState dest) {
+            return device.readState(nowNs, dest);
+        }
+
+        @Override
+        public void commandForce(double forceXN, double forceYN, double forceZN,
+                                 double torqueXNm, double torqueYNm, double torqueZNm) {
+            device.commandForce(forceXN, forceYN, forceZN, torqueXNm, torqueYNm, torqueZNm);
+        }
+
+        @Override
+        public void endOfTick() {
+            device.endOfTick();
+        }
+
+        @Override
+        public void health(long nowNs, DeviceHealth dest) {
+            device.health(nowNs, dest);
+        }
+
+        @Override
+        public void close() {
+            device.close();
+        }
+    }
+
+    /**
+     * A stage timer that moves a period per read: every stage, the physics step included, measures a period, over the
+     * physics budget ({@link org.hapticsd.server.loop.PhysicsBudget#BUDGET_FRACTION} of it). A loop given a clock
+     * other than the system's judges the step by it rather than by the thread's CPU time.
+     */
+    private static final class SlowStageTimer implements NanoClock {
+        private final long periodNs;
+        private long nowNs;
+
+        SlowStageTimer(long periodNs) {
+            this.periodNs = periodNs;
+        }
+
+        @Override
+        public long nanoTime() {
+            nowNs += periodNs;
+            return nowNs;
         }
     }
 

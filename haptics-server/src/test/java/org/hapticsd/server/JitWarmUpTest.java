@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.hapticsd.server.loop.LoopEvents;
+import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.net.EventLog;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneLoader;
@@ -42,6 +44,24 @@ class JitWarmUpTest {
         receiver.drain(event -> received[0]++);
         // The embedded scene's hand path presses the wall and leaves it again within its first seconds.
         assertTrue(received[0] > 0, "events published by the warm-up: " + received[0]);
+    }
+
+    /**
+     * No warm-up step of a pile came near the physics budget, so C2 compiled the verdict's change out of the tick,
+     * and a real pile that went over budget threw the compiled tick away at that moment: the warm-up's loops must
+     * see the verdict turn to "over", as a slow scene's loop does (and as its stream publishes).
+     */
+    @Test
+    void shouldTakeTheLoopOverThePhysicsBudgetSoThatTheVerdictsBranchesAreCompiledToo() throws Exception {
+        boolean[] seen = new boolean[2];
+        TickSink sink = snapshot -> {
+            seen[0] |= snapshot.physicsOverBudget;
+            seen[1] |= (snapshot.events & LoopEvents.PHYSICS_BUDGET_CHANGED) != 0;
+        };
+        JitWarmUp.run(SceneBuilder.build(new SceneLoader().loadEmbedded()), 1000, JitWarmUp.DEFAULT_TICKS, sink,
+            Long.MAX_VALUE, 0);
+        assertTrue(seen[0], "a warm-up tick over the physics budget");
+        assertTrue(seen[1], "the verdict's change, as the stream's event code sees it");
     }
 
     /**
