@@ -191,13 +191,12 @@ public final class JitWarmUp {
      * deoptimised in it: every {@link #CYCLE_TICKS} ticks, 10 ticks without a fresh state, then 60 ticks
      * disconnected, then 60 ticks with the device's own watchdog tripped and its status word changed.
      */
-    private static final class FaultyDevice implements HapticDevice {
+    private static final class FaultyDevice extends RelayDevice {
         private static final int CYCLE_TICKS = 2_000;
-        private final SimulatedDevice device;
         private long reads;
 
         FaultyDevice(SimulatedDevice device) {
-            this.device = device;
+            super(device);
         }
 
         private int phase() {
@@ -205,19 +204,9 @@ public final class JitWarmUp {
         }
 
         @Override
-        public void open() {
-            device.open();
-        }
-
-        @Override
-        public DeviceInfo info() {
-            return device.info();
-        }
-
-        @Override
         public boolean readState(long nowNs, DeviceState dest) {
             reads++;
-            boolean fresh = device.readState(nowNs, dest);
+            boolean fresh = super.readState(nowNs, dest);
             int phase = phase();
             dest.statusFlags = phase >= 1_200 && phase < 1_260 ? StatusFlags.WATCHDOG_TRIPPED | StatusFlags.FAULT
                 : StatusFlags.OUTPUT_ENABLED;
@@ -225,19 +214,8 @@ public final class JitWarmUp {
         }
 
         @Override
-        public void commandForce(double forceXN, double forceYN, double forceZN,
-                                 double torqueXNm, double torqueYNm, double torqueZNm) {
-            device.commandForce(forceXN, forceYN, forceZN, torqueXNm, torqueYNm, torqueZNm);
-        }
-
-        @Override
-        public void endOfTick() {
-            device.endOfTick();
-        }
-
-        @Override
         public void health(long nowNs, DeviceHealth dest) {
-            device.health(nowNs, dest);
+            super.health(nowNs, dest);
             int phase = phase();
             if (phase >= 1_100 && phase < 1_160) {
                 dest.connected = false;
@@ -246,18 +224,16 @@ public final class JitWarmUp {
                 dest.fault = DeviceFault.WATCHDOG;
             }
         }
-
-        @Override
-        public void close() {
-            device.close();
-        }
     }
 
     /** The device classes the warm-up's loops drive, in turn (see {@code run}). */
     private enum WarmUpDevice { FAULTY, BARE, RELAY }
 
-    /** The simulated stylus behind a class of its own, for the third class at the loop's device call sites. */
-    private static final class RelayDevice implements HapticDevice {
+    /**
+     * The simulated stylus behind a class of its own, for the third class at the loop's device call sites; also the
+     * base of {@link FaultyDevice}, whose objects are of a class of their own all the same.
+     */
+    private static class RelayDevice implements HapticDevice {
         private final SimulatedDevice device;
 
         RelayDevice(SimulatedDevice device) {
