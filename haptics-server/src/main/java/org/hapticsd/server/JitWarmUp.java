@@ -119,7 +119,9 @@ public final class JitWarmUp {
             // physics budget's verdict turns to "over" (and its event is published) once: no warm-up step of a
             // pile came near the budget, C2 compiled that branch out, and a pile whose landing pushed the real
             // run over budget threw away the compiled runStages there (JFR: jdk.Deoptimization, unstable_if at
-            // the budget's verdict, 2–3 s into the run).
+            // the budget's verdict, 2–3 s into the run). The verdict needs a window of a second of loop time, which
+            // a session within its share of the wall-time bound reaches while a step takes under about 0.6 ms; a
+            // heavier scene is over budget from its first second anyway.
             NanoClock stageTimer = session % 4 == 3
                 ? new SlowStageTimer(periodNsFor(rateHz)) : SystemNanoClock.INSTANCE;
             HapticLoop loop = freshLoop(throwawayScene, rateHz, sink, WarmUpDevice.values()[session % 3], stageTimer)
