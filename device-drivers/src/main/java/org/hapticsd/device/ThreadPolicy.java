@@ -5,10 +5,12 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Linux scheduling policy of one thread, set through {@code chrt(1)} (util-linux): Java has no call for it, and
+ * The Linux scheduling policy of one thread, set through {@code chrt(1)} (util-linux), and the CPUs it may run on,
+ * through {@code taskset(1)}: Java has no call for either, and
  * {@code sched_setscheduler} applies to the thread id the kernel knows, which the thread reads from
  * {@code /proc/thread-self}. Nothing here runs per tick: a time-critical thread (the loop, a link's reader and writer,
  * the emulator's firmware) sets its own policy once when it starts, and the loop's guard may set the loop back.
@@ -16,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class ThreadPolicy {
     /** Where a thread finds its own kernel thread id ({@code PID/task/TID}). */
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
-    private static final long CHRT_TIMEOUT_S = 5;
+    private static final long TOOL_TIMEOUT_S = 5;
     /** The highest FIFO priority a hapticsd thread takes: 99 is the kernel's own (watchdog and migration threads). */
     public static final int MAX_FIFO_PRIORITY = 98;
 
@@ -93,8 +95,56 @@ public final class ThreadPolicy {
     }
 
     /**
+     * Puts thread {@code tid} under Linux's idle policy ({@code SCHED_IDLE}): it runs only when no thread of any other
+     * policy wants its CPU, and any of them takes the CPU from it at once. Lowering a thread needs no privilege. Null,
+     * or why not.
+     */
+    public static String setIdle(long tid) {
+        return chrt("-i", "-p", "0", Long.toString(tid));
+    }
+
+    /** Lets thread {@code tid} run on CPU {@code cpu} only ({@code taskset(1)}, util-linux); null, or why not. */
+    public static String pinToCpu(long tid, int cpu) {
+        return utilLinux("taskset", "-p", "-c", Integer.toString(cpu), Long.toString(tid));
+    }
+
+    /**
+     * The CPUs thread {@code tid} of this process may run on ({@code Cpus_allowed_list} of its {@code status}), in
+     * ascending order; empty when unreadable (not Linux).
+     */
+    public static int[] allowedCpus(long tid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/task/" + tid + "/status"),
+                    StandardCharsets.US_ASCII)) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return parseCpuList(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new int[0];
+        }
+        return new int[0];
+    }
+
+    /** A kernel CPU list ("0-3,6,8-9") as the CPUs it names, ascending. */
+    static int[] parseCpuList(String list) {
+        BitSet cpus = new BitSet();
+        for (String part : list.split(",")) {
+            String range = part.trim();
+            if (range.isEmpty()) {
+                continue;
+            }
+            int dash = range.indexOf('-');
+            int first = Integer.parseInt(dash < 0 ? range : range.substring(0, dash));
+            int last = dash < 0 ? first : Integer.parseInt(range.substring(dash + 1));
+            cpus.set(first, last + 1);
+        }
+        return cpus.stream().toArray();
+    }
+
+    /**
      * The policy and real-time priority of thread {@code tid} of this process as the kernel reports them (fields 41
-     * and 40 of its {@code stat}): {@code {policy, priority}}, policy 0 normal, 1 FIFO; null when unreadable.
+     * and 40 of its {@code stat}): {@code {policy, priority}}, policy 0 normal, 1 FIFO, 5 idle; null when unreadable.
      */
     public static int[] policyOf(long tid) {
         try {
@@ -114,8 +164,13 @@ public final class ThreadPolicy {
      * stayed FIFO for the life of its pool. The helper is created while its caller is still time-sharing.
      */
     private static String chrt(String... arguments) {
+        return utilLinux("chrt", arguments);
+    }
+
+    /** Runs {@code tool} (chrt or taskset) as {@link #chrt} says, on a helper thread, and waits for it. */
+    private static String utilLinux(String tool, String... arguments) {
         String[] result = new String[1];
-        Thread helper = new Thread(() -> result[0] = runChrt(arguments), "hapticsd-chrt");
+        Thread helper = new Thread(() -> result[0] = run(tool, arguments), "hapticsd-" + tool);
         helper.setDaemon(true);
         helper.start();
         boolean interrupted = false;
@@ -133,32 +188,32 @@ public final class ThreadPolicy {
         return result[0];
     }
 
-    private static String runChrt(String... arguments) {
+    private static String run(String tool, String... arguments) {
         String[] command = new String[arguments.length + 1];
-        command[0] = "chrt";
+        command[0] = tool;
         System.arraycopy(arguments, 0, command, 1, arguments.length);
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException e) {
-            return "chrt (util-linux) could not be run: " + e.getMessage();
+            return tool + " (util-linux) could not be run: " + e.getMessage();
         }
         try (InputStream output = process.getInputStream()) {
             String said = new String(output.readNBytes(4096), StandardCharsets.UTF_8).strip();
-            if (!process.waitFor(CHRT_TIMEOUT_S, TimeUnit.SECONDS)) {
+            if (!process.waitFor(TOOL_TIMEOUT_S, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                return "chrt did not finish within " + CHRT_TIMEOUT_S + " s";
+                return tool + " did not finish within " + TOOL_TIMEOUT_S + " s";
             }
             if (process.exitValue() != 0) {
-                return said.isEmpty() ? "chrt exited with " + process.exitValue() : said.lines().findFirst().get();
+                return said.isEmpty() ? tool + " exited with " + process.exitValue() : said.lines().findFirst().get();
             }
             return null;
         } catch (IOException e) {
-            return "chrt: " + e.getMessage();
+            return tool + ": " + e.getMessage();
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-            return "interrupted while running chrt";
+            return "interrupted while running " + tool;
         }
     }
 }

@@ -128,4 +128,17 @@ class ThreadPolicyTest {
             }
         }
     }
+
+    @Test
+    void shouldReadTheCpusAThreadMayRunOn() {
+        assertArrayEquals(new int[] {0, 1, 2, 3, 6, 8, 9}, ThreadPolicy.parseCpuList("0-3,6,8-9"));
+        assertArrayEquals(new int[] {5}, ThreadPolicy.parseCpuList("5"));
+        assertArrayEquals(new int[0], ThreadPolicy.parseCpuList(""));
+        long self = ThreadPolicy.currentThreadTid();
+        Assumptions.assumeTrue(self >= 0, "Linux only");
+        int[] cpus = ThreadPolicy.allowedCpus(self);
+        assertTrue(cpus.length >= 1 && cpus[0] >= 0,
+            java.util.Arrays.toString(cpus));
+        assertEquals(0, ThreadPolicy.allowedCpus(Long.MAX_VALUE).length, "no such thread");
+    }
 }

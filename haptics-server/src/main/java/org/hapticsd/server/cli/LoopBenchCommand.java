@@ -52,6 +52,9 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     RealTimeOption realTime = new RealTimeOption();
 
+    @Mixin
+    KeepAwakeOption keepAwake = new KeepAwakeOption();
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -75,7 +78,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS, false);
         OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority)
+            .keepCpuAwake(keepAwake.on());
         com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         LoopStats stats = assembly.stats();
@@ -115,6 +119,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         Histogram tick = stats.tickTime().interval();
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("loopThread", runner.policy());
+        result.put("loopCpu", runner.placement());
         result.put("rateHz", round3(ticks / elapsedS));
         result.put("ticks", ticks);
         Map<String, Object> periodErrorUs = new LinkedHashMap<>();
@@ -148,7 +153,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         } else {
             out.printf(Locale.ROOT, "loop benchmark: %d Hz target, wait %s, %.1f s measured after %.1f s warm-up, "
                 + "background allocation %.0f MB/s%n", rateHz, wait.name(), elapsedS, warmupS, backgroundAllocMbps);
-            out.println("  loop thread       " + runner.policy());
+            out.println("  loop thread       " + runner.policy() + "; " + runner.placement());
             out.printf(Locale.ROOT, "  achieved rate     %.3f Hz (%d ticks)%n", result.get("rateHz"), ticks);
             out.println("  period error      " + percentiles(periodErrorUs));
             out.println("  tick time         " + percentiles(tickUs));

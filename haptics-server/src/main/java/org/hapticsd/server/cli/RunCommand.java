@@ -53,6 +53,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     RealTimeOption realTime = new RealTimeOption();
 
+    @Mixin
+    KeepAwakeOption keepAwake = new KeepAwakeOption();
+
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double durationS;
 
@@ -132,7 +135,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         if (sink != null) {
             assembly.loop().setTickSink(sink);
         }
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority)
+            .keepCpuAwake(keepAwake.on());
 
         CountDownLatch stopRequested = new CountDownLatch(1);
         CountDownLatch reported = new CountDownLatch(1);
@@ -159,7 +163,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         // The status lines' clock and the end report's start at the first tick's deadline, after the loop thread has
         // set its scheduling policy (a chrt subprocess, 10-30 ms: counted, they made the first second read 980 Hz).
         long startNs = runner.firstDeadlineNs();
-        LOG.info("loop thread: {}", runner.policy());
+        LOG.info("loop thread: {}; {}", runner.policy(), runner.placement());
         try {
             // After RESET_SCENE or LOAD_SCENE the loop publishes into the new scene's exchange.
             StreamSource scenes = stream == null ? StreamSource.fixed(new StreamEpoch(assembly.snapshots(), null))
@@ -177,7 +181,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             long endNs = runner.endDeadlineNs();
             double elapsedS = ((endNs != 0 ? endNs : System.nanoTime()) - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
-            out.println("  loop thread: " + runner.policy());
+            out.println("  loop thread: " + runner.policy() + "; " + runner.placement());
             if (opened.threadPolicies() != null) {
                 out.println("  " + opened.threadPolicies());
             }

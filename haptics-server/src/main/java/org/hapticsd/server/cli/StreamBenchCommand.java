@@ -96,6 +96,9 @@ final class StreamBenchCommand implements Callable<Integer> {
     @Mixin
     RealTimeOption realTime = new RealTimeOption();
 
+    @Mixin
+    KeepAwakeOption keepAwake = new KeepAwakeOption();
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -136,7 +139,8 @@ final class StreamBenchCommand implements Callable<Integer> {
         }
         assembly.loop().setTickSink(service.events());
         StreamServer server = service.server();
-        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority);
+        LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority)
+            .keepCpuAwake(keepAwake.on());
         Sampler sampler = new Sampler(assembly, board, frames, rateHz);
         List<Map<String, Object>> phases = new ArrayList<>();
         BenchClients clients = null;
@@ -174,6 +178,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         result.put("rateHz", rateHz);
         result.put("wait", wait.name());
         result.put("loopThread", runner.policy());
+        result.put("loopCpu", runner.placement());
         result.put("secondsPerPhase", seconds);
         result.put("stateBytes", sampler.stateBytes());
         result.put("phases", phases);

@@ -43,6 +43,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Mixin
     RealTimeOption realTime = new RealTimeOption();
 
+    @picocli.CommandLine.Mixin
+    KeepAwakeOption keepAwake = new KeepAwakeOption();
+
     @Override
     public Integer call() {
         int rtPriority = realTime.rtPriority();
@@ -61,6 +64,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         }
         ScriptRunner runner = new ScriptRunner();
         runner.setRtPriority(rtPriority);
+        runner.setKeepCpuAwake(keepAwake.on());
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
         Map<Path, Path> given = new java.util.HashMap<>();
         for (Path script : scripts) {

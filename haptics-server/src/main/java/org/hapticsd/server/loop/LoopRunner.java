@@ -21,6 +21,10 @@ import org.hapticsd.device.ThreadPolicy;
  * (no CAP_SYS_NICE, {@code ulimit -r} 0) the loop runs as before and {@link #policy()} says why.
  * A guard thread watches the loop thread's CPU time: a loop that keeps a core busy for a whole second (a scene over
  * its budget) is put back under the normal policy before the kernel's real-time throttle would stop it for 50 ms.
+ *
+ * <p>Asked to keep its CPU awake ({@link #keepCpuAwake}), a loop whose wait parks runs on one CPU only, the last it
+ * may use, with an idle-policy thread spinning on the same CPU ({@link KeepAwake}), so that the CPU never halts
+ * between ticks.
  */
 public final class LoopRunner implements AutoCloseable {
     public static final String THREAD_NAME = "hapticsd-loop";
@@ -58,6 +62,11 @@ public final class LoopRunner implements AutoCloseable {
     /** Whether the loop thread runs under the FIFO policy now: read once per tick to choose the wait. */
     private volatile boolean realTime;
     private volatile String policy = "normal";
+    private boolean keepCpuAwake;
+    /** The CPU the loop thread was pinned to for {@link #keepCpuAwake}, or -1. */
+    private volatile int loopCpu = -1;
+    private volatile String awakeRefused;
+    private volatile KeepAwake awake;
     /** Counted down once the loop thread has set its policy and fixed its first deadline. */
     private final CountDownLatch threadReady = new CountDownLatch(1);
     private volatile long firstDeadlineNs;
@@ -87,6 +96,21 @@ public final class LoopRunner implements AutoCloseable {
     private volatile boolean started;
 
     /**
+     * Before {@link #start()}: whether to keep the loop's CPU from going idle between ticks ({@link KeepAwake}; off by
+     * default). Only a wait that parks needs it ({@link WaitStrategy#parks()}); a spinning wait keeps the CPU busy by
+     * itself, and then this does nothing.
+     *
+     * @return this runner
+     */
+    public LoopRunner keepCpuAwake(boolean on) {
+        if (started) {
+            throw new IllegalStateException("keepCpuAwake is set before start()");
+        }
+        this.keepCpuAwake = on;
+        return this;
+    }
+
+    /**
      * Starts the loop thread; returns once it has set its scheduling policy ({@link #policy()}) and fixed its first
      * deadline ({@link #firstDeadlineNs()}).
      */
@@ -105,6 +129,10 @@ public final class LoopRunner implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        if (loopCpu >= 0) {
+            // Here for the same reason as the guard: the companion must start time-sharing, then lower itself.
+            awake = new KeepAwake(loopCpu);
+        }
         if (realTime) {
             // Started here, not on the loop thread: a thread inherits its creator's policy, and the guard (and the
             // JDK's process reaper its chrt call creates) must stay time-sharing (a tester found both at FIFO 10).
@@ -120,6 +148,32 @@ public final class LoopRunner implements AutoCloseable {
      */
     public String policy() {
         return policy;
+    }
+
+    /**
+     * Where the loop thread runs, once {@link #start()} has returned: "any CPU", "CPU N, kept awake" ({@link
+     * #keepCpuAwake}) or "any CPU: not kept awake (why)".
+     */
+    public String placement() {
+        if (awakeRefused != null) {
+            return "any CPU: not kept awake (" + awakeRefused + ")";
+        }
+        if (loopCpu < 0) {
+            return "any CPU";
+        }
+        String refused = awake == null ? null : awake.refused();
+        return refused == null ? "CPU " + loopCpu + ", kept awake by an idle-priority thread"
+            : "CPU " + loopCpu + ", not kept awake (" + refused + ")";
+    }
+
+    /** The CPU the loop thread is pinned to, or -1 when it may run on any. */
+    public int loopCpu() {
+        return loopCpu;
+    }
+
+    /** The companion that keeps the loop's CPU awake, while the loop runs with one; else null. */
+    KeepAwake keepAwake() {
+        return awake;
     }
 
     /** The loop thread's kernel thread id once it runs under the real-time policy, else -1. */
@@ -149,8 +203,14 @@ public final class LoopRunner implements AutoCloseable {
         return firstDeadlineNs;
     }
 
-    /** Before the first tick, on the loop thread: its own policy (a subprocess, so never inside the loop). */
+    /**
+     * Before the first tick, on the loop thread: its CPU and its own policy (subprocesses, so never inside the loop).
+     * The CPU first, while the thread is still time-sharing: the helper thread that runs taskset inherits it.
+     */
     private void applyPolicy() {
+        if (keepCpuAwake && waitStrategy.parks()) {
+            pinToLastCpu();
+        }
         if (rtPriority == 0) {
             return;
         }
@@ -172,6 +232,26 @@ public final class LoopRunner implements AutoCloseable {
         threadTid = tid;
         realTime = true;
         policy = "real-time FIFO priority " + rtPriority;
+    }
+
+    private void pinToLastCpu() {
+        long tid = ThreadPolicy.currentThreadTid();
+        if (tid < 0) {
+            awakeRefused = "Linux only (no /proc/thread-self here)";
+            return;
+        }
+        int[] cpus = ThreadPolicy.allowedCpus(tid);
+        if (cpus.length == 0) {
+            awakeRefused = "the thread's CPUs could not be read";
+            return;
+        }
+        int cpu = cpus[cpus.length - 1];
+        String refused = ThreadPolicy.pinToCpu(tid, cpu);
+        if (refused != null) {
+            awakeRefused = refused;
+            return;
+        }
+        loopCpu = cpu;
     }
 
     /**
@@ -254,7 +334,10 @@ public final class LoopRunner implements AutoCloseable {
         return fatal;
     }
 
-    /** Stops after the current tick; the device is left at zero force and closed. Waits for the thread. */
+    /**
+     * Stops after the current tick; the device is left at zero force and closed. Waits for the thread, then stops the
+     * companion that kept its CPU awake.
+     */
     @Override
     public void close() {
         running = false;
@@ -271,6 +354,9 @@ public final class LoopRunner implements AutoCloseable {
             } catch (InterruptedException e) {
                 interrupted = true;
             }
+        }
+        if (awake != null) {
+            awake.close();
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

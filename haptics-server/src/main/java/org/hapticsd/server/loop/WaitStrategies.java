@@ -87,6 +87,11 @@ public final class WaitStrategies {
         }
 
         @Override
+        public boolean parks() {
+            return false;
+        }
+
+        @Override
         public WaitStrategy underRealTimePolicy() {
             return null;
         }

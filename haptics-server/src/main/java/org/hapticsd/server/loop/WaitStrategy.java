@@ -25,6 +25,14 @@ public interface WaitStrategy {
     String name();
 
     /**
+     * Whether this strategy gives the CPU up while it waits (parks or sleeps), so that the CPU may go idle between
+     * ticks; a strategy that spins to the deadline keeps it busy by itself ({@link LoopRunner#keepCpuAwake}).
+     */
+    default boolean parks() {
+        return true;
+    }
+
+    /**
      * The way to wait when the loop thread runs under the real-time FIFO policy ({@link LoopRunner}), or null when
      * this strategy must not be used there: a real-time thread that never sleeps is throttled by the kernel (it
      * lets real-time threads run 95 % of each second), a stall of 50 ms every second.

@@ -67,6 +67,8 @@ public final class ScriptRunner {
     private volatile Thread running;
     /** The real-time priority a real-time script's loop thread asks for (0: the normal policy). */
     private int rtPriority = LoopRunner.DEFAULT_RT_PRIORITY;
+    /** Whether a real-time script's loop keeps its CPU awake ({@link LoopRunner#keepCpuAwake}; the CLI's default). */
+    private boolean keepCpuAwake;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -492,7 +494,7 @@ public final class ScriptRunner {
                 FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator,
                     FaultSchedule.parkingStall(trace));
                 LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID,
-                    SystemNanoClock.INSTANCE, rtPriority);
+                    SystemNanoClock.INSTANCE, rtPriority).keepCpuAwake(keepCpuAwake);
                 runner.start();
                 try {
                     emulatorHand.start();
@@ -639,6 +641,13 @@ public final class ScriptRunner {
      */
     public void setRtPriority(int rtPriority) {
         this.rtPriority = org.hapticsd.device.ThreadPolicy.checkedPriority(rtPriority);
+    }
+
+    /**
+     * Whether the loop thread of a {@code timing: realtime} script keeps its CPU awake ({@link LoopRunner#keepCpuAwake}).
+     */
+    public void setKeepCpuAwake(boolean on) {
+        this.keepCpuAwake = on;
     }
 
     /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */

@@ -50,8 +50,11 @@ class RealTimeCommandsTest {
             + "127\\.0\\.0\\.1:\\d+; command token [0-9a-f]{32}\n.*"), out.toString());
         assertTrue(out.toString().contains("loop statistics"), out.toString());
         assertTrue(out.toString().contains("period error"));
-        // The loop thread's scheduling, whichever this machine allows (the policy itself: LoopRunnerTest).
-        assertTrue(out.toString().matches("(?s).*\n  loop thread: (real-time FIFO priority 10|normal: .+)\n.*"),
+        // The loop thread's scheduling and CPU, whichever this machine allows (the policy itself: LoopRunnerTest; the
+        // CPU: KeepAwakeTest).
+        assertTrue(out.toString().matches("(?s).*\n  loop thread: (real-time FIFO priority 10|normal: .+); "
+            + "(CPU \\d+, kept awake by an idle-priority thread|any CPU: not kept awake \\(.+\\)"
+            + "|CPU \\d+, not kept awake \\(.+\\))\n.*"),
             out.toString());
         for (String stage : new String[] {"read device", "map into scene", "step physics", "render force", "safety",
             "write device", "publish snapshot"}) {
@@ -94,8 +97,11 @@ class RealTimeCommandsTest {
         JsonNode json = new ObjectMapper().readTree(text);
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("loopThread", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
+        assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
             "allocatedBytesPerTick"), keys);
+        // By default the loop's CPU is kept awake (hybrid wait): where Linux lets it, on the last CPU it may use.
+        assertTrue(json.get("loopCpu").asText().matches("CPU \\d+, kept awake by an idle-priority thread"),
+            json.get("loopCpu").asText());
         List<String> periodKeys = new ArrayList<>();
         json.get("periodErrorUs").fieldNames().forEachRemaining(periodKeys::add);
         assertEquals(List.of("p50", "p99", "p999", "max"), periodKeys);
@@ -115,7 +121,11 @@ class RealTimeCommandsTest {
         int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", "--duration", "0.5", "--no-stream",
             "--rt-priority", "0");
         assertEquals(0, code, err.toString());
-        assertTrue(out.toString().contains("\n  loop thread: normal\n"), out.toString());
+        assertTrue(out.toString().contains("\n  loop thread: normal; CPU "), out.toString());
+        StringWriter anyOut = new StringWriter();
+        assertEquals(0, Main.run(new PrintWriter(anyOut), new PrintWriter(err), "run", "--duration", "0.5",
+            "--no-stream", "--rt-priority", "0", "--no-keep-cpu-awake"), err.toString());
+        assertTrue(anyOut.toString().contains("\n  loop thread: normal; any CPU\n"), anyOut.toString());
         String[][] commands = {{"run", "--duration", "0.5", "--no-stream"}, {"bench", "loop", "--seconds", "0.5"},
             {"bench", "stream", "--seconds", "0.5"}, {"test", "no-such-script.yaml"}};
         for (int i = 0; i < 8; i++) {
