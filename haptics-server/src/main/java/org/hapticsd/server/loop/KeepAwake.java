@@ -8,10 +8,10 @@ import org.hapticsd.device.ThreadPolicy;
  * only, under Linux's idle policy ({@code SCHED_IDLE}), and spins. Any thread of another policy takes the CPU from
  * it at once, the real-time loop thread first, so it only fills time the CPU would otherwise spend halted.
  *
- * <p>Why: on a virtual machine a halted virtual CPU is the host's to reschedule. Measured on the 2-vCPU machine of
- * docs/performance.md ("Fourteenth session"), the 200-sphere pile with the loop parking between ticks skipped 16–110
- * deadlines in 12 s and the same run with this thread beside it 0–8, and the default scene did not lose by it. It
- * shows as a busy core to {@code top}; {@code --no-keep-cpu-awake} turns it off.
+ * <p>Why: on a virtual machine a halted virtual CPU is the host's to reschedule, and it wakes late and runs slower.
+ * Measured on the 2-vCPU machine of docs/performance.md ("Fourteenth session"), six interleaved 12 s runs each: the
+ * default scene skipped 1–435 deadlines without it and 0–3 with it, the 200-sphere pile 3–226 without and 0–39 with
+ * it. The CPU shows as busy to {@code top}; {@code --no-keep-cpu-awake} turns it off.
  */
 final class KeepAwake implements AutoCloseable {
     static final String THREAD_NAME = LoopRunner.THREAD_NAME + "-awake";
