@@ -173,18 +173,7 @@ public final class ThreadPolicy {
         Thread helper = new Thread(() -> result[0] = run(tool, arguments), "hapticsd-" + tool);
         helper.setDaemon(true);
         helper.start();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                helper.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.join(helper);
         return result[0];
     }
 

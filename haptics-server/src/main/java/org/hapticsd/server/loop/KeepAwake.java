@@ -2,6 +2,7 @@ package org.hapticsd.server.loop;
 
 import java.util.concurrent.CountDownLatch;
 import org.hapticsd.device.ThreadPolicy;
+import org.hapticsd.device.Uninterruptibly;
 
 /**
  * A thread that keeps the loop's CPU from going idle while the loop thread waits between ticks: it runs on that CPU
@@ -32,18 +33,7 @@ final class KeepAwake implements AutoCloseable {
         this.thread = new Thread(this::run, THREAD_NAME);
         thread.setDaemon(true);
         thread.start();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                ready.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.await(ready);
     }
 
     private void run() {
@@ -89,16 +79,6 @@ final class KeepAwake implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.join(thread);
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
 import org.hapticsd.device.ThreadPolicy;
+import org.hapticsd.device.Uninterruptibly;
 
 /**
  * Owns the loop thread: waits for each absolute deadline with the chosen {@link WaitStrategy}, reads the clock
@@ -117,18 +118,7 @@ public final class LoopRunner implements AutoCloseable {
     public void start() {
         started = true;
         thread.start();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                threadReady.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.await(threadReady);
         if (loopCpu >= 0) {
             // Here for the same reason as the guard: the companion must start time-sharing, then lower itself.
             awake = new KeepAwake(loopCpu);
@@ -347,19 +337,9 @@ public final class LoopRunner implements AutoCloseable {
             loop.shutdown();
             return;
         }
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        Uninterruptibly.join(thread);
         if (awake != null) {
             awake.close();
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -16,6 +16,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.hapticsd.device.Uninterruptibly;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
 
@@ -245,17 +246,7 @@ public final class TickRecorder implements TickSink, AutoCloseable {
     @Override
     public void close() throws IOException {
         closing = true;
-        boolean interrupted = false;
-        while (writer.isAlive()) {
-            try {
-                writer.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.join(writer);
         if (failure != null) {
             throw new IOException("recording " + file + " failed: " + failure.getMessage(), failure);
         }

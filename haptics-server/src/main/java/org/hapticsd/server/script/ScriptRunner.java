@@ -14,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.device.DeviceException;
+import org.hapticsd.device.Uninterruptibly;
 import org.hapticsd.device.emulator.EmulatedDevice;
 import org.hapticsd.device.emulator.EmulatorControl;
 import org.hapticsd.device.link.LinkAddress;
@@ -599,17 +600,7 @@ public final class ScriptRunner {
         }, LoopRunner.THREAD_NAME);
         loopThread.setPriority(Thread.MAX_PRIORITY);
         loopThread.start();
-        boolean interrupted = false;
-        while (loopThread.isAlive()) {
-            try {
-                loopThread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Uninterruptibly.join(loopThread);
         if (failure[0] != null) {
             throw new ScriptException("lockstep run failed: " + failure[0]);
         }
