@@ -103,9 +103,13 @@ public final class ThreadPolicy {
         return chrt("-i", "-p", "0", Long.toString(tid));
     }
 
-    /** Lets thread {@code tid} run on CPU {@code cpu} only ({@code taskset(1)}, util-linux); null, or why not. */
-    public static String pinToCpu(long tid, int cpu) {
-        return utilLinux("taskset", "-p", "-c", Integer.toString(cpu), Long.toString(tid));
+    /** Lets thread {@code tid} run on {@code cpus} only ({@code taskset(1)}, util-linux); null, or why not. */
+    public static String pinToCpus(long tid, int... cpus) {
+        StringBuilder list = new StringBuilder();
+        for (int cpu : cpus) {
+            list.append(list.length() == 0 ? "" : ",").append(cpu);
+        }
+        return utilLinux("taskset", "-p", "-c", list.toString(), Long.toString(tid));
     }
 
     /**

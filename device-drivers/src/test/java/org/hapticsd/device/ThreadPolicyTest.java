@@ -141,4 +141,34 @@ class ThreadPolicyTest {
             java.util.Arrays.toString(cpus));
         assertEquals(0, ThreadPolicy.allowedCpus(Long.MAX_VALUE).length, "no such thread");
     }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldPinAThreadToCpusAndGiveThemBack() throws Exception {
+        long self = ThreadPolicy.currentThreadTid();
+        Assumptions.assumeTrue(self >= 0, "Linux only");
+        int[] all = ThreadPolicy.allowedCpus(self);
+        long[] tid = {-1};
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Thread other = new Thread(() -> {
+            tid[0] = ThreadPolicy.currentThreadTid();
+            started.countDown();
+            Uninterruptibly.await(done);
+        });
+        other.start();
+        started.await();
+        try {
+            String refused = ThreadPolicy.pinToCpus(tid[0], all[all.length - 1]);
+            Assumptions.assumeTrue(refused == null || !refused.contains("could not be run"), "taskset is missing");
+            assertNull(refused);
+            assertArrayEquals(new int[] {all[all.length - 1]}, ThreadPolicy.allowedCpus(tid[0]));
+            assertArrayEquals(all, ThreadPolicy.allowedCpus(self), "only the thread named");
+            assertNull(ThreadPolicy.pinToCpus(tid[0], all));
+            assertArrayEquals(all, ThreadPolicy.allowedCpus(tid[0]));
+        } finally {
+            done.countDown();
+            other.join();
+        }
+    }
 }

@@ -46,7 +46,7 @@ final class KeepAwake implements AutoCloseable {
             // Idle first: spinning at the normal policy would take time from the process's other threads.
             String why = ThreadPolicy.setIdle(self);
             if (why == null) {
-                why = ThreadPolicy.pinToCpu(self, cpu);
+                why = ThreadPolicy.pinToCpus(self, cpu);
             }
             if (why != null) {
                 refused = why;

@@ -67,6 +67,9 @@ public final class LoopRunner implements AutoCloseable {
     /** The CPU the loop thread was pinned to for {@link #keepCpuAwake}, or -1. */
     private volatile int loopCpu = -1;
     private volatile String awakeRefused;
+    /** The loop thread's kernel id and the CPUs it could use before it was pinned, to undo the pin. */
+    private volatile long pinnedTid = -1;
+    private volatile int[] cpusBeforePin;
     private volatile KeepAwake awake;
     /** Counted down once the loop thread has set its policy and fixed its first deadline. */
     private final CountDownLatch threadReady = new CountDownLatch(1);
@@ -121,7 +124,16 @@ public final class LoopRunner implements AutoCloseable {
         Uninterruptibly.await(threadReady);
         if (loopCpu >= 0) {
             // Here for the same reason as the guard: the companion must start time-sharing, then lower itself.
-            awake = new KeepAwake(loopCpu);
+            KeepAwake companion = new KeepAwake(loopCpu);
+            if (companion.refused() == null) {
+                awake = companion;
+            } else {
+                // A pinned loop without the companion gains nothing (docs/performance.md) and cannot move away
+                // from a busy CPU: it gets its CPUs back.
+                awakeRefused = companion.refused();
+                ThreadPolicy.pinToCpus(pinnedTid, cpusBeforePin);
+                loopCpu = -1;
+            }
         }
         if (realTime) {
             // Started here, not on the loop thread: a thread inherits its creator's policy, and the guard (and the
@@ -151,9 +163,7 @@ public final class LoopRunner implements AutoCloseable {
         if (loopCpu < 0) {
             return "any CPU";
         }
-        String refused = awake == null ? null : awake.refused();
-        return refused == null ? "CPU " + loopCpu + ", kept awake by an idle-priority thread"
-            : "CPU " + loopCpu + ", not kept awake (" + refused + ")";
+        return "CPU " + loopCpu + ", kept awake by an idle-priority thread";
     }
 
     /** The CPU the loop thread is pinned to, or -1 when it may run on any. */
@@ -236,11 +246,13 @@ public final class LoopRunner implements AutoCloseable {
             return;
         }
         int cpu = cpus[cpus.length - 1];
-        String refused = ThreadPolicy.pinToCpu(tid, cpu);
+        String refused = ThreadPolicy.pinToCpus(tid, cpu);
         if (refused != null) {
             awakeRefused = refused;
             return;
         }
+        pinnedTid = tid;
+        cpusBeforePin = cpus;
         loopCpu = cpu;
     }
 
