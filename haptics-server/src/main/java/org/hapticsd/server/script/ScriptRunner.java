@@ -505,6 +505,10 @@ public final class ScriptRunner {
                     if (rtPriority > 0 && !runner.isRealTime()) {
                         loopPolicy = "loop thread: " + runner.policy();
                     }
+                    if (keepCpuAwake && runner.loopCpu() < 0) {
+                        // Asked for and refused (the wait parks): say why, as a refused policy is said.
+                        loopPolicy = (loopPolicy == null ? "loop thread: " : loopPolicy + "; ") + runner.placement();
+                    }
                     // The link's and the emulator's threads ask for the same priority, and may be refused alike.
                     if (rtPriority > 0 && opened.link() != null
                             && !opened.link().threadPolicy().startsWith("real-time")) {
