@@ -39,6 +39,13 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
      * settled 800-sphere pile: 1.3 kept pairs per output pair).
      */
     static final int KEPT_PER_CANDIDATE = 2;
+    /**
+     * When at least this many leaves, and at least {@value #BULK_MOVE_SHARE_PERCENT} % of the tree's, left their
+     * fat boxes in one step, the tree is rebuilt over every leaf ({@link DynamicAabbTree#moveAll}) instead of moving
+     * them one by one.
+     */
+    static final int BULK_MOVE_MIN = 16;
+    static final int BULK_MOVE_SHARE_PERCENT = 25;
 
     private final DynamicAabbTree tree = new DynamicAabbTree(16);
     private int registered;
@@ -54,6 +61,14 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     private boolean[] requery = new boolean[0];
     private int[] requeryList = new int[0];
     private int requeryCount;
+    /** This step's leaves that left their fat boxes, and their new fat boxes (six bounds each). */
+    private int[] movedLeaves = new int[0];
+    private double[] movedBoxes = new double[0];
+    /** Per body: the step ({@link #step}) in which its pairs were last looked for. */
+    private long[] queriedAt = new long[0];
+    private long step;
+    /** Steps that rebuilt the tree ({@link #refitMovedLeaves}), for tests. */
+    private long rebuilds;
 
     /** Pairs whose fat boxes overlap, {@code low << 32 | high}, sorted. */
     private long[] kept = new long[0];
@@ -76,6 +91,11 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     private long ordinaryFound;
     private PairFilter filter = PairFilter.ALL;
 
+    /** Steps so far whose moved leaves were many enough to rebuild the tree instead of moving each. */
+    long rebuilds() {
+        return rebuilds;
+    }
+
     @Override
     public void setPairFilter(PairFilter value) {
         filter = java.util.Objects.requireNonNull(value, "filter");
@@ -94,6 +114,7 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
             register(boundsM, movable, priority, registered++);
         }
         keptOverflow = false;
+        step++;
         refitMovedLeaves(boundsM, movable);
         if (requeryCount > 0) {
             removeStalePairs();
@@ -145,6 +166,9 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         priorityBodies = Arrays.copyOf(priorityBodies, capacity);
         requery = Arrays.copyOf(requery, capacity);
         requeryList = Arrays.copyOf(requeryList, capacity);
+        movedLeaves = new int[capacity];
+        movedBoxes = new double[Aabb.STRIDE * capacity];
+        queriedAt = Arrays.copyOf(queriedAt, capacity);
         hits = new int[capacity];
         ensurePriorityPairs();
         tree.ensureCapacity(2 * capacity);
@@ -215,8 +239,13 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
 
     // ---- Per step ----------------------------------------------------------------------------------------
 
-    /** A movable body that left its fat box gets a new one, and its pairs are looked for. */
+    /**
+     * A movable body that left its fat box gets a new one, and its pairs are looked for. Many at once (a pile
+     * dropped as one: every sphere of a layer leaves its box in the same step) rebuild the tree instead: measured on
+     * the 200-sphere pile as it falls, such a step spent 500–830 µs in the broadphase moving the leaves one by one.
+     */
     private void refitMovedLeaves(double[] boundsM, boolean[] movable) {
+        int moved = 0;
         for (int body = 0; body < registered; body++) {
             int node = leaf[body];
             if (node == DynamicAabbTree.NULL || !movable[body]) {
@@ -230,10 +259,26 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
             // A body whose state went non-finite keeps its old box: it is broken, and the tree must stay sound.
             if (finite(boundsM, body)) {
                 double margin = margin(boundsM, i);
-                tree.move(node, boundsM[i] - margin, boundsM[i + 1] - margin, boundsM[i + 2] - margin,
-                    boundsM[i + 3] + margin, boundsM[i + 4] + margin, boundsM[i + 5] + margin);
+                int m = Aabb.STRIDE * moved;
+                movedBoxes[m] = boundsM[i] - margin;
+                movedBoxes[m + 1] = boundsM[i + 1] - margin;
+                movedBoxes[m + 2] = boundsM[i + 2] - margin;
+                movedBoxes[m + 3] = boundsM[i + 3] + margin;
+                movedBoxes[m + 4] = boundsM[i + 4] + margin;
+                movedBoxes[m + 5] = boundsM[i + 5] + margin;
+                movedLeaves[moved++] = node;
                 markRequery(body);
             }
+        }
+        if (moved >= BULK_MOVE_MIN && 100L * moved >= (long) BULK_MOVE_SHARE_PERCENT * tree.leafCount()) {
+            tree.moveAll(movedLeaves, movedBoxes, moved);
+            rebuilds++;
+            return;
+        }
+        for (int k = 0; k < moved; k++) {
+            int m = Aabb.STRIDE * k;
+            tree.move(movedLeaves[k], movedBoxes[m], movedBoxes[m + 1], movedBoxes[m + 2], movedBoxes[m + 3],
+                movedBoxes[m + 4], movedBoxes[m + 5]);
         }
     }
 
@@ -275,6 +320,7 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         for (int r = 0; r < requeryCount; r++) {
             int body = requeryList[r];
             boolean complete = queryOne(boundsM, movable, body);
+            queriedAt[body] = step;
             if (complete) {
                 requery[body] = false;
             } else {
@@ -297,7 +343,12 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         }
         boolean complete = true;
         for (int h = 0; h < Math.min(found, hits.length); h++) {
-            complete &= addFresh(movable, body, hits[h]);
+            int other = hits[h];
+            // A body queried earlier in this step found this pair from its side (or, out of room, left the kept
+            // set incomplete, and the output is then read from the tree): once is enough.
+            if (queriedAt[other] != step) {
+                complete &= addFresh(movable, body, other);
+            }
         }
         for (int u = 0; u < unboundedCount; u++) {
             complete &= addFresh(movable, body, unboundedBodies[u]);

@@ -742,10 +742,33 @@ public final class PhysicsWorld {
         if (!(dtS > 0.0) || !Double.isFinite(dtS)) {
             throw invalidTimeStep(dtS);
         }
+        context.refill(dtS, settings, gravityMps2);
+        runStages(dtS);
+    }
+
+    /**
+     * {@link #step(double)} with a deadline for the contact solver's sweeps: once {@link System#nanoTime()} reaches
+     * {@code sweepDeadlineNs}, the velocity and position sweeps stop after their first (see
+     * {@link StepContext#pastSweepDeadline()}), and {@link StepProfile#lastSweepDeadlineReached()} says so. Every
+     * other stage runs whole. For a loop on the wall clock: the answer then depends on the machine's speed, where
+     * {@link #step(double)}'s never does.
+     *
+     * @param dtS             the time this step advances, seconds, finite and {@code > 0}
+     * @param sweepDeadlineNs a {@link System#nanoTime()} value
+     */
+    public void step(double dtS, long sweepDeadlineNs) {
+        if (!(dtS > 0.0) || !Double.isFinite(dtS)) {
+            throw invalidTimeStep(dtS);
+        }
+        context.refill(dtS, settings, gravityMps2);
+        context.sweepDeadline(sweepDeadlineNs);
+        runStages(dtS);
+    }
+
+    private void runStages(double dtS) {
         if (buffersStale) {
             allocateContactBuffers();
         }
-        context.refill(dtS, settings, gravityMps2);
         long stageStartNs = System.nanoTime();
         findCandidatePairs();
         stageStartNs = endStage(StepStage.BROADPHASE, stageStartNs);
@@ -789,7 +812,7 @@ public final class PhysicsWorld {
         endStage(StepStage.STORE_IMPULSES, stageStartNs);
         profile.recordSolver(lcpModel.rowCount(), lcpModel.lastResidualNs(), lcpModel.lastPositionResidualNs(),
                 lcpModel.lastVelocitySweeps(), lcpModel.lastVelocityVisits(), lcpModel.lastBudgetReached(),
-                lcpModel.lastPositionSweeps());
+                lcpModel.lastPositionSweeps(), lcpModel.lastDeadlineReached());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
         if (lost != null) {
             throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "

@@ -15,6 +15,8 @@ public final class StepContext {
     private double inverseDtPerS;
     private ContactSettings settings;
     private final Vector3d gravityMps2 = new Vector3d();
+    private boolean hasSweepDeadline;
+    private long sweepDeadlineNs;
 
     StepContext() {
     }
@@ -24,6 +26,23 @@ public final class StepContext {
         this.inverseDtPerS = 1.0 / dtS;
         this.settings = settings;
         this.gravityMps2.set(gravityMps2);
+        this.hasSweepDeadline = false;
+    }
+
+    /** This step's sweeps end at {@code deadlineNs} on {@link System#nanoTime()} (see {@link #pastSweepDeadline()}). */
+    void sweepDeadline(long deadlineNs) {
+        this.hasSweepDeadline = true;
+        this.sweepDeadlineNs = deadlineNs;
+    }
+
+    /**
+     * Whether the step was given a deadline for its solver sweeps ({@link PhysicsWorld#step(double, long)}) and
+     * {@link System#nanoTime()} has reached it. A solver asks between sweeps, after its first full sweep, and stops
+     * there: the step does less work, not more than it was given time for. Always false for a step without a deadline,
+     * so that a step on simulated time computes the same thing on every machine.
+     */
+    public boolean pastSweepDeadline() {
+        return hasSweepDeadline && System.nanoTime() - sweepDeadlineNs >= 0;
     }
 
     /** The step {@code Δt}, s. */

@@ -19,6 +19,7 @@ public final class StepProfile {
     private int lastVelocitySweeps;
     private int lastVelocityVisits;
     private boolean lastVelocityBudgetReached;
+    private boolean lastSweepDeadlineReached;
     private int lastPositionSweeps;
     private int lastCandidatePairCount;
     private int lastDroppedPairs;
@@ -80,6 +81,14 @@ public final class StepProfile {
         return lastVelocityBudgetReached;
     }
 
+    /**
+     * Whether the last step's velocity or position sweeps stopped at the deadline it was given
+     * ({@link PhysicsWorld#step(double, long)}) before they converged; always false for a step without one.
+     */
+    public boolean lastSweepDeadlineReached() {
+        return lastSweepDeadlineReached;
+    }
+
     /** Position-correction sweeps of the last step (0 when no point needed correcting). */
     public int lastPositionSweeps() {
         return lastPositionSweeps;
@@ -118,8 +127,10 @@ public final class StepProfile {
     }
 
     void recordSolver(int lcpRowCount, double lcpResidualNs, double positionResidualNs, int velocitySweeps,
-                      int velocityVisits, boolean velocityBudgetReached, int positionSweeps) {
+                      int velocityVisits, boolean velocityBudgetReached, int positionSweeps,
+                      boolean sweepDeadlineReached) {
         this.lastVelocityBudgetReached = velocityBudgetReached;
+        this.lastSweepDeadlineReached = sweepDeadlineReached;
         this.lastLcpRowCount = lcpRowCount;
         this.lastVelocitySweeps = velocitySweeps;
         this.lastVelocityVisits = velocityVisits;

@@ -54,6 +54,57 @@ class DynamicTreePairFinderTest {
     }
 
     /**
+     * A pile dropped as one (the issue's 200 spheres: a 9 × 9 grid of 5 cm spheres 11 cm apart, three layers, over a
+     * floor plane, falling from rest): every sphere leaves its fat box in the same steps, and the tree is rebuilt
+     * rather than moved leaf by leaf. Its pairs must be all-pairs' every step, through the free fall and a landing
+     * that stops the layers one after the other.
+     */
+    @Test
+    void shouldMatchAllPairsWhenAPileFallsAsOne() {
+        int spheres = 200;
+        int count = spheres + 1;
+        double[] boundsM = new double[Aabb.STRIDE * count];
+        boolean[] movable = new boolean[count];
+        boolean[] priority = new boolean[count];
+        double inf = Double.POSITIVE_INFINITY;
+        box(boundsM, 0, -inf, -inf, -inf, inf, inf, 0.0);
+        double radiusM = 0.05;
+        double[] startZ = new double[count];
+        double[] x = new double[count];
+        double[] y = new double[count];
+        for (int s = 0; s < spheres; s++) {
+            int body = s + 1;
+            movable[body] = true;
+            x[body] = -0.44 + 0.11 * (s % 9);
+            y[body] = -0.44 + 0.11 * ((s / 9) % 9);
+            startZ[body] = 0.1 + 0.11 * (s / 81);
+        }
+        DynamicTreePairFinder tree = new DynamicTreePairFinder();
+        AllPairsCandidatePairFinder allPairs = new AllPairsCandidatePairFinder();
+        CandidatePairs expected = new CandidatePairs();
+        CandidatePairs actual = new CandidatePairs();
+        expected.allocate(16 * count);
+        actual.allocate(16 * count);
+        long pairs = 0;
+        for (int step = 0; step < 400; step++) {
+            double t = 0.001 * step;
+            for (int body = 1; body < count; body++) {
+                // Free fall until the layer below stops it: layer k rests at z = r + 2r·k.
+                int layer = (body - 1) / 81;
+                double z = Math.max(startZ[body] - 0.5 * 9.81 * t * t, radiusM + 2 * radiusM * layer);
+                box(boundsM, body, x[body] - radiusM, y[body] - radiusM, z - radiusM, x[body] + radiusM,
+                    y[body] + radiusM, z + radiusM);
+            }
+            allPairs.findPairs(boundsM, movable, priority, count, expected);
+            tree.findPairs(boundsM, movable, priority, count, actual);
+            assertSame(expected, actual, "step " + step);
+            pairs += actual.count;
+        }
+        assertTrue(tree.rebuilds() >= 5, "the falling pile must rebuild the tree: " + tree.rebuilds() + " rebuilds");
+        assertTrue(pairs > 400 * 81, "the landed layers must touch the floor and each other: " + pairs + " pairs");
+    }
+
+    /**
      * Capacities from a tenth of the pairs to just under them, so that the kept set of fat pairs (twice the
      * capacity) overflows too, and the tools' pairs alone exceed the smallest: every step must still be all-pairs'
      * output, the dropped count exactly the pairs found and not written.

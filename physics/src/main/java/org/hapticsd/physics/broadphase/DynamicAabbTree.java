@@ -42,6 +42,8 @@ public final class DynamicAabbTree {
     private int leafCount;
     /** Depth-first traversal stack of {@link #query}: the pending right children, at most the height plus one. */
     private int[] stack;
+    /** {@link #moveAll}'s leaves, in the order the rebuild partitions them. */
+    private int[] buildLeaves;
 
     public DynamicAabbTree(int nodeCapacity) {
         capacity = 0;
@@ -52,6 +54,7 @@ public final class DynamicAabbTree {
         height = new int[0];
         item = new int[0];
         stack = new int[0];
+        buildLeaves = new int[0];
         ensureCapacity(Math.max(1, nodeCapacity));
     }
 
@@ -69,6 +72,7 @@ public final class DynamicAabbTree {
         height = Arrays.copyOf(height, nodes);
         item = Arrays.copyOf(item, nodes);
         stack = Arrays.copyOf(stack, nodes + 1);
+        buildLeaves = Arrays.copyOf(buildLeaves, nodes);
         // New nodes join the free list, lowest number first.
         for (int node = nodes - 1; node >= old; node--) {
             height[node] = -1;
@@ -113,6 +117,144 @@ public final class DynamicAabbTree {
         removeLeaf(leaf);
         setBox(leaf, minX, minY, minZ, maxX, maxY, maxZ);
         insertLeaf(leaf);
+    }
+
+    /**
+     * Gives {@code count} leaves new boxes at once ({@code boxes}: minX, minY, minZ, maxX, maxY, maxZ per leaf, in the
+     * order of {@code leaves}) and rebuilds the whole hierarchy over every leaf, top down: each node splits its
+     * leaves at the median of their centres along the longest side of the centres' bounds. When many leaves move in
+     * one step (a pile dropped as one, every body leaving its fat box in the same step) this costs
+     * {@code O(n log n)} once instead of a removal and a surface-area insertion with rotations per leaf. The
+     * result is balanced as {@link #validate} requires (a node's halves differ by at most one leaf). Leaves keep
+     * their node numbers; internal nodes are renumbered from the pool. Never allocates.
+     */
+    public void moveAll(int[] leaves, double[] boxes, int count) {
+        for (int k = 0; k < count; k++) {
+            requireLeaf(leaves[k]);
+            int b = STRIDE * k;
+            requireBox(boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3], boxes[b + 4], boxes[b + 5]);
+        }
+        for (int k = 0; k < count; k++) {
+            int b = STRIDE * k;
+            setBox(leaves[k], boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3], boxes[b + 4], boxes[b + 5]);
+        }
+        rebuild();
+    }
+
+    /** Frees every internal node and builds the hierarchy anew over the leaves (see {@link #moveAll}). */
+    private void rebuild() {
+        if (root == NULL) {
+            return;
+        }
+        int n = 0;
+        int top = 0;
+        stack[top++] = root;
+        while (top > 0) {
+            int node = stack[--top];
+            if (height[node] == 0) {
+                buildLeaves[n++] = node;
+            } else {
+                stack[top++] = left[node];
+                stack[top++] = right[node];
+                freeNode(node);
+            }
+        }
+        root = build(0, n);
+        parent[root] = NULL;
+    }
+
+    /** The subtree over {@code buildLeaves[from..to)}, {@code to - from >= 1}; returns its root. */
+    private int build(int from, int to) {
+        if (to - from == 1) {
+            return buildLeaves[from];
+        }
+        int axis = longestCentreAxis(from, to);
+        int middle = (from + to) >>> 1;
+        selectByCentre(from, to, middle, axis);
+        int l = build(from, middle);
+        int r = build(middle, to);
+        int node = allocateNode();
+        left[node] = l;
+        right[node] = r;
+        parent[l] = node;
+        parent[r] = node;
+        height[node] = 1 + Math.max(height[l], height[r]);
+        union(node, l, r);
+        return node;
+    }
+
+    /** 0, 1 or 2: the axis along which the centres of {@code buildLeaves[from..to)} spread most. */
+    private int longestCentreAxis(int from, int to) {
+        double minX = Double.POSITIVE_INFINITY;
+        double minY = Double.POSITIVE_INFINITY;
+        double minZ = Double.POSITIVE_INFINITY;
+        double maxX = Double.NEGATIVE_INFINITY;
+        double maxY = Double.NEGATIVE_INFINITY;
+        double maxZ = Double.NEGATIVE_INFINITY;
+        for (int k = from; k < to; k++) {
+            int b = STRIDE * buildLeaves[k];
+            double x = boxes[b] + boxes[b + 3];
+            double y = boxes[b + 1] + boxes[b + 4];
+            double z = boxes[b + 2] + boxes[b + 5];
+            minX = Math.min(minX, x);
+            maxX = Math.max(maxX, x);
+            minY = Math.min(minY, y);
+            maxY = Math.max(maxY, y);
+            minZ = Math.min(minZ, z);
+            maxZ = Math.max(maxZ, z);
+        }
+        double dx = maxX - minX;
+        double dy = maxY - minY;
+        double dz = maxZ - minZ;
+        return dx >= dy && dx >= dz ? 0 : dy >= dz ? 1 : 2;
+    }
+
+    /**
+     * Reorders {@code buildLeaves[from..to)} so that the leaf at {@code nth} has the centre it would have sorted
+     * along {@code axis}, none before it a larger one and none after it a smaller one (Hoare's selection, the pivot
+     * the median of three).
+     */
+    private void selectByCentre(int from, int to, int nth, int axis) {
+        int lo = from;
+        int hi = to - 1;
+        while (hi > lo) {
+            int mid = (lo + hi) >>> 1;
+            double pivot = median(centre(buildLeaves[lo], axis), centre(buildLeaves[mid], axis),
+                centre(buildLeaves[hi], axis));
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (centre(buildLeaves[i], axis) < pivot) {
+                    i++;
+                }
+                while (centre(buildLeaves[j], axis) > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    int t = buildLeaves[i];
+                    buildLeaves[i] = buildLeaves[j];
+                    buildLeaves[j] = t;
+                    i++;
+                    j--;
+                }
+            }
+            if (nth <= j) {
+                hi = j;
+            } else if (nth >= i) {
+                lo = i;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private double centre(int node, int axis) {
+        int b = STRIDE * node + axis;
+        return boxes[b] + boxes[b + 3];
+    }
+
+    private static double median(double a, double b, double c) {
+        return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
     /**
