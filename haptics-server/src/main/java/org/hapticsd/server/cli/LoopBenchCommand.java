@@ -55,6 +55,9 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
     @Mixin
     KeepAwakeOption keepAwake = new KeepAwakeOption();
 
+    @Mixin
+    SolverDeadlineOption solverDeadline = new SolverDeadlineOption();
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -78,6 +81,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         JitWarmUp.run(options.loadScene(), rateHz, JitWarmUp.DEFAULT_TICKS, false);
         OpenedDevice opened = options.openDevice(scene, rateHz, rtPriority);
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
+        assembly.loop().setSolverDeadline(solverDeadline.on());
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority)
             .keepCpuAwake(keepAwake.on());
         com.sun.management.ThreadMXBean threads =
@@ -134,6 +138,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         result.put("tickUs", tickUs);
         result.put("overruns", overrunsAfter - overrunsBefore);
         result.put("allocatedBytesPerTick", ticks > 0 ? (double) (bytesAfter - bytesBefore) / ticks : 0.0);
+        // Appended: readers index the older keys. Every tick since the loop started, its warm-up included.
+        result.put("solverDeadlineTicks", assembly.loop().lastSnapshot().solverDeadlineTicks);
         LinkStatistics link = opened.linkStatistics();
         if (link != null) {
             Map<String, Object> roundTripUs = new LinkedHashMap<>();

@@ -12,6 +12,7 @@ import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.StreamService;
 import org.hapticsd.server.device.OpenedDevice;
+import org.hapticsd.server.loop.HapticLoop;
 import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.LoopStats;
@@ -55,6 +56,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
 
     @Mixin
     KeepAwakeOption keepAwake = new KeepAwakeOption();
+
+    @Mixin
+    SolverDeadlineOption solverDeadline = new SolverDeadlineOption();
 
     @Option(names = "--duration", paramLabel = "S", description = "Stop after S seconds. Default: run until Ctrl-C.")
     Double durationS;
@@ -135,6 +139,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         if (sink != null) {
             assembly.loop().setTickSink(sink);
         }
+        assembly.loop().setSolverDeadline(solverDeadline.on());
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority)
             .keepCpuAwake(keepAwake.on());
 
@@ -191,6 +196,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             String overBudget = physicsEndLine(last, assembly.stats().ticks());
             if (overBudget != null) {
                 out.println(overBudget);
+            }
+            String cut = solverDeadlineEndLine(last, assembly.stats().ticks());
+            if (cut != null) {
+                out.println(cut);
             }
             if (last.droppedPairsTotal > 0 || last.droppedPointsTotal > 0) {
                 out.println("contacts dropped (contact budget full): " + last.droppedPairsTotal + " pairs, "
@@ -312,6 +321,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             b.append(String.format(Locale.ROOT, " PHYSICS OVER BUDGET: step p99 %.0f us > %.0f us (%.0f%% of the tick)",
                 s.physicsStepP99Ns / 1e3, s.physicsBudgetNs / 1e3, 100.0 * s.physicsStepP99Ns / tickNs));
         }
+        if (s.solverDeadlineTicks > 0) {
+            b.append(" solver stopped at the tick's deadline on ").append(s.solverDeadlineTicks).append(" ticks");
+        }
         if (s.droppedPairsTotal > 0 || s.droppedPointsTotal > 0) {
             b.append(String.format(Locale.ROOT, " contacts dropped (budget full): %d pairs, %d points",
                 s.droppedPairsTotal, s.droppedPointsTotal));
@@ -333,6 +345,19 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             + " %.0f us > %.0f us (%.0f%% of the tick)", last.physicsOverBudgetTicks, ticks,
             100.0 * last.physicsOverBudgetTicks / Math.max(1, ticks), last.physicsWorstStepP99Ns / 1e3,
             last.physicsBudgetNs / 1e3, 100.0 * last.physicsWorstStepP99Ns / tickNs);
+    }
+
+    /**
+     * The end report's line for a run whose physics step stopped its solver at the tick's deadline (null if none
+     * did): on how many ticks, so that a run that held its rate says what it cost the contacts.
+     */
+    static String solverDeadlineEndLine(LoopSnapshot last, long ticks) {
+        if (last.solverDeadlineTicks == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "contact solver stopped at the tick's deadline (%.0f%% of the tick) on %d"
+            + " of %d ticks (%.1f%%)", 100 * HapticLoop.SOLVER_DEADLINE_SHARE, last.solverDeadlineTicks, ticks,
+            100.0 * last.solverDeadlineTicks / Math.max(1, ticks));
     }
 
     /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */

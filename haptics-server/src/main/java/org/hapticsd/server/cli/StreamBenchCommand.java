@@ -99,6 +99,9 @@ final class StreamBenchCommand implements Callable<Integer> {
     @Mixin
     KeepAwakeOption keepAwake = new KeepAwakeOption();
 
+    @Mixin
+    SolverDeadlineOption solverDeadline = new SolverDeadlineOption();
+
     @Option(names = "--json", description = "Print exactly one JSON object.")
     boolean json;
 
@@ -139,6 +142,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         }
         assembly.loop().setTickSink(service.events());
         StreamServer server = service.server();
+        assembly.loop().setSolverDeadline(solverDeadline.on());
         LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, wait, SystemNanoClock.INSTANCE, rtPriority)
             .keepCpuAwake(keepAwake.on());
         Sampler sampler = new Sampler(assembly, board, frames, rateHz);
@@ -182,6 +186,8 @@ final class StreamBenchCommand implements Callable<Integer> {
         result.put("secondsPerPhase", seconds);
         result.put("stateBytes", sampler.stateBytes());
         result.put("phases", phases);
+        // Appended: readers index the older keys. Every tick since the loop started, its warm-up included.
+        result.put("solverDeadlineTicks", assembly.loop().lastSnapshot().solverDeadlineTicks);
         print(bench.parent.out(), result, phases);
         return Main.EXIT_OK;
     }

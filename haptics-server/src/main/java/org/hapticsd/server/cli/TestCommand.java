@@ -46,6 +46,9 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Mixin
     KeepAwakeOption keepAwake = new KeepAwakeOption();
 
+    @picocli.CommandLine.Mixin
+    SolverDeadlineOption solverDeadline = new SolverDeadlineOption();
+
     @Override
     public Integer call() {
         int rtPriority = realTime.rtPriority();
@@ -65,6 +68,7 @@ final class TestCommand implements java.util.concurrent.Callable<Integer> {
         ScriptRunner runner = new ScriptRunner();
         runner.setRtPriority(rtPriority);
         runner.setKeepCpuAwake(keepAwake.on());
+        runner.setSolverDeadline(solverDeadline.on());
         Map<Path, ScriptSpec> loaded = new LinkedHashMap<>();
         Map<Path, Path> given = new java.util.HashMap<>();
         for (Path script : scripts) {

@@ -67,6 +67,12 @@ public final class HapticLoop implements LoopControl {
     private long droppedPointsTotal;
     private long physicsOverBudgetTicks;
     private long physicsWorstStepP99Ns;
+    /** Whether the step's solver sweeps end at {@link #SOLVER_DEADLINE_SHARE} of the tick (see the setter). */
+    private boolean solverDeadline = true;
+    private long solverDeadlineAfterNs;
+    /** {@link System#nanoTime()} at the start of the tick under way, for the solver's deadline. */
+    private long tickWallStartNs;
+    private long solverDeadlineTicks;
 
     private final DeviceState deviceState = new DeviceState();
     private final DeviceHealth deviceHealth = new DeviceHealth();
@@ -110,6 +116,14 @@ public final class HapticLoop implements LoopControl {
     private boolean previousThermalLimited;
 
     /**
+     * The share of the tick after which the physics step's contact solver stops sweeping (after its first sweep),
+     * counted from the tick's start: what follows it (integration, the first position sweep, storing the impulses,
+     * the force, safety, the device and the snapshot) takes 10–20 % of a 1 kHz tick with a 200-sphere pile on a slow
+     * host, so a step cut here still ends inside {@link PhysicsBudget#BUDGET_FRACTION} of the tick.
+     */
+    public static final double SOLVER_DEADLINE_SHARE = 0.6;
+
+    /**
      * @param stageTimer clock used only to time stages (wall time, even when the loop runs on simulated time)
      */
     public HapticLoop(HapticScene scene, HapticDevice device, SafetyLayer safety, LoopStats stats,
@@ -133,6 +147,7 @@ public final class HapticLoop implements LoopControl {
         this.periodNs = periodNs;
         this.dtS = periodNs * 1e-9;
         this.physicsBudget = PhysicsBudget.perSecond(periodNs);
+        this.solverDeadlineAfterNs = (long) (SOLVER_DEADLINE_SHARE * periodNs);
         this.snapshot = exchange.newSnapshot();
         if (snapshot.bodyCount != world.bodyCount() || snapshot.nodeCount != world.deformableNodeCount()) {
             throw new IllegalArgumentException("snapshot exchange sized for " + snapshot.bodyCount
@@ -150,6 +165,7 @@ public final class HapticLoop implements LoopControl {
 
     /** Runs one tick at loop time {@code nowNs}. Loop thread only. */
     public void tick(long nowNs) {
+        tickWallStartNs = System.nanoTime();
         long startNs = stageTimer.nanoTime();
         if (ticks == 0) {
             firstTickNs = nowNs;
@@ -206,7 +222,14 @@ public final class HapticLoop implements LoopControl {
         boolean onCpuTime = judge && stepBudgetClock != stageTimer;
         long cpuStartNs = onCpuTime ? stepBudgetClock.nanoTime() : 0L;
         if (!paused) {
-            world.step(dtS);
+            if (judge && solverDeadline) {
+                world.step(dtS, tickWallStartNs + solverDeadlineAfterNs);
+                if (world.profile().lastSweepDeadlineReached()) {
+                    solverDeadlineTicks++;
+                }
+            } else {
+                world.step(dtS);
+            }
         }
         long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
         long stepStartNs = t;
@@ -376,6 +399,7 @@ public final class HapticLoop implements LoopControl {
         }
         s.physicsOverBudgetTicks = physicsOverBudgetTicks;
         s.physicsWorstStepP99Ns = physicsWorstStepP99Ns;
+        s.solverDeadlineTicks = solverDeadlineTicks;
         s.droppedPairs = paused ? 0 : world.profile().lastDroppedPairs();
         s.droppedPoints = paused ? 0 : world.profile().lastDroppedPoints();
         droppedPairsTotal += s.droppedPairs;
@@ -520,6 +544,35 @@ public final class HapticLoop implements LoopControl {
      */
     public void setJudgePhysicsBudget(boolean judge) {
         this.judgePhysicsBudget = judge;
+    }
+
+    /**
+     * Whether a step on the wall clock (one the physics budget judges) stops its contact solver's sweeps at
+     * {@link #SOLVER_DEADLINE_SHARE} of the tick ({@link PhysicsWorld#step(double, long)}), after the first sweep:
+     * on a loaded machine the contacts then converge over more steps, through the warm start, instead of the tick
+     * running past its deadline. True by default; false steps every tick to convergence or the sweep budget, so that
+     * the answer does not depend on the machine's speed. A loop on simulated time never has the deadline. Before the
+     * first tick.
+     */
+    public void setSolverDeadline(boolean on) {
+        this.solverDeadline = on;
+    }
+
+    /**
+     * The solver's deadline at {@code share} of the tick instead of {@link #SOLVER_DEADLINE_SHARE}: 0 stops every
+     * step's sweeps after their first (the JIT warm-up's, so that the cut is compiled before a real run needs it).
+     * Before the first tick.
+     */
+    public void setSolverDeadlineShare(double share) {
+        if (!(share >= 0.0 && share <= 1.0)) {
+            throw new IllegalArgumentException("solver deadline share must be 0..1, got " + share);
+        }
+        this.solverDeadlineAfterNs = (long) (share * periodNs);
+    }
+
+    /** Whether a step on the wall clock stops its solver at the tick's deadline ({@link #setSolverDeadline}). */
+    public boolean solverDeadline() {
+        return solverDeadline;
     }
 
     @Override

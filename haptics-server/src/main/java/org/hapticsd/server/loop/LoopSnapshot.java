@@ -107,6 +107,11 @@ public final class LoopSnapshot {
     public long physicsOverBudgetTicks;
     /** The largest {@link #physicsStepP99Ns} of those ticks, ns; 0 when there were none. */
     public long physicsWorstStepP99Ns;
+    /**
+     * Ticks since the loop started whose physics step stopped its solver's sweeps at the tick's deadline
+     * ({@code HapticLoop#setSolverDeadline}), for the end of a run.
+     */
+    public long solverDeadlineTicks;
     /** Candidate pairs and contact points this tick's step dropped to stay within the contact budget. */
     public int droppedPairs;
     public int droppedPoints;
@@ -213,6 +218,7 @@ public final class LoopSnapshot {
         physicsLoadPercent = other.physicsLoadPercent;
         physicsOverBudgetTicks = other.physicsOverBudgetTicks;
         physicsWorstStepP99Ns = other.physicsWorstStepP99Ns;
+        solverDeadlineTicks = other.solverDeadlineTicks;
         droppedPairs = other.droppedPairs;
         droppedPoints = other.droppedPoints;
         droppedPairsTotal = other.droppedPairsTotal;

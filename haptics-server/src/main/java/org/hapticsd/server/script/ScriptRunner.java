@@ -70,6 +70,8 @@ public final class ScriptRunner {
     private int rtPriority = LoopRunner.DEFAULT_RT_PRIORITY;
     /** Whether a real-time script's loop keeps its CPU awake ({@link LoopRunner#keepCpuAwake}; the CLI's default). */
     private boolean keepCpuAwake;
+    /** Whether a real-time script's physics step stops its solver at the tick's deadline (the default). */
+    private boolean solverDeadline = true;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -469,6 +471,7 @@ public final class ScriptRunner {
         LoopAssembly assembly = new LoopAssembly(scene, opened.device(), rateHz, SystemNanoClock.INSTANCE);
         // In lockstep, time is simulated: a wall-clock verdict on the step would differ from run to run.
         assembly.loop().setJudgePhysicsBudget(!lockstep);
+        assembly.loop().setSolverDeadline(solverDeadline);
         TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz));
         TickRecorder recorder = null;
         if (recording != null) {
@@ -626,6 +629,11 @@ public final class ScriptRunner {
             notes.add("contacts dropped (contact budget full): " + trace.droppedPairs + " pairs, " + trace.droppedPoints
                 + " points");
         }
+        long cut = assembly.loop().lastSnapshot().solverDeadlineTicks;
+        if (cut > 0) {
+            notes.add(String.format(Locale.ROOT, "contact solver stopped at the tick's deadline on %d ticks (%.3f s)",
+                cut, cut / (double) rateHz));
+        }
         notes.addAll(assembly.safety().endOfRunLines());
         return notes;
     }
@@ -643,6 +651,15 @@ public final class ScriptRunner {
      */
     public void setKeepCpuAwake(boolean on) {
         this.keepCpuAwake = on;
+    }
+
+    /**
+     * Whether the physics step of a {@code timing: realtime} script stops its contact solver at the tick's deadline
+     * ({@link org.hapticsd.server.loop.HapticLoop#setSolverDeadline}; true unless set). A lockstep script never has
+     * the deadline.
+     */
+    public void setSolverDeadline(boolean on) {
+        this.solverDeadline = on;
     }
 
     /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */

@@ -97,7 +97,9 @@ class RealTimeCommandsTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
-            "allocatedBytesPerTick"), keys);
+            "allocatedBytesPerTick", "solverDeadlineTicks"), keys);
+        // The default scene's steps are microseconds: none comes near the solver's deadline.
+        assertEquals(0L, json.get("solverDeadlineTicks").asLong(), text);
         // By default the loop's CPU is kept awake (hybrid wait): where Linux lets it, on the last CPU it may use.
         assertTrue(json.get("loopCpu").asText().matches("CPU \\d+, kept awake by an idle-priority thread"),
             json.get("loopCpu").asText());

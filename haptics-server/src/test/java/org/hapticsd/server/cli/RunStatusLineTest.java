@@ -140,4 +140,15 @@ class RunStatusLineTest {
         assertEquals("physics over budget on 990 of 1414 ticks (70%); worst window: step p99 3785 us > 800 us"
             + " (379% of the tick)", RunCommand.physicsEndLine(s, 1414));
     }
+
+    @Test
+    void shouldSayOnHowManyTicksTheSolverStoppedAtTheDeadline() {
+        LoopSnapshot s = new LoopSnapshot(1);
+        assertNull(RunCommand.solverDeadlineEndLine(s, 11840), "never cut: no line");
+        assertEquals("", RunCommand.physicsStatus(s), "nor anything on the status line");
+        s.solverDeadlineTicks = 2267;
+        assertEquals("contact solver stopped at the tick's deadline (60% of the tick) on 2267 of 11840 ticks (19.1%)",
+            RunCommand.solverDeadlineEndLine(s, 11840));
+        assertEquals(" solver stopped at the tick's deadline on 2267 ticks", RunCommand.physicsStatus(s));
+    }
 }

@@ -154,6 +154,46 @@ class LoopPhysicsReportTest {
         assertEquals(0, r.snapshot().droppedPoints, "a paused loop does not step, so drops nothing");
     }
 
+    /**
+     * The solver's deadline ({@link HapticLoop#setSolverDeadline}), on by default: put at the tick's very start
+     * (share 0), every step of the landing pile that needs a second sweep stops after its first, and the loop counts
+     * exactly those ticks in its snapshot. Off, or on simulated time (lockstep), no step is cut.
+     */
+    @Test
+    void shouldStopTheSolverAtTheTicksDeadlineAndCountTheTicks() throws Exception {
+        long cut = cutTicks(loop -> loop.setSolverDeadlineShare(0.0), true);
+        assertTrue(cut > 100, "steps of the landing pile cut after one sweep: " + cut);
+        assertEquals(0L, cutTicks(loop -> {
+            loop.setSolverDeadlineShare(0.0);
+            loop.setSolverDeadline(false);
+        }, false), "with the deadline off");
+        assertEquals(0L, cutTicks(loop -> {
+            loop.setSolverDeadlineShare(0.0);
+            loop.setJudgePhysicsBudget(false);
+        }, false), "on simulated time");
+    }
+
+    /** Ticks of the first 0.6 s of the 200-sphere pile whose step stopped at the deadline, checked tick by tick. */
+    private static long cutTicks(java.util.function.Consumer<HapticLoop> setUp, boolean cutting) throws Exception {
+        BuiltScene pile = SceneBuilder.build(new SceneLoader().load(java.nio.file.Path.of("../scenes/pile-200.yaml")));
+        Run r = run(pile, 1_000L);
+        HapticLoop loop = r.assembly().loop();
+        assertTrue(loop.solverDeadline(), "on by default");
+        setUp.accept(loop);
+        long counted = 0;
+        for (int i = 0; i < 600; i++) {
+            r.ticks(1, 0);
+            org.hapticsd.physics.StepProfile profile = loop.world().profile();
+            if (cutting) {
+                assertTrue(profile.lastVelocitySweeps() <= 1, "tick " + i + ": " + profile.lastVelocitySweeps()
+                    + " velocity sweeps after the deadline");
+            }
+            counted += profile.lastSweepDeadlineReached() ? 1 : 0;
+            assertEquals(counted, r.snapshot().solverDeadlineTicks, "tick " + i);
+        }
+        return counted;
+    }
+
     /** The 200-sphere pile: every contact in the snapshot (it carried 64 of about 450). */
     @Test
     void shouldPublishEveryContactOfAPileWithinItsBudget() throws Exception {
