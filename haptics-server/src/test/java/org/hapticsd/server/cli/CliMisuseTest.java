@@ -93,6 +93,36 @@ class CliMisuseTest {
         assertMisuse(run("run", "--duration", "abc"), "'abc' is not a number");
     }
 
+    /**
+     * Every command's help formats cleanly: picocli reads a description as a format string, so a bare '%' (a share of
+     * the tick, "60% of") is not printed as written but warned about on standard error, in every help and every
+     * error message that shows the usage (found in `run --help` of the solver deadline's flag).
+     */
+    @Test
+    void shouldFormatEveryCommandsHelpWithoutWarnings() {
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        List<String> helps = new java.util.ArrayList<>();
+        try {
+            System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            collectUsage(Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())),
+                helps);
+        } finally {
+            System.setErr(stderr);
+        }
+        String warnings = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("", warnings, "picocli warnings while formatting the help");
+        assertTrue(helps.size() > 10, "every subcommand's help: " + helps.size());
+        assertTrue(helps.stream().anyMatch(h -> h.contains("past 60% of the tick")), "the flag's share as written");
+    }
+
+    private static void collectUsage(picocli.CommandLine command, List<String> helps) {
+        helps.add(command.getUsageMessage());
+        for (picocli.CommandLine sub : command.getSubcommands().values()) {
+            collectUsage(sub, helps);
+        }
+    }
+
     @Test
     void shouldRejectUnknownFlagOnRun() {
         assertMisuse(run("run", "--bogus"), "--bogus");
