@@ -13,7 +13,8 @@ import java.util.Arrays;
  * whole subtree against the cheapest way into either child; the cost of a node is its surface area, since the
  * chance that a random query box overlaps a box grows with its surface area. After each insertion or removal the
  * path to the root is refitted and rotated where one child is more than one level taller than the other, which
- * bounds the height by about 1.44·log₂ n.
+ * bounds the height by about 1.44·log₂ n. When many leaves move at once, {@link #moveAll} rebuilds the whole
+ * hierarchy top down instead, splitting at the median centre (balanced, {@code O(n log n)}).
  *
  * <p>Nodes live in parallel arrays indexed by node number, linked by indices, with a free list: {@link #insert} and
  * {@link #move} allocate only when the pool must grow beyond any earlier size (at scene set-up: a tree of n leaves
