@@ -70,8 +70,6 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
     private long step;
     /** Steps that rebuilt the tree ({@link #refitMovedLeaves}), for tests. */
     private long rebuilds;
-    /** Whether this step rebuilt the tree: its requeried bodies' pairs then come from one traversal. */
-    private boolean rebuilt;
 
     /** Pairs whose fat boxes overlap, {@code low << 32 | high}, sorted. */
     private long[] kept = new long[0];
@@ -118,13 +116,10 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         }
         keptOverflow = false;
         step++;
-        rebuilt = false;
         refitMovedLeaves(boundsM, movable);
         if (requeryCount > 0) {
             removeStalePairs();
-            if (!(rebuilt && pairsByTraversal(movable))) {
-                queryRequeried(boundsM, movable);
-            }
+            queryRequeried(boundsM, movable);
             mergeFresh();
         }
         findPriorityPairs(boundsM, movable);
@@ -279,7 +274,6 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         if (moved >= BULK_MOVE_MIN && 100L * moved >= (long) BULK_MOVE_SHARE_PERCENT * tree.leafCount()) {
             tree.moveAll(movedLeaves, movedBoxes, moved);
             rebuilds++;
-            rebuilt = true;
             return;
         }
         for (int k = 0; k < moved; k++) {
@@ -335,51 +329,6 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
             }
         }
         requeryCount = stillRequeried;
-    }
-
-    /**
-     * After a rebuild, the requeried bodies' pairs from one traversal of the tree against itself
-     * ({@link DynamicAabbTree#overlappingPairs}) instead of a query each: the pairs of fat boxes with a requeried body
-     * in them, and each requeried body with every unbounded body, exactly what the queries would add (each once).
-     * Measured on the 800-sphere pile as it falls: the queries were the largest part of such a step. False, with
-     * nothing changed that the queries do not redo, when a requeried body has no leaf (an unbounded body new this
-     * step) or the pairs do not all fit the fresh set: the queries then run as usual.
-     */
-    private boolean pairsByTraversal(boolean[] movable) {
-        for (int r = 0; r < requeryCount; r++) {
-            if (leaf[requeryList[r]] == DynamicAabbTree.NULL) {
-                return false;
-            }
-        }
-        int found = tree.overlappingPairs(fresh);
-        if (found > fresh.length) {
-            return false;
-        }
-        int write = 0;
-        for (int k = 0; k < found; k++) {
-            long key = fresh[k];
-            int a = (int) (key >>> 32);
-            int b = (int) key;
-            if ((requery[a] || requery[b]) && (movable[a] || movable[b])) {
-                fresh[write++] = key;
-            }
-        }
-        freshCount = write;
-        for (int r = 0; r < requeryCount; r++) {
-            int body = requeryList[r];
-            for (int u = 0; u < unboundedCount; u++) {
-                if (!addFresh(movable, body, unboundedBodies[u])) {
-                    // Out of room: the queries start over (and say the kept set is incomplete, as they would).
-                    keptOverflow = false;
-                    return false;
-                }
-            }
-        }
-        for (int r = 0; r < requeryCount; r++) {
-            requery[requeryList[r]] = false;
-        }
-        requeryCount = 0;
-        return true;
     }
 
     private boolean queryOne(double[] boundsM, boolean[] movable, int body) {

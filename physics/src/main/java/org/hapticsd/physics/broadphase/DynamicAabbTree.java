@@ -45,8 +45,6 @@ public final class DynamicAabbTree {
     private int[] stack;
     /** {@link #moveAll}'s leaves, in the order the rebuild partitions them. */
     private int[] buildLeaves;
-    /** {@link #overlappingPairs}'s stack of node pairs (two entries each). */
-    private int[] pairStack;
 
     public DynamicAabbTree(int nodeCapacity) {
         capacity = 0;
@@ -58,7 +56,6 @@ public final class DynamicAabbTree {
         item = new int[0];
         stack = new int[0];
         buildLeaves = new int[0];
-        pairStack = new int[0];
         ensureCapacity(Math.max(1, nodeCapacity));
     }
 
@@ -77,7 +74,6 @@ public final class DynamicAabbTree {
         item = Arrays.copyOf(item, nodes);
         stack = Arrays.copyOf(stack, nodes + 1);
         buildLeaves = Arrays.copyOf(buildLeaves, nodes);
-        pairStack = new int[pairStackEntries(nodes)];
         // New nodes join the free list, lowest number first.
         for (int node = nodes - 1; node >= old; node--) {
             height[node] = -1;
@@ -260,73 +256,6 @@ public final class DynamicAabbTree {
 
     private static double median(double a, double b, double c) {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
-    }
-
-    /**
-     * Every pair of leaves whose boxes overlap (touching counts), each once, as {@code low << 32 | high} of their
-     * items ({@code low < high}), in no particular order: written into {@code pairs} as far as it holds, counted
-     * beyond. One traversal of the tree against itself, which shares the walk down from the root that a query per
-     * leaf would repeat for every leaf. Never allocates.
-     */
-    public int overlappingPairs(long[] pairs) {
-        if (root == NULL) {
-            return 0;
-        }
-        int found = 0;
-        int top = 0;
-        pairStack[top++] = root;
-        pairStack[top++] = root;
-        while (top > 0) {
-            int b = pairStack[--top];
-            int a = pairStack[--top];
-            if (a == b) {
-                // The pairs within one subtree: those within each child, and those across the two.
-                if (height[a] > 0) {
-                    int l = left[a];
-                    int r = right[a];
-                    pairStack[top++] = l;
-                    pairStack[top++] = l;
-                    pairStack[top++] = r;
-                    pairStack[top++] = r;
-                    pairStack[top++] = l;
-                    pairStack[top++] = r;
-                }
-                continue;
-            }
-            if (!overlap(a, b)) {
-                continue;
-            }
-            if (height[a] == 0 && height[b] == 0) {
-                if (found < pairs.length) {
-                    int itemA = item[a];
-                    int itemB = item[b];
-                    pairs[found] = itemA < itemB ? (long) itemA << 32 | itemB : (long) itemB << 32 | itemA;
-                }
-                found++;
-            } else if (height[b] == 0 || (height[a] > 0 && height[a] >= height[b])) {
-                // Descend the taller side: the stack stays within a few entries per level of the two paths.
-                pairStack[top++] = left[a];
-                pairStack[top++] = b;
-                pairStack[top++] = right[a];
-                pairStack[top++] = b;
-            } else {
-                pairStack[top++] = a;
-                pairStack[top++] = left[b];
-                pairStack[top++] = a;
-                pairStack[top++] = right[b];
-            }
-        }
-        return found;
-    }
-
-    /**
-     * Room for {@link #overlappingPairs}' stack in a tree of at most {@code nodes} nodes: a pop leaves at most two
-     * pairs pending per level it descends, and a descent goes down both subtrees of a pair, each no taller than the
-     * AVL bound of 1.45·log₂ n + 2 levels; with margin.
-     */
-    private static int pairStackEntries(int nodes) {
-        int levels = (int) Math.ceil(1.45 * (Math.log(nodes + 1.0) / Math.log(2.0))) + 2;
-        return 2 * (3 * (2 * levels + 2) + 4);
     }
 
     /**

@@ -107,65 +107,6 @@ class DynamicAabbTreeTest {
         }
     }
 
-    /**
-     * {@link DynamicAabbTree#overlappingPairs}: every pair of overlapping leaves once, against the brute force over the
-     * live boxes, through random insertions, moves, removals and rebuilds; counted beyond a short array.
-     */
-    @Test
-    void shouldFindEveryOverlappingPairOnceAsTheBruteForceDoes() {
-        Random random = new Random(0x5E1F);
-        DynamicAabbTree tree = new DynamicAabbTree(4);
-        Model model = new Model(1024);
-        long[] pairs = new long[1 << 16];
-        assertEquals(0, tree.overlappingPairs(pairs), "an empty tree");
-        model.insert(tree, randomBox(random, 25.0, 0.5, 4.0));
-        assertEquals(0, tree.overlappingPairs(pairs), "a single leaf");
-        int[] chosen = new int[1024];
-        double[] boxes = new double[6 * 1024];
-        long pairsSeen = 0;
-        for (int batch = 0; batch < 80; batch++) {
-            for (int op = 0; op < 30; op++) {
-                double roll = random.nextDouble();
-                if (model.size < 150 || (roll < 0.3 && model.size < 400)) {
-                    model.insert(tree, randomBox(random, 25.0, 0.5, 4.0));
-                } else if (roll < 0.5) {
-                    model.remove(tree, model.randomLeaf(random));
-                } else {
-                    int leaf = model.randomLeaf(random);
-                    model.move(tree, leaf, nudged(random, model.box(leaf), 1.0));
-                }
-            }
-            if (batch % 4 == 0) {
-                shuffleLeaves(model, random);
-                int count = 1 + random.nextInt(model.size);
-                for (int k = 0; k < count; k++) {
-                    int leaf = model.leaves[k];
-                    double[] to = nudged(random, model.box(leaf), 1.0);
-                    chosen[k] = leaf;
-                    System.arraycopy(to, 0, boxes, 6 * k, 6);
-                    model.boxOf[leaf] = to;
-                }
-                tree.moveAll(chosen, boxes, count);
-            }
-            int found = tree.overlappingPairs(pairs);
-            long[] expected = model.bruteForcePairs();
-            long[] actual = Arrays.copyOf(pairs, found);
-            Arrays.sort(actual);
-            assertArrayEquals(expected, actual, "batch " + batch);
-            pairsSeen += found;
-            long[] few = new long[3];
-            assertEquals(found, tree.overlappingPairs(few), "batch " + batch + ": counted beyond the array");
-        }
-        assertTrue(pairsSeen > 80 * 100, "the boxes must overlap for the comparison to mean anything: " + pairsSeen);
-
-        // Every box the same: every pair, n(n − 1)/2 of them.
-        DynamicAabbTree same = new DynamicAabbTree(4);
-        for (int i = 0; i < 60; i++) {
-            same.insert(i, 0, 0, 0, 1, 1, 1);
-        }
-        assertEquals(60 * 59 / 2, same.overlappingPairs(pairs));
-    }
-
     /** Leaves whose centres coincide (a stack of identical boxes) and a single leaf still build a balanced tree. */
     @Test
     void shouldRebuildIdenticalBoxesAndASingleLeaf() {
@@ -670,24 +611,6 @@ class DynamicAabbTreeTest {
                 }
             }
             return sorted(items, n);
-        }
-
-        /** Every pair of live items whose boxes overlap, {@code low << 32 | high}, sorted. */
-        long[] bruteForcePairs() {
-            long[] keys = new long[size * (size - 1) / 2 + 1];
-            int n = 0;
-            for (int i = 0; i < size; i++) {
-                for (int j = i + 1; j < size; j++) {
-                    if (overlap(boxOf[leaves[i]], boxOf[leaves[j]])) {
-                        int a = itemOf[leaves[i]];
-                        int b = itemOf[leaves[j]];
-                        keys[n++] = a < b ? (long) a << 32 | b : (long) b << 32 | a;
-                    }
-                }
-            }
-            long[] sorted = Arrays.copyOf(keys, n);
-            Arrays.sort(sorted);
-            return sorted;
         }
 
         /** Invariants, the leaf count, the height bound, and every live leaf's own box. */
