@@ -13,7 +13,7 @@ import org.hapticsd.physics.geometry.Aabb;
  * test per kept pair, and a moving one {@code O(log n)} per body that left its box: linear in the bodies, where
  * the sweep-and-prune it replaced, sorting on one axis, grew as the square of a pile's height (measured on the
  * 800-sphere pile: 0.85 ms per step for the sweep). When many bodies leave their boxes in the same step (a pile
- * dropped as one), the tree is rebuilt instead and their pairs found by one traversal of the tree against itself.
+ * dropped as one), the tree is rebuilt instead.
  *
  * <p>The output is exactly the contract's: the pairs whose <em>tight</em> bounds overlap, sorted by (a, b), each
  * once. The kept set holds every pair whose fat boxes overlap (a superset, since a fat box contains its body's
