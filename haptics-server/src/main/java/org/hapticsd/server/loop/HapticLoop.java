@@ -165,7 +165,8 @@ public final class HapticLoop implements LoopControl {
 
     /** Runs one tick at loop time {@code nowNs}. Loop thread only. */
     public void tick(long nowNs) {
-        tickWallStartNs = System.nanoTime();
+        // Read only when the step will have the solver's deadline (a loop on the wall clock, the deadline on).
+        tickWallStartNs = judgePhysicsBudget && solverDeadline ? System.nanoTime() : 0L;
         long startNs = stageTimer.nanoTime();
         if (ticks == 0) {
             firstTickNs = nowNs;
