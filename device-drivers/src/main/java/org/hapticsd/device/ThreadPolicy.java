@@ -181,6 +181,24 @@ public final class ThreadPolicy {
         return result[0];
     }
 
+    /**
+     * The line of a failed tool's output that says what went wrong: its own error line ({@code "taskset: failed to
+     * set pid 7's affinity: Invalid argument"}), else the last line. Not the first: taskset prints the thread's
+     * current CPUs before it tries, and a refusal then read "pid 7's current affinity list: 0,1".
+     */
+    static String refusalLine(String tool, String said) {
+        String last = said;
+        for (String line : (Iterable<String>) said.lines()::iterator) {
+            if (line.startsWith(tool + ":")) {
+                return line;
+            }
+            if (!line.isBlank()) {
+                last = line;
+            }
+        }
+        return last.strip();
+    }
+
     private static String run(String tool, String... arguments) {
         String[] command = new String[arguments.length + 1];
         command[0] = tool;
@@ -198,7 +216,7 @@ public final class ThreadPolicy {
                 return tool + " did not finish within " + TOOL_TIMEOUT_S + " s";
             }
             if (process.exitValue() != 0) {
-                return said.isEmpty() ? tool + " exited with " + process.exitValue() : said.lines().findFirst().get();
+                return said.isEmpty() ? tool + " exited with " + process.exitValue() : refusalLine(tool, said);
             }
             return null;
         } catch (IOException e) {

@@ -129,6 +129,17 @@ class ThreadPolicyTest {
         }
     }
 
+    /** The tool's own error line, wherever it comes; else the last line said. */
+    @Test
+    void shouldNameAFailedToolsErrorLineNotWhatItPrintedBefore() {
+        assertEquals("taskset: failed to set pid 7's affinity: Invalid argument", ThreadPolicy.refusalLine("taskset",
+            "pid 7's current affinity list: 0,1\ntaskset: failed to set pid 7's affinity: Invalid argument"));
+        assertEquals("chrt: failed to set pid 7's policy: Operation not permitted",
+            ThreadPolicy.refusalLine("chrt", "chrt: failed to set pid 7's policy: Operation not permitted"));
+        assertEquals("something else went wrong",
+            ThreadPolicy.refusalLine("taskset", "first\nsomething else went wrong\n\n"));
+    }
+
     @Test
     void shouldReadTheCpusAThreadMayRunOn() {
         assertArrayEquals(new int[] {0, 1, 2, 3, 6, 8, 9}, ThreadPolicy.parseCpuList("0-3,6,8-9"));
@@ -165,6 +176,11 @@ class ThreadPolicyTest {
             assertArrayEquals(new int[] {all[all.length - 1]}, ThreadPolicy.allowedCpus(tid[0]));
             assertArrayEquals(all, ThreadPolicy.allowedCpus(self), "only the thread named");
             assertNull(ThreadPolicy.pinToCpus(tid[0], all));
+            assertArrayEquals(all, ThreadPolicy.allowedCpus(tid[0]));
+            // A CPU the machine does not have: refused, in taskset's own words, and the thread's CPUs unchanged.
+            String noCpu = ThreadPolicy.pinToCpus(tid[0], 4095);
+            assertNotNull(noCpu);
+            assertTrue(noCpu.startsWith("taskset: failed to set pid " + tid[0] + "'s affinity"), noCpu);
             assertArrayEquals(all, ThreadPolicy.allowedCpus(tid[0]));
         } finally {
             done.countDown();

@@ -127,4 +127,31 @@ class KeepAwakeTest {
             runner.close();
         }
     }
+
+    /**
+     * A companion that cannot have its CPU (here one the machine does not have, so taskset refuses) says why and
+     * ends: it must not go on spinning at the idle policy on whatever CPU it was given, and {@code close()} of a
+     * companion that already ended returns.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldSayWhyAndEndWhenItsCpuCannotBeHad() throws Exception {
+        Assumptions.assumeTrue(ThreadPolicy.currentThreadTid() >= 0, "Linux only");
+        Assumptions.assumeTrue(tasksetRuns(), "taskset (util-linux) is not installed");
+        KeepAwake awake = new KeepAwake(4095);
+        try {
+            assertNotNull(awake.refused(), "the refusal");
+            // taskset's own error line, not the line it prints first (the thread's CPUs before it tried).
+            assertTrue(awake.refused().startsWith("taskset: failed to set pid "), awake.refused());
+            assertEquals(-1, awake.tid(), "no thread id while it does not run");
+            long untilNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (awake.isAlive() && System.nanoTime() < untilNs) {
+                Thread.sleep(5);
+            }
+            assertFalse(awake.isAlive(), "ended, not spinning elsewhere");
+            assertEquals(-1, tidNamed(KeepAwake.THREAD_NAME.substring(0, 15)), "no companion thread left");
+        } finally {
+            awake.close();
+        }
+    }
 }
