@@ -43,7 +43,7 @@ public final class ContactSettings {
     public static final double DEFAULT_LCP_TOLERANCE = 1e-5;
 
     /** Default of {@link #lcpSweepBudget()}; see there. */
-    public static final double DEFAULT_LCP_SWEEP_BUDGET = 4.0;
+    public static final double DEFAULT_LCP_SWEEP_BUDGET = 3.0;
 
     private static final ContactSettings DEFAULTS =
             new ContactSettings(2e-4, 0.1, 0.01, 0.2, 20, 10, DEFAULT_LCP_TOLERANCE, DEFAULT_LCP_SWEEP_BUDGET,
@@ -152,12 +152,15 @@ public final class ContactSettings {
      * <p>Why a budget: a step's cost must be bounded for the tick it runs in. Without one, the steps in which the
      * tolerance is not met (a new contact in a pile, the slowly converging bending of a stack of boxes: Gauss–Seidel
      * passes load one contact per sweep) ran all 20 sweeps over every point and cost 2.5–4 times the median step
-     * (measured on the 200- to 800-sphere piles and the ten-box stack, docs/performance.md). Default 4: a step then
-     * costs at most its other stages plus four sweeps' worth of visits (pile-400: about 0.32 ms + 4 × 0.06 ms), while
-     * the steps that converge, most of them, stop after one to three sweeps as before. Measured against 6 and 8 on
-     * the piles: p99/p50 2.1–2.3 at 6 (pile-400, pile-800), 1.5–1.9 at 4, with the same penetration. The budget never cuts a step below 512 point
-     * visits (about 20 µs), so a scene of a few bodies keeps all its sweeps, and a ten-box stack (52 points) gets
-     * about ten.
+     * (measured on the 200- to 800-sphere piles and the ten-box stack, docs/performance.md). Default 3: a step then
+     * costs at most its other stages plus three sweeps' worth of visits (pile-400: about 0.32 ms + 3 × 0.06 ms), while
+     * the steps that converge, most of them, stop after one to three sweeps as before. Measured on the piles in JMH
+     * (docs/performance.md, "Sixteenth session"): p99/p50 2.1–2.3 at 6 (pile-400, pile-800); at 4, 1.5–1.9 on the
+     * machine of the third session but 2.06–2.83 for pile-200 and pile-400 on the slower one of the sixteenth; at 3,
+     * 1.48–1.88 there, with the same penetration. What 3 costs: the larger piles take a few seconds longer to settle
+     * (a 400-sphere pile's fastest sphere under 2 mm/s after 8 s instead of 3). The budget never cuts a step below
+     * 512 point visits (about 20 µs), so a scene of a few bodies keeps all its sweeps, and a ten-box stack (52
+     * points) gets about ten.
      */
     public double lcpSweepBudget() {
         return lcpSweepBudget;
