@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 1, time = 5)
 @Measurement(iterations = 3, time = 5)
-@Fork(value = 1, jvmArgsAppend = {"-XX:+UseZGC", "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {PeerPhysicsBenchmark.COLLECTOR, PeerPhysicsBenchmark.HEAP_MIN,
+    PeerPhysicsBenchmark.HEAP_MAX, PeerPhysicsBenchmark.PRE_TOUCH})
 public class NoiseFloorBenchmark {
     /** About the p50 of {@code pile-50} or {@code stack-10}, of {@code pile-200}, and of {@code pile-800}. */
     @Param({"25", "150", "800"})

@@ -41,8 +41,18 @@ import org.openjdk.jmh.annotations.Warmup;
 // The launcher's collector (ZGC, docs/performance.md) for every engine: ode4j allocates on every step, and a
 // stop-the-world young collection would land in its p99. 2 GiB fixed and pre-touched: our pile-800 reserves about
 // 40 MB of contact storage, ode4j's garbage is collected concurrently.
-@Fork(value = 1, jvmArgsAppend = {"-XX:+UseZGC", "-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
+@Fork(value = 1, jvmArgsAppend = {PeerPhysicsBenchmark.COLLECTOR, PeerPhysicsBenchmark.HEAP_MIN,
+    PeerPhysicsBenchmark.HEAP_MAX, PeerPhysicsBenchmark.PRE_TOUCH})
 public class PeerPhysicsBenchmark {
+    /**
+     * The forks' flags, here and in {@link NoiseFloorBenchmark}. Named so that {@link PeerPhysicsReport} can keep
+     * them when it adds its own: JMH's {@code -jvmArgsAppend} replaces an annotation's list rather than adding to it.
+     */
+    static final String COLLECTOR = "-XX:+UseZGC";
+    static final String HEAP_MIN = "-Xms2g";
+    static final String HEAP_MAX = "-Xmx2g";
+    static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
+
     @Param({"stack-10", "pile-200", "pile-50", "pile-100", "pile-400", "pile-800"})
     public String scene;
 

@@ -37,7 +37,10 @@ import org.openjdk.jmh.util.Statistics;
  * </pre>
  *
  * JMH options pass through ({@code -p scene=pile-200,stack-10}, {@code -p world=ours,bullet}, {@code -i 5},
- * {@code -rf json}, …). Penetration is measured here, untimed, on one episode of each scene with the benchmark's
+ * {@code -rf json}, …), except that {@code -jvmArgsAppend} adds to the forks' own flags instead of replacing them
+ * (the report's first line lists them). The forks also get this JVM's own flags (JMH's default), so an experiment's
+ * settings ({@code java -Dlcp.budget=3 -cp … PeerPhysicsReport}, see {@code OursEngine}) reach the untimed episodes
+ * and the timed forks alike. Penetration is measured here, untimed, on one episode of each scene with the benchmark's
  * protocol (settle, then the timed window): every engine is deterministic for a given build (ode4j once its random
  * generator is seeded per world, which {@code Ode4jEngine} does), so these are the steps the benchmark times.
  */
@@ -67,6 +70,7 @@ public final class PeerPhysicsReport {
         List<String> scenes = parameter(command, "scene");
         PrintStream out = System.out;
 
+        List<String> forkFlags = forkFlags(command);
         String loadBefore = loadAverage();
         Map<String, Episode> episodes = new HashMap<>();
         for (String scene : scenes) {
@@ -81,6 +85,7 @@ public final class PeerPhysicsReport {
             Options options = new OptionsBuilder().parent(command)
                 .include("\\." + PeerPhysicsBenchmark.class.getSimpleName() + "\\.")
                 .include("\\." + NoiseFloorBenchmark.class.getSimpleName() + "\\.")
+                .jvmArgsAppend(forkFlags.toArray(String[]::new))
                 .build();
             Collection<RunResult> results = new Runner(options).run();
             for (RunResult result : results) {
@@ -96,10 +101,10 @@ public final class PeerPhysicsReport {
 
         out.println();
         out.printf(Locale.ROOT, "Physics against its peers: %s %s (%s), %d CPUs, load average %s before, %s after;"
-                + " %.1f s of settling, then %.1f s timed%n",
+                + " %.1f s of settling, then %.1f s timed; the forks add to this JVM's flags: %s%n",
             System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
             System.getProperty("java.vm.vendor"), Runtime.getRuntime().availableProcessors(), loadBefore,
-            loadAverage(), PeerScene.settleS(), PeerScene.TIMED_S);
+            loadAverage(), PeerScene.settleS(), PeerScene.TIMED_S, String.join(" ", forkFlags));
         out.println();
         printTable(out, scenes, engines, times, episodes);
         out.println();
@@ -110,6 +115,21 @@ public final class PeerPhysicsReport {
         printTargets(out, scenes, engines, times, slopes);
         out.println();
         printNoiseFloor(out, floor);
+    }
+
+    /**
+     * The forks' appended flags: the benchmarks' own (ZGC, a 2 GB heap, pre-touched), then the command line's
+     * {@code -jvmArgsAppend}. Composed here because JMH's {@code -jvmArgsAppend} replaces the annotation's list: an
+     * experiment that passed {@code -jvmArgsAppend -Dlcp.budget=3} ran its forks under the default collector (G1)
+     * and heap without saying so (the sixteenth session's, docs/performance.md).
+     */
+    private static List<String> forkFlags(CommandLineOptions command) {
+        List<String> flags = new ArrayList<>(List.of(PeerPhysicsBenchmark.COLLECTOR, PeerPhysicsBenchmark.HEAP_MIN,
+            PeerPhysicsBenchmark.HEAP_MAX, PeerPhysicsBenchmark.PRE_TOUCH));
+        if (command.getJvmArgsAppend().hasValue()) {
+            flags.addAll(command.getJvmArgsAppend().get());
+        }
+        return flags;
     }
 
     /** The control: the p99/p50 of constant work of about the same length as the steps, on the same machine. */
