@@ -121,7 +121,7 @@ public final class PeerPhysicsReport {
      * The forks' appended flags: the benchmarks' own (ZGC, a 2 GB heap, pre-touched), then the command line's
      * {@code -jvmArgsAppend}. Composed here because JMH's {@code -jvmArgsAppend} replaces the annotation's list: an
      * experiment that passed {@code -jvmArgsAppend -Dlcp.budget=3} ran its forks under the default collector (G1)
-     * and heap without saying so (the sixteenth session's, docs/performance.md).
+     * and heap without saying so (the sixteenth session's budget rounds, docs/performance.md).
      */
     private static List<String> forkFlags(CommandLineOptions command) {
         List<String> flags = new ArrayList<>(List.of(PeerPhysicsBenchmark.COLLECTOR, PeerPhysicsBenchmark.HEAP_MIN,
