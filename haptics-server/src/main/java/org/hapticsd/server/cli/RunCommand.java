@@ -304,28 +304,33 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     static String thermalStatus(LoopSnapshot s) {
         if (s.thermalLimited) {
             return String.format(Locale.ROOT,
-                " THERMAL LIMIT: force lowered toward the device's continuous force (motors %.0f%%)", 100 * s.motorHeat);
+                "  THERMAL LIMIT: force lowered toward the device's continuous force (motors %.0f%%)",
+                100 * s.motorHeat);
         }
-        return s.motorHeat >= 0.8 ? String.format(Locale.ROOT, " motors %.0f%% hot", 100 * s.motorHeat) : "";
+        return s.motorHeat >= 0.8 ? String.format(Locale.ROOT, "  motors %.0f%% hot", 100 * s.motorHeat) : "";
     }
 
     /**
      * The physics part of the status line, empty while all is well: over budget (by how much), and the contacts the
-     * engine had to drop since the start, so a heavy scene says so instead of the rate sagging silently.
+     * engine had to drop since the start, so a heavy scene says so instead of the rate sagging silently. Each part of
+     * the line after the safety state starts with two spaces, as the fields before it are separated: with one, the
+     * solver's count ran into the link's part ("... on 11 ticks link rtt p99 ...").
      */
     static String physicsStatus(LoopSnapshot s) {
         StringBuilder b = new StringBuilder();
         if (s.physicsOverBudget) {
             // Not physicsLoadPercent: that is the stream's byte, capped at 255 %, and a 3.3 ms step read "255 %".
             double tickNs = s.physicsBudgetNs / PhysicsBudget.BUDGET_FRACTION;
-            b.append(String.format(Locale.ROOT, " PHYSICS OVER BUDGET: step p99 %.0f us > %.0f us (%.0f%% of the tick)",
-                s.physicsStepP99Ns / 1e3, s.physicsBudgetNs / 1e3, 100.0 * s.physicsStepP99Ns / tickNs));
+            b.append(String.format(Locale.ROOT,
+                "  PHYSICS OVER BUDGET: step p99 %.0f us > %.0f us (%.0f%% of the tick)", s.physicsStepP99Ns / 1e3,
+                s.physicsBudgetNs / 1e3, 100.0 * s.physicsStepP99Ns / tickNs));
         }
         if (s.solverDeadlineTicks > 0) {
-            b.append(" solver stopped at the tick's deadline on ").append(s.solverDeadlineTicks).append(" ticks");
+            b.append("  solver stopped at the tick's deadline on ").append(s.solverDeadlineTicks)
+                .append(s.solverDeadlineTicks == 1 ? " tick" : " ticks");
         }
         if (s.droppedPairsTotal > 0 || s.droppedPointsTotal > 0) {
-            b.append(String.format(Locale.ROOT, " contacts dropped (budget full): %d pairs, %d points",
+            b.append(String.format(Locale.ROOT, "  contacts dropped (budget full): %d pairs, %d points",
                 s.droppedPairsTotal, s.droppedPointsTotal));
         }
         return b.toString();
@@ -369,7 +374,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     static String linkStatus(LinkStatistics link) {
         String rtt = link.roundTripNs().getTotalCount() == 0 ? "rtt -"
             : String.format(Locale.ROOT, "rtt p99 %.0f us", link.roundTripNs().getValueAtPercentile(99) / 1e3);
-        return String.format(Locale.ROOT, " link %s, damaged %d, lost %d, reconnects %d", rtt, link.framesDamaged(),
+        return String.format(Locale.ROOT, "  link %s, damaged %d, lost %d, reconnects %d", rtt, link.framesDamaged(),
             link.framesLost(), link.reconnects());
     }
 

@@ -30,13 +30,13 @@ class RunStatusLineTest {
     void shouldCountNoiseAsDamagedNotLostInTheStatusLineAndTheEndLineAlike() {
         LinkStatistics link = new LinkStatistics(new Histogram(3), 5000, 4990, 5000,
             0, 2, 9, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, null);
-        assertEquals(" link rtt -, damaged 11, lost 0, reconnects 0", RunCommand.linkStatus(link));
+        assertEquals("  link rtt -, damaged 11, lost 0, reconnects 0", RunCommand.linkStatus(link));
         assertTrue(link.summary().contains(", damaged 11 (crc errors 0, malformed 2, oversize 9), gaps 0 "
             + "(0 frames lost),"), link.summary());
 
         LinkStatistics gaps = new LinkStatistics(new Histogram(3), 5000, 4990, 5000,
             1, 0, 0, 0, 2, 7, 0, 0, 1, 1, 0, 0, 0, 2, null);
-        assertEquals(" link rtt -, damaged 1, lost 7, reconnects 0", RunCommand.linkStatus(gaps));
+        assertEquals("  link rtt -, damaged 1, lost 7, reconnects 0", RunCommand.linkStatus(gaps));
         assertTrue(gaps.summary().contains(", damaged 1 (crc errors 1, malformed 0, oversize 0), gaps 2 "
             + "(7 frames lost),"), gaps.summary());
     }
@@ -59,8 +59,8 @@ class RunStatusLineTest {
         s.physicsLoadPercent = 142;
         s.droppedPairsTotal = 12;
         s.droppedPointsTotal = 345;
-        assertEquals(" PHYSICS OVER BUDGET: step p99 1420 us > 800 us (142% of the tick)"
-            + " contacts dropped (budget full): 12 pairs, 345 points", RunCommand.physicsStatus(s));
+        assertEquals("  PHYSICS OVER BUDGET: step p99 1420 us > 800 us (142% of the tick)"
+            + "  contacts dropped (budget full): 12 pairs, 345 points", RunCommand.physicsStatus(s));
     }
 
     @Test
@@ -71,7 +71,8 @@ class RunStatusLineTest {
         s.physicsStepP99Ns = 3_305_000L;
         s.physicsBudgetNs = 800_000L;
         s.physicsLoadPercent = 255;
-        assertEquals(" PHYSICS OVER BUDGET: step p99 3305 us > 800 us (331% of the tick)", RunCommand.physicsStatus(s));
+        assertEquals("  PHYSICS OVER BUDGET: step p99 3305 us > 800 us (331% of the tick)",
+            RunCommand.physicsStatus(s));
     }
 
     @Test
@@ -80,10 +81,10 @@ class RunStatusLineTest {
         s.motorHeat = 0.79;
         assertEquals("", RunCommand.thermalStatus(s));
         s.motorHeat = 0.874;
-        assertEquals(" motors 87% hot", RunCommand.thermalStatus(s));
+        assertEquals("  motors 87% hot", RunCommand.thermalStatus(s));
         s.motorHeat = 1.0;
         s.thermalLimited = true;
-        assertEquals(" THERMAL LIMIT: force lowered toward the device's continuous force (motors 100%)",
+        assertEquals("  THERMAL LIMIT: force lowered toward the device's continuous force (motors 100%)",
             RunCommand.thermalStatus(s));
     }
 
@@ -149,6 +150,8 @@ class RunStatusLineTest {
         s.solverDeadlineTicks = 2267;
         assertEquals("contact solver stopped at the tick's deadline (60% of the tick) on 2267 of 11840 ticks (19.1%)",
             RunCommand.solverDeadlineEndLine(s, 11840));
-        assertEquals(" solver stopped at the tick's deadline on 2267 ticks", RunCommand.physicsStatus(s));
+        assertEquals("  solver stopped at the tick's deadline on 2267 ticks", RunCommand.physicsStatus(s));
+        s.solverDeadlineTicks = 1;
+        assertEquals("  solver stopped at the tick's deadline on 1 tick", RunCommand.physicsStatus(s));
     }
 }
