@@ -274,10 +274,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             }
             LinkStatistics link = opened.linkStatistics();
             out.printf(Locale.ROOT,
-                "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s %s%s%s%s%n",
+                "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s%s%s%s%s%n",
                 (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),
                 snapshot.commandedForceMagnitudeN(), snapshot.safety,
-                snapshot.fault.name().equals("NONE") ? "" : "fault " + snapshot.fault + " ",
+                snapshot.fault.name().equals("NONE") ? "" : "  fault " + snapshot.fault,
                 thermalStatus(snapshot), physicsStatus(snapshot), link == null ? "" : linkStatus(link));
             out.flush();
             // A link's trouble as it happens (a homing failure, a silent device, a refused reconnect), not only in
