@@ -158,10 +158,11 @@ public final class ContactSettings {
      * (docs/performance.md, "Sixteenth session"): p99/p50 2.1–2.3 at 6 (pile-400, pile-800); at 4, 1.5–1.9 on the
      * machine of the third session; on the slower one of the sixteenth, 4 against 3 in paired runs: the p99, which
      * is the budget-stopped steps, 482–511 → 354–459 µs (pile-200) and 2,142 → 1,410 µs (pile-800), while p99/p50
-     * (1.65–2.83 at 4, 1.47–2.10 at 3) moved within that machine's noise; the same penetration. What 3 costs: the
-     * larger piles take a few seconds longer to settle (a 400-sphere pile's fastest sphere under 2 mm/s after 8 s
-     * instead of 3).
-     * The budget never cuts a step below 512 point visits (about 20 µs), so a scene of a few bodies keeps all its
+     * (1.65–2.83 at 4, 1.47–2.10 at 3) moved within that machine's noise; the same penetration. In the real-time
+     * loop a 400-sphere pile's steps were then cut at the solver's deadline on 245–1,312 ticks of 12,000 against
+     * 1,104–4,055, and it skipped fewer deadlines in five rounds of six. What 3 costs: the larger piles take a few
+     * seconds longer to settle (a 400-sphere pile's fastest sphere under 2 mm/s after 8 s instead of 3). The
+     * budget never cuts a step below 512 point visits (about 20 µs), so a scene of a few bodies keeps all its
      * sweeps, and a ten-box stack (52 points) gets about ten.
      */
     public double lcpSweepBudget() {
