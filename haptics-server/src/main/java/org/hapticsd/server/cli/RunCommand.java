@@ -273,6 +273,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 reportedPolicy = policy;
             }
             LinkStatistics link = opened.linkStatistics();
+            // Each part after the safety state starts with two spaces, as the fields before it are separated: with
+            // one, the solver's count ran into the link's part ("... on 11 ticks link rtt p99 ...").
             out.printf(Locale.ROOT,
                 "[%6.1f s] rate %7.1f Hz  period error p99 %7.1f us  force %6.3f N  safety %-7s%s%s%s%s%n",
                 (nowNs - startNs) * 1e-9, rateHz, StatsReport.us(periodError.getValueAtPercentile(99)),
@@ -312,9 +314,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
 
     /**
      * The physics part of the status line, empty while all is well: over budget (by how much), and the contacts the
-     * engine had to drop since the start, so a heavy scene says so instead of the rate sagging silently. Each part of
-     * the line after the safety state starts with two spaces, as the fields before it are separated: with one, the
-     * solver's count ran into the link's part ("... on 11 ticks link rtt p99 ...").
+     * engine had to drop since the start, so a heavy scene says so instead of the rate sagging silently.
      */
     static String physicsStatus(LoopSnapshot s) {
         StringBuilder b = new StringBuilder();
