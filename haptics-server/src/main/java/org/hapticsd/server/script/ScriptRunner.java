@@ -31,6 +31,7 @@ import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LinkWarmUp;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.loop.HapticLoop;
 import org.hapticsd.server.loop.LockstepRunner;
 import org.hapticsd.server.loop.LoopCommand;
 import org.hapticsd.server.loop.LoopRunner;
@@ -72,6 +73,8 @@ public final class ScriptRunner {
     private boolean keepCpuAwake;
     /** Whether a real-time script's physics step stops its solver at the tick's deadline (the default). */
     private boolean solverDeadline = true;
+    /** Where in the tick that deadline falls, as a share of the period ({@link HapticLoop#SOLVER_DEADLINE_SHARE}). */
+    private double solverDeadlineShare = HapticLoop.SOLVER_DEADLINE_SHARE;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -472,6 +475,7 @@ public final class ScriptRunner {
         // In lockstep, time is simulated: a wall-clock verdict on the step would differ from run to run.
         assembly.loop().setJudgePhysicsBudget(!lockstep);
         assembly.loop().setSolverDeadline(solverDeadline);
+        assembly.loop().setSolverDeadlineShare(solverDeadlineShare);
         TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz));
         TickRecorder recorder = null;
         if (recording != null) {
@@ -660,6 +664,15 @@ public final class ScriptRunner {
      */
     public void setSolverDeadline(boolean on) {
         this.solverDeadline = on;
+    }
+
+    /**
+     * The solver's deadline at {@code share} of the tick ({@link HapticLoop#setSolverDeadlineShare}): 0 stops every
+     * step's sweeps after their first, which makes the deadline's note certain on a scene that needs more sweeps.
+     * For tests: the CLI keeps the loop's default.
+     */
+    void setSolverDeadlineShare(double share) {
+        this.solverDeadlineShare = share;
     }
 
     /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */

@@ -1,0 +1,62 @@
+package org.hapticsd.server.script;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code test} command's note for a real-time script whose contact solver was stopped at the tick's deadline.
+ * With the deadline at the start of the tick (share 0) every step that needs a second sweep is cut after its first,
+ * whatever the machine's speed, so the note is certain on the ten-cube stack (whose contacts often need more than
+ * one sweep), and absent when the deadline is off.
+ */
+class ScriptSolverDeadlineNoteTest {
+    private static final Pattern NOTE =
+        Pattern.compile("contact solver stopped at the tick's deadline on (\\d+) ticks \\((\\d+\\.\\d{3}) s\\)");
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldNoteTheTicksWhoseSolverTheDeadlineStoppedAndNothingWhenItIsOff(@TempDir Path dir) throws Exception {
+        Files.copy(Path.of("..", "scenes", "cube-stack.yaml"), dir.resolve("stack.yaml"));
+        Path script = dir.resolve("stack-script.yaml");
+        Files.writeString(script, """
+            name: stack at the deadline
+            timing: realtime
+            scene: stack.yaml
+            duration: 0.5
+            assertions:
+              - {name: tool parked, at: 0.4, force: {axis: magnitude, max: 0.001}}
+            """);
+
+        ScriptRunner cut = new ScriptRunner();
+        cut.setSolverDeadlineShare(0.0);
+        List<AssertionResult> results = cut.run(script, cut.load(script));
+        assertTrue(results.get(0).passed(), results.toString());
+        String note = cut.lastNotes().stream().filter(n -> n.startsWith("contact solver")).findFirst()
+            .orElseThrow(() -> new AssertionError("no solver note in " + cut.lastNotes()));
+        Matcher m = NOTE.matcher(note);
+        assertTrue(m.matches(), note);
+        long ticks = Long.parseLong(m.group(1));
+        // At least one tick, and no more than the run can have (0.5 s at 1 kHz and the ticks until the loop stops,
+        // which the script's trace is sized for; in practice every tick here, 501–502).
+        assertTrue(ticks > 0 && ticks <= TickTrace.capacity(0.5, 1000), note);
+        assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), note);
+
+        ScriptRunner off = new ScriptRunner();
+        off.setSolverDeadlineShare(0.0);
+        off.setSolverDeadline(false);
+        results = off.run(script, off.load(script));
+        assertTrue(results.get(0).passed(), results.toString());
+        assertTrue(off.lastNotes().stream().noneMatch(n -> n.startsWith("contact solver")), off.lastNotes().toString());
+    }
+}
