@@ -13,6 +13,7 @@ import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.OverrunCauses;
 import org.hapticsd.server.loop.LoopStats;
 import org.hapticsd.server.loop.WaitStrategy;
 import org.hapticsd.server.scene.BuiltScene;
@@ -140,6 +141,14 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         result.put("allocatedBytesPerTick", ticks > 0 ? (double) (bytesAfter - bytesBefore) / ticks : 0.0);
         // Appended: readers index the older keys. Every tick since the loop started, its warm-up included.
         result.put("solverDeadlineTicks", assembly.loop().lastSnapshot().solverDeadlineTicks);
+        // Why ticks overran (OverrunCauses), likewise since the loop started.
+        OverrunCauses causes = runner.overrunCauses();
+        Map<String, Object> overrunCauses = new LinkedHashMap<>();
+        overrunCauses.put("wokenLate", causes.wokenLate());
+        overrunCauses.put("offCpu", causes.offCpu());
+        overrunCauses.put("onCpu", causes.onCpu());
+        overrunCauses.put("longTicks", causes.longTicks());
+        result.put("overrunCauses", overrunCauses);
         LinkStatistics link = opened.linkStatistics();
         if (link != null) {
             Map<String, Object> roundTripUs = new LinkedHashMap<>();
@@ -164,6 +173,9 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             out.println("  period error      " + percentiles(periodErrorUs));
             out.println("  tick time         " + percentiles(tickUs));
             out.printf(Locale.ROOT, "  overruns          %d%n", overrunsAfter - overrunsBefore);
+            if (causes.summary() != null) {
+                out.println("  " + causes.summary() + " (since the loop started)");
+            }
             out.printf(Locale.ROOT, "  allocated/tick    %.4f bytes (%d bytes in the window)%n",
                 ((Number) result.get("allocatedBytesPerTick")).doubleValue(), bytesAfter - bytesBefore);
         }

@@ -186,6 +186,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             long endNs = runner.endDeadlineNs();
             double elapsedS = ((endNs != 0 ? endNs : System.nanoTime()) - startNs) * 1e-9;
             StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
+            String causes = runner.overrunCauses().summary();
+            if (causes != null) {
+                out.println("  " + causes);
+            }
             out.println("  loop thread: " + runner.policy() + "; " + runner.placement());
             if (opened.threadPolicies() != null) {
                 out.println("  " + opened.threadPolicies());

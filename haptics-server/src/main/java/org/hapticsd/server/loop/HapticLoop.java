@@ -73,6 +73,8 @@ public final class HapticLoop implements LoopControl {
     /** {@link System#nanoTime()} at the start of the tick under way, for the solver's deadline. */
     private long tickWallStartNs;
     private long solverDeadlineTicks;
+    /** The last step's CPU time, ns, when the loop judges the step by it (else 0): for {@link OverrunCauses}. */
+    private long lastStepCpuNs;
 
     private final DeviceState deviceState = new DeviceState();
     private final DeviceHealth deviceHealth = new DeviceHealth();
@@ -158,6 +160,11 @@ public final class HapticLoop implements LoopControl {
         this.previousSafetyFault = safety.fault();
     }
 
+    /** The physics step's CPU time in the last tick, ns; 0 when the loop does not judge the step by CPU time. */
+    long lastStepCpuNs() {
+        return lastStepCpuNs;
+    }
+
     /** Whether the physics budget judges the step by the loop thread's CPU time (else by the stage timer's time). */
     boolean judgesStepByCpuTime() {
         return stepBudgetClock != stageTimer;
@@ -233,6 +240,7 @@ public final class HapticLoop implements LoopControl {
             }
         }
         long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
+        lastStepCpuNs = cpuNs;
         long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
         long stepBudgetNs = onCpuTime ? cpuNs : t - stepStartNs;

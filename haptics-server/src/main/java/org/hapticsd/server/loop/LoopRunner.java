@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.device.ThreadPolicy;
 import org.hapticsd.device.Uninterruptibly;
 
@@ -51,6 +52,10 @@ public final class LoopRunner implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Throwable fatal;
     private volatile long skippedDeadlines;
+    /** Why the ticks that overran did, classified by the loop thread ({@link OverrunCauses}). */
+    private final OverrunCauses overrunCauses = new OverrunCauses();
+    /** The loop thread's CPU clock, on the wall clock where the JVM can read it (else null); loop thread only. */
+    private NanoClock cpuClock;
     /**
      * A decaying peak of the tick time, for the wait strategy ({@link WaitStrategies}: hybrid parks less after
      * heavy ticks). It falls by 1/64 per tick, so a spike is remembered for about a hundred ticks.
@@ -291,18 +296,25 @@ public final class LoopRunner implements AutoCloseable {
         try {
             try {
                 applyPolicy();
+                // The thread's CPU time only on the wall clock: on a simulated one the overruns have no host.
+                cpuClock = clock instanceof SystemNanoClock ? ThreadCpuClock.ifSupported() : null;
                 schedule.restart(clock.nanoTime());
                 firstDeadlineNs = schedule.deadlineNs();
             } finally {
                 threadReady.countDown();
             }
             while (running) {
-                (realTime ? realTimeWait : waitStrategy).waitUntil(schedule.deadlineNs(), recentTickNs, clock);
+                long deadlineNs = schedule.deadlineNs();
+                (realTime ? realTimeWait : waitStrategy).waitUntil(deadlineNs, recentTickNs, clock);
                 long startNs = clock.nanoTime();
+                long cpuStartNs = cpuClock != null ? cpuClock.nanoTime() : 0L;
                 loop.tick(startNs);
                 long endNs = clock.nanoTime();
                 recentTickNs = Math.max(endNs - startNs, recentTickNs - (recentTickNs >> 6));
                 if (schedule.advance(endNs)) {
+                    overrunCauses.record(startNs - deadlineNs, endNs - startNs,
+                        cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs(),
+                        schedule.periodNs());
                     loop.afterTick(true);
                     skippedDeadlines = schedule.skippedDeadlines();
                 } else {
@@ -315,6 +327,14 @@ public final class LoopRunner implements AutoCloseable {
             endDeadlineNs = schedule.deadlineNs();
             loop.shutdown();
         }
+    }
+
+    /**
+     * Why the ticks that overran did: read once the loop has stopped ({@link #close()} joins the loop thread); while
+     * it runs, the loop thread writes it.
+     */
+    public OverrunCauses overrunCauses() {
+        return overrunCauses;
     }
 
     /** Deadlines skipped because ticks overran; any thread. */

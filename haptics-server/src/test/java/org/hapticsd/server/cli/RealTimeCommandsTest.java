@@ -97,7 +97,12 @@ class RealTimeCommandsTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
-            "allocatedBytesPerTick", "solverDeadlineTicks"), keys);
+            "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses"), keys);
+        List<String> causeKeys = new ArrayList<>();
+        json.get("overrunCauses").fieldNames().forEachRemaining(causeKeys::add);
+        assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks"), causeKeys);
+        // Every overrun since the loop started under one cause; the CPU clock is readable on Linux.
+        assertEquals(0L, json.get("overrunCauses").get("longTicks").asLong(), text);
         // The default scene's steps are microseconds: none comes near the solver's deadline.
         assertEquals(0L, json.get("solverDeadlineTicks").asLong(), text);
         // By default the loop's CPU is kept awake (hybrid wait): where Linux lets it, on the last CPU it may use.

@@ -1,0 +1,160 @@
+package org.hapticsd.server.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Why an overrunning tick overran: the classification by numbers, then on a real loop thread. */
+class OverrunCausesTest {
+    private static final long PERIOD_NS = 1_000_000L;
+
+    @Test
+    void shouldPutEachOverrunUnderTheFirstCauseThatExplainsIt() {
+        OverrunCauses causes = new OverrunCauses();
+        assertNull(causes.summary(), "nothing to say without overruns");
+
+        // Started 1.2 ms late, ran 40 µs: it fit, the wake-up did not.
+        causes.record(1_200_000, 40_000, 32_000, 14_000, PERIOD_NS);
+        // Ran 3 ms with 50 µs of CPU: the thread was off its CPU for 2.95 ms of it.
+        causes.record(10_000, 3_000_000, 50_000, 20_000, PERIOD_NS);
+        // Ran 1.19 ms with 1.23 ms of CPU (the CPU clock's grain), the step 1.14 ms of it.
+        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, PERIOD_NS);
+        // The edges: a tick of exactly a period is not one that fit; start + CPU of exactly a period is not in time.
+        causes.record(5_000, PERIOD_NS, 10_000, 0, PERIOD_NS);
+        causes.record(300_000, 1_000_000, 700_000, 600_000, PERIOD_NS);
+        // No CPU clock: a long tick, cause unknown beyond that.
+        causes.record(0, 2_500_000, -1, 0, PERIOD_NS);
+
+        assertEquals(1, causes.wokenLate());
+        assertEquals(1_200_000, causes.maxLateNs());
+        assertEquals(2, causes.offCpu());
+        assertEquals(2_950_000, causes.maxOffCpuNs());
+        assertEquals(2, causes.onCpu());
+        assertEquals(1_225_000, causes.maxCpuNs());
+        assertEquals(1_142_000, causes.maxStepCpuNs(), "the step of the tick with the most CPU time");
+        assertEquals(1, causes.longTicks());
+        assertEquals(6, causes.total());
+        assertEquals("overruns by cause: 1 woken late (up to 1.20 ms after the deadline); 2 off the CPU (up to 2.95 ms"
+            + " in a tick without it); 2 on the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of"
+            + " it); 1 long (up to 2.50 ms; the thread's CPU time cannot be read here)", causes.summary());
+    }
+
+    /**
+     * Classifying allocates nothing, once compiled: a loop thread a few hundred ticks old still runs interpreted code
+     * that allocates what the compiled code does not (measured: 88–2,900 bytes in 100 plain ticks of a fresh
+     * runner), so the check is made here, on this thread, after the JIT has had every branch.
+     */
+    @Test
+    void shouldClassifyWithoutAllocating() {
+        OverrunCauses causes = new OverrunCauses();
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        recordEachCause(causes, 200_000);
+        long before = threads.getThreadAllocatedBytes(self);
+        recordEachCause(causes, 200_000);
+        long after = threads.getThreadAllocatedBytes(self);
+        assertEquals(0L, after - before, "bytes allocated classifying 800,000 overruns");
+        assertEquals(1_600_000L, causes.total());
+    }
+
+    private static void recordEachCause(OverrunCauses causes, int times) {
+        for (int i = 0; i < times; i++) {
+            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, PERIOD_NS);
+            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, PERIOD_NS);
+            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, PERIOD_NS);
+            causes.record(0, 2_500_000 + i, -1, 0, PERIOD_NS);
+        }
+    }
+
+    /** Waits by spinning, and on the next {@link #lateWakes} ticks 1.5 ms past the deadline (a late wake-up). */
+    private static final class LateWait implements WaitStrategy {
+        volatile int lateWakes;
+
+        @Override
+        public void waitUntil(long deadlineNs, long recentTickNs, NanoClock clock) {
+            long untilNs = deadlineNs;
+            if (lateWakes > 0) {
+                lateWakes--;
+                untilNs += 1_500_000L;
+            }
+            while (clock.nanoTime() - untilNs < 0) {
+                Thread.onSpinWait();
+            }
+        }
+
+        @Override
+        public String name() {
+            return "late";
+        }
+
+        @Override
+        public boolean parks() {
+            return false;
+        }
+    }
+
+    /**
+     * A loop thread on the wall clock, made to overrun three ways: reads that sleep 3 ms (off the CPU), reads that
+     * spin until the thread has had 3 ms of CPU time (on the CPU, whatever the host does meanwhile), and waits
+     * that return 1.5 ms after the deadline (woken late). Each way three times: a host that delays a sleeping tick's
+     * start by a millisecond, or stalls a late tick, could move one of them to another cause, not all three.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldTellTheLoopThreadsOwnCpuTimeFromTimeItWasOffItsCpuOrLate() throws Exception {
+        ScriptedDevice device = new ScriptedDevice();
+        LoopFixture f = new LoopFixture(device);
+        LateWait wait = new LateWait();
+        LoopRunner runner = new LoopRunner(f.loop, 1000, wait, SystemNanoClock.INSTANCE);
+        runner.start();
+        try {
+            awaitReads(device, 50);
+            overrunEachWay(device, wait);
+            overrunEachWay(device, wait);
+        } finally {
+            runner.close();
+        }
+        OverrunCauses causes = runner.overrunCauses();
+        assertEquals(f.assembly.stats().overruns(), causes.total(), "every overrun classified once");
+        assertEquals(0, causes.longTicks(), "the thread's CPU time is readable on Linux");
+        assertTrue(causes.onCpu() >= 6, causes.summary());
+        assertTrue(causes.maxCpuNs() >= ScriptedDevice.STALL_NS, causes.summary());
+        assertTrue(causes.offCpu() >= 1, causes.summary());
+        assertTrue(causes.maxOffCpuNs() >= ScriptedDevice.STALL_NS - PERIOD_NS, causes.summary());
+        assertTrue(causes.wokenLate() >= 1, causes.summary());
+        assertTrue(causes.maxLateNs() >= 1_500_000L, causes.summary());
+    }
+
+    /** Three ticks off the CPU, three on it, three woken late, each set apart by ten ordinary ticks. */
+    private static void overrunEachWay(ScriptedDevice device, LateWait wait) {
+        device.sleepingReads = 3;
+        awaitZero(() -> device.sleepingReads);
+        awaitReads(device, 10);
+        device.cpuBoundReads = 3;
+        awaitZero(() -> device.cpuBoundReads);
+        awaitReads(device, 10);
+        wait.lateWakes = 3;
+        awaitZero(() -> wait.lateWakes);
+        awaitReads(device, 10);
+    }
+
+    private static void awaitReads(ScriptedDevice device, long more) {
+        long until = device.reads + more;
+        while (device.reads < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void awaitZero(java.util.function.IntSupplier counter) {
+        while (counter.getAsInt() > 0) {
+            Thread.onSpinWait();
+        }
+    }
+}
