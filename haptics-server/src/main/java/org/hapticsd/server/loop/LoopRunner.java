@@ -313,8 +313,7 @@ public final class LoopRunner implements AutoCloseable {
                 recentTickNs = Math.max(endNs - startNs, recentTickNs - (recentTickNs >> 6));
                 if (schedule.advance(endNs)) {
                     overrunCauses.record(startNs - deadlineNs, endNs - startNs,
-                        cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs(),
-                        schedule.periodNs());
+                        cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs());
                     loop.afterTick(true);
                     skippedDeadlines = schedule.skippedDeadlines();
                 } else {

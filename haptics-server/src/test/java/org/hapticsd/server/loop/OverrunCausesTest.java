@@ -19,29 +19,34 @@ class OverrunCausesTest {
         OverrunCauses causes = new OverrunCauses();
         assertNull(causes.summary(), "nothing to say without overruns");
 
-        // Started 1.2 ms late, ran 40 µs: it fit, the wake-up did not.
-        causes.record(1_200_000, 40_000, 32_000, 14_000, PERIOD_NS);
+        // Started 1.2 ms late, ran 40 µs: the lateness is the largest part.
+        causes.record(1_200_000, 40_000, 32_000, 14_000);
         // Ran 3 ms with 50 µs of CPU: the thread was off its CPU for 2.95 ms of it.
-        causes.record(10_000, 3_000_000, 50_000, 20_000, PERIOD_NS);
-        // Ran 1.19 ms with 1.23 ms of CPU (the CPU clock's grain), the step 1.14 ms of it.
-        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, PERIOD_NS);
-        // The edges: a tick of exactly a period is not one that fit; start + CPU of exactly a period is not in time.
-        causes.record(5_000, PERIOD_NS, 10_000, 0, PERIOD_NS);
-        causes.record(300_000, 1_000_000, 700_000, 600_000, PERIOD_NS);
-        // No CPU clock: a long tick, cause unknown beyond that.
-        causes.record(0, 2_500_000, -1, 0, PERIOD_NS);
+        causes.record(10_000, 3_000_000, 50_000, 20_000);
+        // Ran 1.19 ms with 1.23 ms of CPU (the two clocks differ by a few per cent), the step 1.14 ms of it.
+        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000);
+        // 998 µs of work that started 4 µs late: it would have fitted without the 4 µs, and was a tick on the CPU.
+        causes.record(4_000, 998_000, 990_000, 900_000);
+        // Ties: three equal parts go to the CPU; late against off the CPU, to off the CPU.
+        causes.record(400_000, 800_000, 400_000, 300_000);
+        causes.record(500_000, 600_000, 100_000, 0);
+        // Late by more than the time off the CPU and the CPU time.
+        causes.record(700_000, 500_000, 100_000, 0);
+        // No CPU clock: a long tick, or a late one when the lateness is the longer.
+        causes.record(0, 2_500_000, -1, 0);
+        causes.record(900_000, 200_000, -1, 0);
 
-        assertEquals(1, causes.wokenLate());
+        assertEquals(3, causes.wokenLate());
         assertEquals(1_200_000, causes.maxLateNs());
         assertEquals(2, causes.offCpu());
         assertEquals(2_950_000, causes.maxOffCpuNs());
-        assertEquals(2, causes.onCpu());
+        assertEquals(3, causes.onCpu());
         assertEquals(1_225_000, causes.maxCpuNs());
         assertEquals(1_142_000, causes.maxStepCpuNs(), "the step of the tick with the most CPU time");
         assertEquals(1, causes.longTicks());
-        assertEquals(6, causes.total());
-        assertEquals("overruns by cause: 1 woken late (up to 1.20 ms after the deadline); 2 off the CPU (up to 2.95 ms"
-            + " in a tick without it); 2 on the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of"
+        assertEquals(9, causes.total());
+        assertEquals("overruns by cause: 3 woken late (up to 1.20 ms after the deadline); 2 off the CPU (up to 2.95 ms"
+            + " in a tick without it); 3 on the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of"
             + " it); 1 long (up to 2.50 ms; the thread's CPU time cannot be read here)", causes.summary());
     }
 
@@ -66,10 +71,10 @@ class OverrunCausesTest {
 
     private static void recordEachCause(OverrunCauses causes, int times) {
         for (int i = 0; i < times; i++) {
-            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, PERIOD_NS);
-            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, PERIOD_NS);
-            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, PERIOD_NS);
-            causes.record(0, 2_500_000 + i, -1, 0, PERIOD_NS);
+            causes.record(1_200_000 + i, 40_000, 32_000, 14_000);
+            causes.record(10_000, 3_000_000 + i, 50_000, 20_000);
+            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000);
+            causes.record(0, 2_500_000 + i, -1, 0);
         }
     }
 
@@ -102,9 +107,9 @@ class OverrunCausesTest {
 
     /**
      * A loop thread on the wall clock, made to overrun three ways: reads that sleep 3 ms (off the CPU), reads that
-     * spin until the thread has had 3 ms of CPU time (on the CPU, whatever the host does meanwhile), and waits
-     * that return 1.5 ms after the deadline (woken late). Each way three times: a host that delays a sleeping tick's
-     * start by a millisecond, or stalls a late tick, could move one of them to another cause, not all three.
+     * spin until the thread has had 3 ms of CPU time (on the CPU), and waits that return 1.5 ms after the deadline
+     * (woken late). Each way six times: a host stall longer than the injected part, landing in one of those ticks,
+     * could move it to another cause; two such are not expected.
      */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -124,11 +129,12 @@ class OverrunCausesTest {
         OverrunCauses causes = runner.overrunCauses();
         assertEquals(f.assembly.stats().overruns(), causes.total(), "every overrun classified once");
         assertEquals(0, causes.longTicks(), "the thread's CPU time is readable on Linux");
-        assertTrue(causes.onCpu() >= 6, causes.summary());
+        // Six of each were injected; a host stall longer than the injected part could move one, not two.
+        assertTrue(causes.onCpu() >= 5, causes.summary());
         assertTrue(causes.maxCpuNs() >= ScriptedDevice.STALL_NS, causes.summary());
-        assertTrue(causes.offCpu() >= 1, causes.summary());
+        assertTrue(causes.offCpu() >= 5, causes.summary());
         assertTrue(causes.maxOffCpuNs() >= ScriptedDevice.STALL_NS - PERIOD_NS, causes.summary());
-        assertTrue(causes.wokenLate() >= 1, causes.summary());
+        assertTrue(causes.wokenLate() >= 5, causes.summary());
         assertTrue(causes.maxLateNs() >= 1_500_000L, causes.summary());
     }
 
