@@ -13,8 +13,9 @@ import java.util.Locale;
  * <ul>
  *   <li><b>woken late</b> (L): the host or the kernel ran something else when the loop should have woken;</li>
  *   <li><b>off the CPU</b> (O): something took the CPU away in the middle of the tick;</li>
- *   <li><b>on the CPU</b> (C, and ties): the tick's own work, or a CPU that ran it slowly; the step's CPU time
- *   says which part of the tick it was.</li>
+ *   <li><b>on the CPU</b> (C, and ties): the tick's own work, or a CPU that ran it slowly (in a virtual machine,
+ *   also a host that takes the virtual CPU away without reporting steal time: the guest charges that to the running
+ *   thread); the step's CPU time says which part of the tick it was.</li>
  * </ul>
  * The largest part, not "what would have fitted without it": a tick of 998 µs of work that started 4 µs late fits
  * without the 4 µs, and was a tick on the CPU (a tester's first run of this class said "woken late, up to 0.00 ms").
