@@ -56,6 +56,8 @@ public final class LoopRunner implements AutoCloseable {
     private final OverrunCauses overrunCauses = new OverrunCauses();
     /** The loop thread's CPU clock, on the wall clock where the JVM can read it (else null); loop thread only. */
     private NanoClock cpuClock;
+    /** A CPU clock given by a test to go with a simulated wall clock ({@link #cpuClockForTest}), or null. */
+    private volatile NanoClock cpuClockForTest;
     /**
      * A decaying peak of the tick time, for the wait strategy ({@link WaitStrategies}: hybrid parks less after
      * heavy ticks). It falls by 1/64 per tick, so a spike is remembered for about a hundred ticks.
@@ -297,7 +299,8 @@ public final class LoopRunner implements AutoCloseable {
             try {
                 applyPolicy();
                 // The thread's CPU time only on the wall clock: on a simulated one the overruns have no host.
-                cpuClock = clock instanceof SystemNanoClock ? ThreadCpuClock.ifSupported() : null;
+                cpuClock = cpuClockForTest != null ? cpuClockForTest
+                    : clock instanceof SystemNanoClock ? ThreadCpuClock.ifSupported() : null;
                 schedule.restart(clock.nanoTime());
                 firstDeadlineNs = schedule.deadlineNs();
             } finally {
@@ -326,6 +329,15 @@ public final class LoopRunner implements AutoCloseable {
             endDeadlineNs = schedule.deadlineNs();
             loop.shutdown();
         }
+    }
+
+    /**
+     * Before {@link #start()}: the loop thread's CPU time read from {@code cpu} instead of the thread's CPU clock, so
+     * that a test on a simulated wall clock can say how much of each tick was on the CPU ({@link OverrunCauses}).
+     */
+    LoopRunner cpuClockForTest(NanoClock cpu) {
+        this.cpuClockForTest = cpu;
+        return this;
     }
 
     /**

@@ -17,14 +17,8 @@ final class ScriptedDevice implements HapticDevice {
     boolean producesStates = true;
     /** Each read keeps the CPU busy this long (a tick that overruns on its own). */
     volatile long busyReadNs;
-    /** How long a stalled read below lasts, ns: three periods at 1 kHz. */
-    static final long STALL_NS = 3_000_000L;
-    private static final java.lang.management.ThreadMXBean THREADS =
-        java.lang.management.ManagementFactory.getThreadMXBean();
-    /** The next this many reads each sleep {@link #STALL_NS}: the loop thread off its CPU in the tick. */
-    volatile int sleepingReads;
-    /** The next this many reads each spin until the thread has had {@link #STALL_NS} of CPU time. */
-    volatile int cpuBoundReads;
+    /** Run at the start of every read, on the loop thread (a test's stall or simulated time), when set. */
+    volatile Runnable onRead;
     RuntimeException throwOnRead;
     boolean open;
     boolean closed;
@@ -56,19 +50,9 @@ final class ScriptedDevice implements HapticDevice {
         while (busyReadNs > 0 && System.nanoTime() - busyUntilNs < 0) {
             Thread.onSpinWait();
         }
-        if (sleepingReads > 0) {
-            sleepingReads--;
-            long untilNs = System.nanoTime() + STALL_NS;
-            for (long leftNs = STALL_NS; leftNs > 0; leftNs = untilNs - System.nanoTime()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(leftNs);
-            }
-        }
-        if (cpuBoundReads > 0) {
-            cpuBoundReads--;
-            long untilCpuNs = THREADS.getCurrentThreadCpuTime() + STALL_NS;
-            while (THREADS.getCurrentThreadCpuTime() - untilCpuNs < 0) {
-                Thread.onSpinWait();
-            }
+        Runnable hook = onRead;
+        if (hook != null) {
+            hook.run();
         }
         if (throwOnRead != null) {
             throw throwOnRead;
