@@ -11,12 +11,13 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Why an overrunning tick overran: the classification by numbers, then on a real loop thread. */
+/**
+ * Why an overrunning tick overran: the rule by numbers, the runner's measurements on simulated wall and CPU clocks,
+ * and what a real loop thread's CPU clock does not count.
+ */
 class OverrunCausesTest {
-    private static final long PERIOD_NS = 1_000_000L;
-
     @Test
-    void shouldPutEachOverrunUnderTheFirstCauseThatExplainsIt() {
+    void shouldPutEachOverrunUnderTheLargestPartOfItsTime() {
         OverrunCauses causes = new OverrunCauses();
         assertNull(causes.summary(), "nothing to say without overruns");
 
