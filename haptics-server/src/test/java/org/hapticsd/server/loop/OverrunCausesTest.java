@@ -93,7 +93,7 @@ class OverrunCausesTest {
     /** Reaches the deadline at once, or 1.5 ms after it on the next {@link #lateWakes} ticks, on a {@link SimClock}. */
     private static final class SimWait implements WaitStrategy {
         private final SimClock wall;
-        volatile int lateWakes;
+        final AtomicInteger lateWakes = new AtomicInteger();
 
         SimWait(SimClock wall) {
             this.wall = wall;
@@ -101,11 +101,7 @@ class OverrunCausesTest {
 
         @Override
         public void waitUntil(long deadlineNs, long recentTickNs, NanoClock clock) {
-            long untilNs = deadlineNs;
-            if (lateWakes > 0) {
-                lateWakes--;
-                untilNs += 1_500_000L;
-            }
+            long untilNs = wakeAt(deadlineNs, lateWakes);
             wall.nowNs = Math.max(wall.nowNs, untilNs);
         }
 
@@ -152,15 +148,9 @@ class OverrunCausesTest {
         runner.start();
         try {
             awaitReads(device, 50);
-            offCpuReads.set(3);
-            awaitZero(offCpuReads::get);
-            awaitReads(device, 10);
-            onCpuReads.set(3);
-            awaitZero(onCpuReads::get);
-            awaitReads(device, 10);
-            wait.lateWakes = 3;
-            awaitZero(() -> wait.lateWakes);
-            awaitReads(device, 10);
+            inject(offCpuReads, 3, device);
+            inject(onCpuReads, 3, device);
+            inject(wait.lateWakes, 3, device);
         } finally {
             runner.close();
         }
@@ -201,12 +191,8 @@ class OverrunCausesTest {
         runner.start();
         try {
             awaitReads(device, 50);
-            sleepingReads.set(6);
-            awaitZero(sleepingReads::get);
-            awaitReads(device, 10);
-            wait.lateWakes = 6;
-            awaitZero(() -> wait.lateWakes);
-            awaitReads(device, 10);
+            inject(sleepingReads, 6, device);
+            inject(wait.lateWakes, 6, device);
         } finally {
             runner.close();
         }
@@ -219,15 +205,11 @@ class OverrunCausesTest {
 
     /** Waits by spinning, and on the next {@link #lateWakes} ticks 1.5 ms past the deadline (a late wake-up). */
     private static final class LateWait implements WaitStrategy {
-        volatile int lateWakes;
+        final AtomicInteger lateWakes = new AtomicInteger();
 
         @Override
         public void waitUntil(long deadlineNs, long recentTickNs, NanoClock clock) {
-            long untilNs = deadlineNs;
-            if (lateWakes > 0) {
-                lateWakes--;
-                untilNs += 1_500_000L;
-            }
+            long untilNs = wakeAt(deadlineNs, lateWakes);
             while (clock.nanoTime() - untilNs < 0) {
                 Thread.onSpinWait();
             }
@@ -251,9 +233,21 @@ class OverrunCausesTest {
         }
     }
 
-    private static void awaitZero(java.util.function.IntSupplier counter) {
-        while (counter.getAsInt() > 0) {
+    /** The deadline, or 1.5 ms after it while {@code lateWakes} has late wake-ups left (taking one). */
+    private static long wakeAt(long deadlineNs, AtomicInteger lateWakes) {
+        if (lateWakes.get() > 0) {
+            lateWakes.decrementAndGet();
+            return deadlineNs + 1_500_000L;
+        }
+        return deadlineNs;
+    }
+
+    /** Sets a counter the loop thread counts down, waits until it has, then for ten ordinary ticks. */
+    private static void inject(AtomicInteger counter, int ticks, ScriptedDevice device) {
+        counter.set(ticks);
+        while (counter.get() > 0) {
             Thread.onSpinWait();
         }
+        awaitReads(device, 10);
     }
 }
