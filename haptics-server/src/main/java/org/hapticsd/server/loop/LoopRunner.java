@@ -54,10 +54,11 @@ public final class LoopRunner implements AutoCloseable {
     private volatile long skippedDeadlines;
     /** Why the ticks that overran did, classified by the loop thread ({@link OverrunCauses}). */
     private final OverrunCauses overrunCauses = new OverrunCauses();
-    /** The loop thread's CPU clock, on the wall clock where the JVM can read it (else null); loop thread only. */
+    /**
+     * The loop thread's CPU clock, on the wall clock where the JVM can read it (else null), or a test's
+     * ({@link #cpuClockForTest}, set before the thread starts); the loop thread's once it runs.
+     */
     private NanoClock cpuClock;
-    /** A CPU clock given by a test to go with a simulated wall clock ({@link #cpuClockForTest}), or null. */
-    private volatile NanoClock cpuClockForTest;
     /**
      * A decaying peak of the tick time, for the wait strategy ({@link WaitStrategies}: hybrid parks less after
      * heavy ticks). It falls by 1/64 per tick, so a spike is remembered for about a hundred ticks.
@@ -299,8 +300,9 @@ public final class LoopRunner implements AutoCloseable {
             try {
                 applyPolicy();
                 // The thread's CPU time only on the wall clock: on a simulated one the overruns have no host.
-                cpuClock = cpuClockForTest != null ? cpuClockForTest
-                    : clock instanceof SystemNanoClock ? ThreadCpuClock.ifSupported() : null;
+                if (cpuClock == null && clock instanceof SystemNanoClock) {
+                    cpuClock = ThreadCpuClock.ifSupported();
+                }
                 schedule.restart(clock.nanoTime());
                 firstDeadlineNs = schedule.deadlineNs();
             } finally {
@@ -336,7 +338,7 @@ public final class LoopRunner implements AutoCloseable {
      * that a test on a simulated wall clock can say how much of each tick was on the CPU ({@link OverrunCauses}).
      */
     LoopRunner cpuClockForTest(NanoClock cpu) {
-        this.cpuClockForTest = cpu;
+        this.cpuClock = cpu;
         return this;
     }
 
