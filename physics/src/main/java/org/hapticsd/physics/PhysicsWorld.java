@@ -2,6 +2,7 @@ package org.hapticsd.physics;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 import org.hapticsd.physics.collision.ContactManifold;
 import org.hapticsd.physics.dynamics.ContactPoints;
@@ -131,6 +132,13 @@ public final class PhysicsWorld {
     /** Per point slot of this step: the slot of the last step's point it continues, or -1 (ContactMatcher). */
     private int[] previous = new int[0];
     private final ContactOnsets onsets = new ContactOnsets();
+    /** Typical stage times, for dropping a step that runs slow ({@link #step(double, long, long)}). */
+    private final StepPace pace = new StepPace();
+    /** Whether the step under way may be dropped, and by when it must end: set by {@link #step(double, long, long)}. */
+    private boolean dropEnabled;
+    private long dropEndByNs;
+    /** What the step times its stages with and reads its deadlines on ({@link #setClock}). */
+    private LongSupplier clock = System::nanoTime;
     private final ContactReport report = new ContactReport();
 
     private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
@@ -747,14 +755,14 @@ public final class PhysicsWorld {
     }
 
     /**
-     * {@link #step(double)} with a deadline for the contact solver's sweeps: once {@link System#nanoTime()} reaches
-     * {@code sweepDeadlineNs}, the velocity and position sweeps stop after their first (see
-     * {@link StepContext#pastSweepDeadline()}), and {@link StepProfile#lastSweepDeadlineReached()} says so. Every
-     * other stage runs whole. For a loop on the wall clock: the answer then depends on the machine's speed, where
+     * {@link #step(double)} with a deadline for the contact solver's sweeps: once the world's clock
+     * ({@link #nanoTime()}) reaches {@code sweepDeadlineNs}, the velocity and position sweeps stop after their first
+     * (see {@link StepContext#pastSweepDeadline()}), and {@link StepProfile#lastSweepDeadlineReached()} says so.
+     * Every other stage runs whole. For a loop on the wall clock: the answer then depends on the machine's speed, where
      * {@link #step(double)}'s never does.
      *
      * @param dtS             the time this step advances, seconds, finite and {@code > 0}
-     * @param sweepDeadlineNs a {@link System#nanoTime()} value
+     * @param sweepDeadlineNs a time on the world's clock ({@link #nanoTime()})
      */
     public void step(double dtS, long sweepDeadlineNs) {
         if (!(dtS > 0.0) || !Double.isFinite(dtS)) {
@@ -765,15 +773,57 @@ public final class PhysicsWorld {
         runStages(dtS);
     }
 
-    private void runStages(double dtS) {
+    /**
+     * {@link #step(double, long)} that may also be dropped: when the step runs so slowly that it would end after
+     * {@code endByNs} although a step of its typical pace would have ended well before (a machine that runs
+     * everything several times slower for a few milliseconds), it stops at a checkpoint after
+     * {@link StepStage#BROADPHASE} or {@link StepStage#NARROWPHASE}, before it has changed any body, and returns
+     * false: the world is as if this step had not been asked for (the rule: {@link StepPace}). Forces added with
+     * {@link #applyForce} for it are discarded, {@link #contactOnsets()} is empty, and the contact forces, contacts
+     * and solver figures of {@link #profile()} are still the last whole step's; {@link StepProfile#lastStepDropped()}
+     * says so and its stage times are the dropped step's (0 for the stages it did not reach). A scene whose typical
+     * step does not fit before {@code endByNs} is never dropped, nor is a step before the world has learnt its
+     * typical stage times ({@value StepPace#WARM_STEPS} whole steps, again after the scene changes), and after
+     * {@value StepPace#MAX_CONSECUTIVE_DROPS} dropped in a row the next runs whole and the typical times are learnt
+     * again from it on. For a loop on the wall clock, which then loses a step of simulated time instead of a
+     * deadline.
+     *
+     * @param dtS             the time this step advances, seconds, finite and {@code > 0}
+     * @param sweepDeadlineNs a time on the world's clock, as in {@link #step(double, long)}
+     * @param endByNs         a time on the world's clock: when the step must have ended
+     * @return true when the step ran whole, false when it was dropped
+     */
+    public boolean step(double dtS, long sweepDeadlineNs, long endByNs) {
+        if (!(dtS > 0.0) || !Double.isFinite(dtS)) {
+            throw invalidTimeStep(dtS);
+        }
+        context.refill(dtS, settings, gravityMps2);
+        context.sweepDeadline(sweepDeadlineNs);
+        dropEnabled = true;
+        dropEndByNs = endByNs;
+        try {
+            return runStages(dtS);
+        } finally {
+            dropEnabled = false;
+        }
+    }
+
+    private boolean runStages(double dtS) {
         if (buffersStale) {
             allocateContactBuffers();
         }
-        long stageStartNs = System.nanoTime();
+        long stepStartNs = clock.getAsLong();
+        long stageStartNs = stepStartNs;
         findCandidatePairs();
         stageStartNs = endStage(StepStage.BROADPHASE, stageStartNs);
+        if (dropEnabled && pace.shouldDrop(StepStage.BROADPHASE, stepStartNs, stageStartNs, dropEndByNs)) {
+            return drop(StepStage.BROADPHASE);
+        }
         findContacts();
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
+        if (dropEnabled && pace.shouldDrop(StepStage.NARROWPHASE, stepStartNs, stageStartNs, dropEndByNs)) {
+            return drop(StepStage.NARROWPHASE);
+        }
         for (DeformableCoupling d : deformables) {
             if (!d.lost) {
                 d.collide(bodies, shapes, boundsM, narrowphase, manifold, sleep, modes);
@@ -814,10 +864,54 @@ public final class PhysicsWorld {
                 lcpModel.lastVelocitySweeps(), lcpModel.lastVelocityVisits(), lcpModel.lastBudgetReached(),
                 lcpModel.lastPositionSweeps(), lcpModel.lastDeadlineReached());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
+        profile.recordDropped(false);
+        pace.learn(profile);
         if (lost != null) {
             throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "
                 + "taken out of the simulation, where it stays until the scene is reset");
         }
+        return true;
+    }
+
+    /**
+     * Ends a step at the checkpoint after {@code reached}: the stages so far only looked (pairs, points matched with
+     * the last step's, nothing stored), so the bodies, the contact report and the warm-start memory are the last
+     * whole step's. What the caller added for this step goes, and so do the onsets found, which the next step finds
+     * again.
+     */
+    private boolean drop(StepStage reached) {
+        for (int s = reached.ordinal() + 1; s < StepStage.count(); s++) {
+            profile.record(StepStage.at(s), 0L);
+        }
+        for (int body = 0; body < bodies.count; body++) {
+            bodies.forceN[body].zero();
+            bodies.torqueNm[body].zero();
+        }
+        onsets.clear();
+        profile.recordDropped(true);
+        pace.dropped();
+        return false;
+    }
+
+    /**
+     * The clock the step times its stages with ({@link #profile()}) and reads its deadlines on
+     * ({@link #step(double, long)}, {@link #step(double, long, long)}), in nanoseconds: {@link System#nanoTime()}
+     * unless set. A test's clock makes the stage times, and so the deadlines and dropped steps, exact. Scene set-up,
+     * before stepping.
+     */
+    public void setClock(LongSupplier nanoClock) {
+        this.clock = Objects.requireNonNull(nanoClock, "nanoClock");
+        context.clock(nanoClock);
+    }
+
+    /** The time on the world's clock ({@link #setClock}), ns: what a caller computes deadlines from. */
+    public long nanoTime() {
+        return clock.getAsLong();
+    }
+
+    /** The typical stage times and the drop rule, for tests. */
+    StepPace pace() {
+        return pace;
     }
 
     /**
@@ -1208,7 +1302,7 @@ public final class PhysicsWorld {
     }
 
     private long endStage(StepStage stage, long stageStartNs) {
-        long stageEndNs = System.nanoTime();
+        long stageEndNs = clock.getAsLong();
         profile.record(stage, stageEndNs - stageStartNs);
         return stageEndNs;
     }
@@ -1314,6 +1408,7 @@ public final class PhysicsWorld {
      * forgets the last step's contacts. Allocates: scene set-up only.
      */
     private void allocateContactBuffers() {
+        pace.reset();
         ContactBudget budget = contactBudget();
         int maxPairs = budget.maxPairs();
         int maxPoints = budget.maxPoints();

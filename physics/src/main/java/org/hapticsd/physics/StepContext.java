@@ -1,5 +1,7 @@
 package org.hapticsd.physics;
 
+import java.util.function.LongSupplier;
+
 import org.joml.Vector3d;
 import org.joml.Vector3dc;
 
@@ -17,8 +19,14 @@ public final class StepContext {
     private final Vector3d gravityMps2 = new Vector3d();
     private boolean hasSweepDeadline;
     private long sweepDeadlineNs;
+    private LongSupplier clock = System::nanoTime;
 
     StepContext() {
+    }
+
+    /** The world's clock ({@link PhysicsWorld#setClock}). */
+    void clock(LongSupplier nanoClock) {
+        this.clock = nanoClock;
     }
 
     void refill(double dtS, ContactSettings settings, Vector3dc gravityMps2) {
@@ -29,20 +37,20 @@ public final class StepContext {
         this.hasSweepDeadline = false;
     }
 
-    /** This step's sweeps end at {@code deadlineNs} on {@link System#nanoTime()} (see {@link #pastSweepDeadline()}). */
+    /** This step's sweeps end at {@code deadlineNs} on the world's clock (see {@link #pastSweepDeadline()}). */
     void sweepDeadline(long deadlineNs) {
         this.hasSweepDeadline = true;
         this.sweepDeadlineNs = deadlineNs;
     }
 
     /**
-     * Whether the step was given a deadline for its solver sweeps ({@link PhysicsWorld#step(double, long)}) and
-     * {@link System#nanoTime()} has reached it. A solver asks between sweeps, after its first full sweep, and stops
+     * Whether the step was given a deadline for its solver sweeps ({@link PhysicsWorld#step(double, long)}) and the
+     * world's clock ({@link PhysicsWorld#nanoTime()}) has reached it. A solver asks between sweeps, after its first full sweep, and stops
      * there: the step does less work, not more than it was given time for. Always false for a step without a deadline,
      * so that a step on simulated time computes the same thing on every machine.
      */
     public boolean pastSweepDeadline() {
-        return hasSweepDeadline && System.nanoTime() - sweepDeadlineNs >= 0;
+        return hasSweepDeadline && clock.getAsLong() - sweepDeadlineNs >= 0;
     }
 
     /** The step {@code Δt}, s. */

@@ -1,8 +1,9 @@
 package org.hapticsd.physics;
 
 /**
- * Wall time of each stage of the last {@link PhysicsWorld#step}, measured with {@link System#nanoTime()}, and the
- * convergence of its contact solver.
+ * Wall time of each stage of the last {@link PhysicsWorld#step}, measured on the world's clock
+ * ({@link PhysicsWorld#nanoTime()}: {@link System#nanoTime()} unless a test set another), and the convergence of its
+ * contact solver.
  *
  * <p>Owned and overwritten by the world on the loop thread; read it on that thread after a step, for example to
  * copy into a snapshot for monitoring. Reading never allocates. Before the first step every value is 0.
@@ -24,6 +25,7 @@ public final class StepProfile {
     private int lastCandidatePairCount;
     private int lastDroppedPairs;
     private int lastDroppedPoints;
+    private boolean lastStepDropped;
 
     StepProfile() {
     }
@@ -115,6 +117,15 @@ public final class StepProfile {
         return lastDroppedPoints;
     }
 
+    /**
+     * Whether the last step was dropped at a checkpoint, before it changed anything
+     * ({@link PhysicsWorld#step(double, long, long)}): then the stage times are the dropped step's (0 for the stages it
+     * did not reach) and every other figure here is still the last whole step's.
+     */
+    public boolean lastStepDropped() {
+        return lastStepDropped;
+    }
+
     /** Number of LCP contact points (each a normal and two friction rows) of the last step. */
     public int lastLcpRowCount() {
         return lastLcpRowCount;
@@ -137,6 +148,10 @@ public final class StepProfile {
         this.lastPositionSweeps = positionSweeps;
         this.lastLcpResidualNs = lcpResidualNs;
         this.lastPositionResidualNs = positionResidualNs;
+    }
+
+    void recordDropped(boolean dropped) {
+        this.lastStepDropped = dropped;
     }
 
     void recordContacts(int candidatePairCount, int droppedPairs, int droppedPoints) {

@@ -149,6 +149,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         overrunCauses.put("onCpu", causes.onCpu());
         overrunCauses.put("longTicks", causes.longTicks());
         result.put("overrunCauses", overrunCauses);
+        // Physics steps dropped as too slow for their tick (HapticLoop), likewise since the loop started.
+        result.put("droppedSteps", assembly.loop().lastSnapshot().droppedSteps);
         LinkStatistics link = opened.linkStatistics();
         if (link != null) {
             Map<String, Object> roundTripUs = new LinkedHashMap<>();
@@ -175,6 +177,11 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             out.printf(Locale.ROOT, "  overruns          %d%n", overrunsAfter - overrunsBefore);
             if (causes.summary() != null) {
                 out.println("  " + causes.summary() + " (since the loop started)");
+            }
+            long dropped = assembly.loop().lastSnapshot().droppedSteps;
+            if (dropped > 0) {
+                out.printf(Locale.ROOT, "  physics steps dropped as too slow for their tick: %d (since the loop"
+                    + " started)%n", dropped);
             }
             out.printf(Locale.ROOT, "  allocated/tick    %.4f bytes (%d bytes in the window)%n",
                 ((Number) result.get("allocatedBytesPerTick")).doubleValue(), bytesAfter - bytesBefore);

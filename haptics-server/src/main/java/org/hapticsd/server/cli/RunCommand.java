@@ -205,6 +205,10 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (cut != null) {
                 out.println(cut);
             }
+            String dropped = droppedStepsEndLine(last, assembly.stats().ticks(), assembly.loop().periodNs());
+            if (dropped != null) {
+                out.println(dropped);
+            }
             if (last.droppedPairsTotal > 0 || last.droppedPointsTotal > 0) {
                 out.println("contacts dropped (contact budget full): " + last.droppedPairsTotal + " pairs, "
                     + last.droppedPointsTotal + " points");
@@ -333,6 +337,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             b.append("  solver stopped at the tick's deadline on ").append(s.solverDeadlineTicks)
                 .append(s.solverDeadlineTicks == 1 ? " tick" : " ticks");
         }
+        if (s.droppedSteps > 0) {
+            b.append("  physics steps dropped (too slow for the tick): ").append(s.droppedSteps);
+        }
         if (s.droppedPairsTotal > 0 || s.droppedPointsTotal > 0) {
             b.append(String.format(Locale.ROOT, "  contacts dropped (budget full): %d pairs, %d points",
                 s.droppedPairsTotal, s.droppedPointsTotal));
@@ -369,7 +376,20 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             100.0 * last.solverDeadlineTicks / Math.max(1, ticks));
     }
 
-    /** The link's part of the status line: round trip so far, damaged or lost frames, reconnects. */
+    /**
+     * The end report's line for a run that dropped physics steps (null if none): on how many ticks, and how far the
+     * simulated time fell behind the loop's for it.
+     */
+    static String droppedStepsEndLine(LoopSnapshot last, long ticks, long periodNs) {
+        if (last.droppedSteps == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "physics step dropped on %d of %d ticks (%.2f%%): the machine ran it too"
+            + " slow to end before the next deadline, so the bodies stood still for those ticks (simulated time %.1f"
+            + " ms behind the loop's)", last.droppedSteps, ticks, 100.0 * last.droppedSteps / Math.max(1, ticks),
+            last.droppedSteps * periodNs / 1e6);
+    }
+
     /**
      * The link part of the status line, in the end line's words: damaged (CRC errors, malformed and oversize runs)
      * and lost (frames missing in sequence gaps). One "lost" for their sum read as contradicting the end line's

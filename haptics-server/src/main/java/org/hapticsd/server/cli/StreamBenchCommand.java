@@ -188,6 +188,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         result.put("phases", phases);
         // Appended: readers index the older keys. Every tick since the loop started, its warm-up included.
         result.put("solverDeadlineTicks", assembly.loop().lastSnapshot().solverDeadlineTicks);
+        result.put("droppedSteps", assembly.loop().lastSnapshot().droppedSteps);
         print(bench.parent.out(), result, phases);
         return Main.EXIT_OK;
     }

@@ -70,9 +70,20 @@ public final class HapticLoop implements LoopControl {
     /** Whether the step's solver sweeps end at {@link #SOLVER_DEADLINE_SHARE} of the tick (see the setter). */
     private boolean solverDeadline = true;
     private long solverDeadlineAfterNs;
-    /** {@link System#nanoTime()} at the start of the tick under way, for the solver's deadline. */
+    /**
+     * The world's clock ({@link PhysicsWorld#nanoTime()}, the system's unless a test set another) at the start of the
+     * tick under way, for the solver's deadline and the step's end.
+     */
     private long tickWallStartNs;
     private long solverDeadlineTicks;
+    /**
+     * When, on the world's clock, the tick's step must end, or it may be dropped: the next deadline less
+     * {@link #STEP_DROP_MARGIN_SHARE} of the period ({@link #tick(long, long)}).
+     */
+    private long tickStepEndByNs;
+    private long droppedSteps;
+    /** Whether this tick's physics step ran whole (not paused, not dropped). */
+    private boolean stepped;
     /** The last step's CPU time, ns, when the loop judges the step by it (else 0): for {@link OverrunCauses}. */
     private long lastStepCpuNs;
 
@@ -126,6 +137,12 @@ public final class HapticLoop implements LoopControl {
     public static final double SOLVER_DEADLINE_SHARE = 0.6;
 
     /**
+     * The share of the period kept, before the next deadline, for what follows the physics step (the force, safety,
+     * the device, the snapshot) when the step may be dropped: a step that would end later than that is dropped.
+     */
+    public static final double STEP_DROP_MARGIN_SHARE = 0.1;
+
+    /**
      * @param stageTimer clock used only to time stages (wall time, even when the loop runs on simulated time)
      */
     public HapticLoop(HapticScene scene, HapticDevice device, SafetyLayer safety, LoopStats stats,
@@ -170,10 +187,20 @@ public final class HapticLoop implements LoopControl {
         return stepBudgetClock != stageTimer;
     }
 
-    /** Runs one tick at loop time {@code nowNs}. Loop thread only. */
+    /** Runs one tick at loop time {@code nowNs}, as one that started on its deadline. Loop thread only. */
     public void tick(long nowNs) {
+        tick(nowNs, nowNs);
+    }
+
+    /**
+     * Runs one tick at loop time {@code nowNs} whose deadline was {@code deadlineNs} on the same clock (a runner that
+     * woke late has less of the period left). Loop thread only.
+     */
+    public void tick(long nowNs, long deadlineNs) {
         // Read only when the step will have the solver's deadline (a loop on the wall clock, the deadline on).
-        tickWallStartNs = judgePhysicsBudget && solverDeadline ? System.nanoTime() : 0L;
+        tickWallStartNs = judgePhysicsBudget && solverDeadline ? world.nanoTime() : 0L;
+        tickStepEndByNs = tickWallStartNs + (deadlineNs + periodNs - nowNs)
+            - (long) (STEP_DROP_MARGIN_SHARE * periodNs);
         long startNs = stageTimer.nanoTime();
         if (ticks == 0) {
             firstTickNs = nowNs;
@@ -229,14 +256,13 @@ public final class HapticLoop implements LoopControl {
         boolean judge = !paused && judgePhysicsBudget;
         boolean onCpuTime = judge && stepBudgetClock != stageTimer;
         long cpuStartNs = onCpuTime ? stepBudgetClock.nanoTime() : 0L;
+        stepped = false;
         if (!paused) {
             if (judge && solverDeadline) {
-                world.step(dtS, tickWallStartNs + solverDeadlineAfterNs);
-                if (world.profile().lastSweepDeadlineReached()) {
-                    solverDeadlineTicks++;
-                }
+                stepped = stepOnTheWallClock();
             } else {
                 world.step(dtS);
+                stepped = true;
             }
         }
         long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
@@ -253,6 +279,7 @@ public final class HapticLoop implements LoopControl {
             deviceForceN.zero();
             transientDeviceN.zero();
         } else {
+            // A dropped step leaves the last whole step's contact forces: the force holds for the tick.
             world.contactForceOnBody(toolBody, sceneForceN);
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
             transients.update(world, toolBody, dtS, transientSceneN);
@@ -271,13 +298,33 @@ public final class HapticLoop implements LoopControl {
         fillSnapshot(nowNs);
         exchange.publish(snapshot);
         tickSink.onTick(snapshot);
-        if (!paused) {
-            // The snapshot carries the time at which this tick's step began: tick × period while never paused.
+        if (stepped) {
+            // The snapshot carries the time at which this tick's step began: tick × period while never paused and
+            // no step was dropped.
             simTimeNs += periodNs;
         }
         long endNs = stageTimer.nanoTime();
         stats.recordStage(LoopStage.PUBLISH, endNs - t);
         snapshot.stageNs[LoopStage.PUBLISH.ordinal()] = endNs - t;
+    }
+
+    /**
+     * The step of a loop on the wall clock: its solver's sweeps end at {@link #SOLVER_DEADLINE_SHARE} of the tick,
+     * and the step is dropped when the machine runs it so slow that it would end past {@link #tickStepEndByNs}
+     * (the world's rule and its limits: {@link PhysicsWorld#step(double, long, long)}).
+     *
+     * @return whether the step ran whole
+     */
+    private boolean stepOnTheWallClock() {
+        if (!world.step(dtS, tickWallStartNs + solverDeadlineAfterNs, tickStepEndByNs)) {
+            droppedSteps++;
+            tickEvents |= LoopEvents.PHYSICS_STEP_DROPPED;
+            return false;
+        }
+        if (world.profile().lastSweepDeadlineReached()) {
+            solverDeadlineTicks++;
+        }
+        return true;
     }
 
     /** The tool's transient that began this tick, then the IMPULSE collisions of this step, up to the snapshot's room. */
@@ -292,7 +339,7 @@ public final class HapticLoop implements LoopControl {
                 transients.lastElasticity());
         }
         ImpulseWaveformModel impulse = (ImpulseWaveformModel) world.contactModel(ContactMode.IMPULSE);
-        for (int k = 0; !paused && k < impulse.startedCount() && n < LoopSnapshot.MAX_IMPULSE_COLLISIONS; k++) {
+        for (int k = 0; stepped && k < impulse.startedCount() && n < LoopSnapshot.MAX_IMPULSE_COLLISIONS; k++) {
             n = putImpulse(s, n, impulse.startedBodyA(k), impulse.startedBodyB(k), ContactMode.IMPULSE,
                 impulse.startedImpulseNs(k), impulse.startedHeightN(k), impulse.startedDurationS(k),
                 impulse.startedElasticity(k));
@@ -409,8 +456,10 @@ public final class HapticLoop implements LoopControl {
         s.physicsOverBudgetTicks = physicsOverBudgetTicks;
         s.physicsWorstStepP99Ns = physicsWorstStepP99Ns;
         s.solverDeadlineTicks = solverDeadlineTicks;
-        s.droppedPairs = paused ? 0 : world.profile().lastDroppedPairs();
-        s.droppedPoints = paused ? 0 : world.profile().lastDroppedPoints();
+        s.droppedSteps = droppedSteps;
+        s.stepDropped = !paused && !stepped;
+        s.droppedPairs = stepped ? world.profile().lastDroppedPairs() : 0;
+        s.droppedPoints = stepped ? world.profile().lastDroppedPoints() : 0;
         droppedPairsTotal += s.droppedPairs;
         droppedPointsTotal += s.droppedPoints;
         s.droppedPairsTotal = droppedPairsTotal;

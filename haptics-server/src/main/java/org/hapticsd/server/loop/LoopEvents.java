@@ -77,15 +77,21 @@ public final class LoopEvents {
      */
     public static final int THERMAL_LIMIT_CHANGED = 1 << 18;
 
+    /**
+     * This tick's physics step was dropped: the machine ran it so slow that it would have ended past the next
+     * deadline ({@link LoopSnapshot#stepDropped}); the bodies stood still for the tick and the force held.
+     */
+    public static final int PHYSICS_STEP_DROPPED = 1 << 19;
+
     /** Number of defined bits; bits from this one up are never set. */
-    public static final int COUNT = 19;
+    public static final int COUNT = 20;
 
     private static final String[] NAMES = {
         "SAFETY_STATE_CHANGED", "SAFETY_FAULT_RAISED", "DEVICE_CONNECTED", "DEVICE_DISCONNECTED",
         "DEVICE_FAULT_CHANGED", "DEVICE_STATUS_CHANGED", "CONTACT_BEGAN", "CONTACT_ENDED", "OVERRUN",
         "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR", "SCENE_CHANGED", "PAUSE_CHANGED",
         "PHYSICS_BUDGET_CHANGED", "CONTACTS_DROPPED", "IMPACT_TRANSIENT", "IMPULSE_COLLISION",
-        "THERMAL_LIMIT_CHANGED",
+        "THERMAL_LIMIT_CHANGED", "PHYSICS_STEP_DROPPED",
     };
 
     private LoopEvents() {

@@ -313,7 +313,7 @@ public final class LoopRunner implements AutoCloseable {
                 (realTime ? realTimeWait : waitStrategy).waitUntil(deadlineNs, recentTickNs, clock);
                 long startNs = clock.nanoTime();
                 long cpuStartNs = cpuClock != null ? cpuClock.nanoTime() : 0L;
-                loop.tick(startNs);
+                loop.tick(startNs, deadlineNs);
                 long endNs = clock.nanoTime();
                 recentTickNs = Math.max(endNs - startNs, recentTickNs - (recentTickNs >> 6));
                 if (schedule.advance(endNs)) {

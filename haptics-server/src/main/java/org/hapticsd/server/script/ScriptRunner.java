@@ -638,6 +638,11 @@ public final class ScriptRunner {
             notes.add(String.format(Locale.ROOT, "contact solver stopped at the tick's deadline on %d ticks (%.3f s)",
                 cut, cut / (double) rateHz));
         }
+        long dropped = assembly.loop().lastSnapshot().droppedSteps;
+        if (dropped > 0) {
+            notes.add(String.format(Locale.ROOT, "physics step dropped on %d ticks (the machine ran it too slow for"
+                + " the tick): simulated time %.3f s behind the loop's", dropped, dropped / (double) rateHz));
+        }
         notes.addAll(assembly.safety().endOfRunLines());
         return notes;
     }

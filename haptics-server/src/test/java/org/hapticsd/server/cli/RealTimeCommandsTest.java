@@ -97,7 +97,7 @@ class RealTimeCommandsTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
-            "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses"), keys);
+            "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses", "droppedSteps"), keys);
         List<String> causeKeys = new ArrayList<>();
         json.get("overrunCauses").fieldNames().forEachRemaining(causeKeys::add);
         assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks"), causeKeys);
@@ -105,6 +105,8 @@ class RealTimeCommandsTest {
         assertEquals(0L, json.get("overrunCauses").get("longTicks").asLong(), text);
         // The default scene's steps are microseconds: none comes near the solver's deadline.
         assertEquals(0L, json.get("solverDeadlineTicks").asLong(), text);
+        // Nor is any dropped: the rest of a step of microseconds is not worth saving (StepPace).
+        assertEquals(0L, json.get("droppedSteps").asLong(), text);
         // By default the loop's CPU is kept awake (hybrid wait): where Linux lets it, on the last CPU it may use.
         assertTrue(json.get("loopCpu").asText().matches("CPU \\d+, kept awake by an idle-priority thread"),
             json.get("loopCpu").asText());

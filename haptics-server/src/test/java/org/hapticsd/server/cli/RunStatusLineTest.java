@@ -154,4 +154,24 @@ class RunStatusLineTest {
         s.solverDeadlineTicks = 1;
         assertEquals("  solver stopped at the tick's deadline on 1 tick", RunCommand.physicsStatus(s));
     }
+
+    @Test
+    void shouldSayOnHowManyTicksThePhysicsStepWasDroppedAndHowFarSimulatedTimeFellBehind() {
+        LoopSnapshot s = new LoopSnapshot(1);
+        assertNull(RunCommand.droppedStepsEndLine(s, 12004, 1_000_000L), "none dropped: no line");
+        s.droppedSteps = 12;
+        assertEquals("physics step dropped on 12 of 12004 ticks (0.10%): the machine ran it too slow to end before"
+            + " the next deadline, so the bodies stood still for those ticks (simulated time 12.0 ms behind the"
+            + " loop's)", RunCommand.droppedStepsEndLine(s, 12004, 1_000_000L));
+        assertEquals("  physics steps dropped (too slow for the tick): 12", RunCommand.physicsStatus(s));
+        assertEquals("physics step dropped on 3 of 4000 ticks (0.08%): the machine ran it too slow to end before"
+            + " the next deadline, so the bodies stood still for those ticks (simulated time 0.8 ms behind the"
+            + " loop's)", RunCommand.droppedStepsEndLine(withDropped(3), 4000, 250_000L), "at 4 kHz");
+    }
+
+    private static LoopSnapshot withDropped(long dropped) {
+        LoopSnapshot s = new LoopSnapshot(1);
+        s.droppedSteps = dropped;
+        return s;
+    }
 }

@@ -1,5 +1,6 @@
 package org.hapticsd.server.loop;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -188,10 +189,62 @@ class LoopPhysicsReportTest {
                 assertTrue(profile.lastVelocitySweeps() <= 1, "tick " + i + ": " + profile.lastVelocitySweeps()
                     + " velocity sweeps after the deadline");
             }
-            counted += profile.lastSweepDeadlineReached() ? 1 : 0;
+            // A tick whose step the machine ran too slow is dropped (counted apart): its profile is the last step's.
+            counted += profile.lastSweepDeadlineReached() && !profile.lastStepDropped() ? 1 : 0;
             assertEquals(counted, r.snapshot().solverDeadlineTicks, "tick " + i);
         }
         return counted;
+    }
+
+    /** A world clock that moves on by {@link #perReadNs} at every reading: each stage of a step takes that long. */
+    private static final class PacedClock implements java.util.function.LongSupplier {
+        long nowNs;
+        long perReadNs;
+
+        @Override
+        public long getAsLong() {
+            nowNs += perReadNs;
+            return nowNs;
+        }
+    }
+
+    /**
+     * The world's clock set to run every stage of the step in 20 µs (about 300 µs a step), then ten times slower, as
+     * in the host's slow stretches: the tick drops its step (the bodies stand still, {@code simTimeNs} does not move,
+     * the event and the count say so) ten times in a row, then runs the eleventh whole however late.
+     */
+    @Test
+    void shouldDropTheStepsTheMachineRunsTooSlowForTheTickAndSaySo() throws Exception {
+        BuiltScene pile = SceneBuilder.build(new SceneLoader().load(java.nio.file.Path.of("../scenes/pile-200.yaml")));
+        Run r = run(pile, 1_000L);
+        HapticLoop loop = r.assembly().loop();
+        PacedClock clock = new PacedClock();
+        clock.perReadNs = 20_000L;
+        loop.world().setClock(clock);
+        assertEquals(List.of(), r.ticks(300, LoopEvents.PHYSICS_STEP_DROPPED), "at the typical pace");
+        assertEquals(0L, r.snapshot().droppedSteps);
+        double[] poses = r.snapshot().bodyPose.clone();
+        long simTimeNs = r.snapshot().simTimeNs;
+        long cut = r.snapshot().solverDeadlineTicks;
+
+        clock.perReadNs = 200_000L;
+        assertEquals(List.of(300L), r.ticks(1, LoopEvents.PHYSICS_STEP_DROPPED));
+        LoopSnapshot s = r.snapshot();
+        assertTrue(s.stepDropped);
+        assertEquals(1L, s.droppedSteps);
+        assertArrayEquals(poses, s.bodyPose, "no body moved");
+        // A snapshot's simTimeNs is the time its tick's step starts from: tick 299's step moved it on by a period.
+        assertEquals(simTimeNs + PERIOD_NS, s.simTimeNs);
+        assertEquals(cut, s.solverDeadlineTicks, "a dropped step is not a step cut at the deadline");
+
+        assertEquals(List.of(301L, 302L, 303L, 304L, 305L, 306L, 307L, 308L, 309L),
+            r.ticks(10, LoopEvents.PHYSICS_STEP_DROPPED));
+        s = r.snapshot();
+        assertFalse(s.stepDropped, "the eleventh ran whole");
+        assertEquals(10L, s.droppedSteps);
+        assertEquals(simTimeNs + PERIOD_NS, s.simTimeNs, "the ten dropped steps did not move simulated time on");
+        r.ticks(1, 0);
+        assertEquals(simTimeNs + 2 * PERIOD_NS, r.snapshot().simTimeNs, "the eleventh did");
     }
 
     /** The 200-sphere pile: every contact in the snapshot (it carried 64 of about 450). */

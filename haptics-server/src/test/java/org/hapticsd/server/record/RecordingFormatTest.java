@@ -55,7 +55,7 @@ class RecordingFormatTest {
             LoopEvents.CONTACT_BEGAN, LoopEvents.CONTACT_ENDED, LoopEvents.OVERRUN, LoopEvents.COMMAND_APPLIED,
             LoopEvents.COMMAND_REJECTED, LoopEvents.STAGE_ERROR, LoopEvents.SCENE_CHANGED, LoopEvents.PAUSE_CHANGED,
             LoopEvents.PHYSICS_BUDGET_CHANGED, LoopEvents.CONTACTS_DROPPED, LoopEvents.IMPACT_TRANSIENT,
-            LoopEvents.IMPULSE_COLLISION, LoopEvents.THERMAL_LIMIT_CHANGED,
+            LoopEvents.IMPULSE_COLLISION, LoopEvents.THERMAL_LIMIT_CHANGED, LoopEvents.PHYSICS_STEP_DROPPED,
         };
         assertEquals(LoopEvents.COUNT, bits.length);
         for (int i = 0; i < bits.length; i++) {

@@ -1,0 +1,126 @@
+package org.hapticsd.physics;
+
+/**
+ * The typical time of each stage of a whole step, and the rule by which {@link PhysicsWorld#step(double, long, long)}
+ * drops a step that is running slow: "will this step, at the pace it is going, end after the time it was given,
+ * when a step of typical pace would have ended within it?".
+ *
+ * <p>Typical times are exponentially weighted means over whole steps, each sample capped at twice the mean so that
+ * a slow step moves them little, learnt from {@link #WARM_STEPS} whole steps before any drop (a new scene's first
+ * steps set them). At a checkpoint after a stage, {@code done} is the typical time of the stages up to it,
+ * {@code rest} that of the stages after it, {@code elapsed} the step's time so far, {@code allowed} the time from the
+ * step's start to the end it was given, and the step's pace is {@code elapsed / done}. The step is dropped when all
+ * of these hold:
+ * <ul>
+ *   <li>its pace is at least {@link #DROP_PACE}: the machine is slow, not the scene (a step that grows with the
+ *       scene is learnt, not dropped);</li>
+ *   <li>a step of typical pace would have ended in time ({@code done + rest <= allowed}): a scene whose typical step
+ *       does not fit is never dropped, it runs over;</li>
+ *   <li>the time has not run out yet ({@code elapsed < allowed}), and the rest is worth saving (at least
+ *       {@link #MIN_REST_SHARE} of {@code allowed}): a step of a few microseconds that a stall caught saves nothing
+ *       by being dropped;</li>
+ *   <li>at its pace, but at most {@link #MAX_PROJECTED_PACE}, the rest would not end in time ({@code elapsed + rest
+ *       × min(pace, 4) > allowed});</li>
+ *   <li>fewer than {@link #MAX_CONSECUTIVE_DROPS} steps in a row were dropped before it. The step after that many
+ *       runs whole however slow, and the typical times are learnt afresh from it and the next
+ *       {@code WARM_STEPS - 1} (a scene that truly got heavier, a tool pushed into a pile, has a new typical): so
+ *       at most {@value #MAX_CONSECUTIVE_DROPS} of every {@value #MAX_CONSECUTIVE_DROPS} + {@value #WARM_STEPS}
+ *       steps are dropped, however slow the machine.</li>
+ * </ul>
+ * No allocation. Owned by the world, on its thread.
+ */
+final class StepPace {
+    /** Whole steps learnt before a step may be dropped. */
+    static final int WARM_STEPS = 64;
+    /** A step this many times slower than typical, so far, may be dropped. */
+    static final double DROP_PACE = 1.5;
+    /**
+     * The rest of a slow step is projected at its pace so far, but at most this many times its typical time. On the
+     * 200-sphere pile stepped once a millisecond (docs/performance.md, *Eighteenth session*), the steps that ran past
+     * the tick ran their last stages 2.5 to 6 times slower, while a burst in one stage alone often left the rest at
+     * its pace: the cap drops a quarter fewer steps that would have ended in time, and catches as many that would
+     * not.
+     */
+    static final double MAX_PROJECTED_PACE = 4.0;
+    /** The typical rest of a step must be at least this share of the time allowed for a drop to be worth it. */
+    static final double MIN_REST_SHARE = 0.05;
+    /** Steps dropped in a row at most (10 ms at 1 kHz: the slow stretches measured lasted up to about 12 ms). */
+    static final int MAX_CONSECUTIVE_DROPS = 10;
+    /** Weight of each whole step in the typical times: about the last 32 steps count. */
+    private static final double WEIGHT = 1.0 / 32;
+
+    private final double[] typicalNs = new double[StepStage.count()];
+    private long learntSteps;
+    private int consecutiveDrops;
+
+    /** Forgets the typical times (the scene changed): the next {@link #WARM_STEPS} whole steps set them again. */
+    void reset() {
+        learntSteps = 0;
+        consecutiveDrops = 0;
+    }
+
+    /** A step was dropped ({@link #shouldDrop} said so). */
+    void dropped() {
+        consecutiveDrops++;
+    }
+
+    /**
+     * Learns the stage times of a whole step from {@code profile}; after {@link #MAX_CONSECUTIVE_DROPS} drops in a
+     * row, learns them afresh from it.
+     */
+    void learn(StepProfile profile) {
+        if (consecutiveDrops >= MAX_CONSECUTIVE_DROPS) {
+            learntSteps = 0;
+        }
+        consecutiveDrops = 0;
+        for (int s = 0; s < typicalNs.length; s++) {
+            double ns = profile.lastNs(StepStage.at(s));
+            if (learntSteps == 0) {
+                typicalNs[s] = ns;
+            } else {
+                typicalNs[s] += (Math.min(ns, 2.0 * typicalNs[s]) - typicalNs[s]) * WEIGHT;
+            }
+        }
+        learntSteps++;
+    }
+
+    /** Whether {@link #WARM_STEPS} whole steps have been learnt since the typical times were last set afresh. */
+    boolean warm() {
+        return learntSteps >= WARM_STEPS;
+    }
+
+    /** The typical time of {@code stage}, ns (0 before the first whole step). */
+    double typicalNs(StepStage stage) {
+        return learntSteps == 0 ? 0.0 : typicalNs[stage.ordinal()];
+    }
+
+    /**
+     * The rule above, at the checkpoint after {@code doneThrough}.
+     *
+     * @param stepStartNs {@link System#nanoTime()} when the step began
+     * @param nowNs       {@link System#nanoTime()} now
+     * @param endByNs     when the step must have ended, on the same clock
+     */
+    boolean shouldDrop(StepStage doneThrough, long stepStartNs, long nowNs, long endByNs) {
+        if (!warm() || consecutiveDrops >= MAX_CONSECUTIVE_DROPS) {
+            return false;
+        }
+        double doneNs = 0.0;
+        double restNs = 0.0;
+        for (int s = 0; s < typicalNs.length; s++) {
+            if (s <= doneThrough.ordinal()) {
+                doneNs += typicalNs[s];
+            } else {
+                restNs += typicalNs[s];
+            }
+        }
+        // Differences of nanoTime values, never the values themselves: they may be negative and wrap.
+        double elapsedNs = nowNs - stepStartNs;
+        double allowedNs = endByNs - stepStartNs;
+        if (!(doneNs > 0.0) || elapsedNs < DROP_PACE * doneNs || elapsedNs >= allowedNs
+                || doneNs + restNs > allowedNs || restNs < MIN_REST_SHARE * allowedNs) {
+            return false;
+        }
+        return elapsedNs + restNs * Math.min(elapsedNs / doneNs, MAX_PROJECTED_PACE) > allowedNs;
+    }
+}
