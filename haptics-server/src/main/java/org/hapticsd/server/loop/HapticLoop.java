@@ -608,8 +608,9 @@ public final class HapticLoop implements LoopControl {
      * Whether a step on the wall clock (one the physics budget judges) stops its contact solver's sweeps at
      * {@link #SOLVER_DEADLINE_SHARE} of the tick ({@link PhysicsWorld#step(double, long)}), after the first sweep:
      * on a loaded machine the contacts then converge over more steps, through the warm start, instead of the tick
-     * running past its deadline. True by default; false steps every tick to convergence or the sweep budget, so that
-     * the answer does not depend on the machine's speed. A loop on simulated time never has the deadline. Before the
+     * running past its deadline; and a step the machine runs too slow to end before the next deadline is dropped
+     * ({@link #stepOnTheWallClock}). True by default; false steps every tick whole, to convergence or the sweep budget,
+     * so that the answer does not depend on the machine's speed. A loop on simulated time never has the deadline. Before the
      * first tick.
      */
     public void setSolverDeadline(boolean on) {
