@@ -75,6 +75,8 @@ public final class ScriptRunner {
     private boolean solverDeadline = true;
     /** Where in the tick that deadline falls, as a share of the period ({@link HapticLoop#SOLVER_DEADLINE_SHARE}). */
     private double solverDeadlineShare = HapticLoop.SOLVER_DEADLINE_SHARE;
+    /** The physics world's clock, a test's ({@link #setWorldClockForTest}); null: the system's. */
+    private java.util.function.LongSupplier worldClock;
 
     /** A script that cannot be run as written: the message names the file, line and field (CLI exit 2). */
     public static final class ScriptException extends Exception {
@@ -476,6 +478,9 @@ public final class ScriptRunner {
         assembly.loop().setJudgePhysicsBudget(!lockstep);
         assembly.loop().setSolverDeadline(solverDeadline);
         assembly.loop().setSolverDeadlineShare(solverDeadlineShare);
+        if (worldClock != null) {
+            assembly.loop().world().setClock(worldClock);
+        }
         TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz));
         TickRecorder recorder = null;
         if (recording != null) {
@@ -678,6 +683,14 @@ public final class ScriptRunner {
      */
     void setSolverDeadlineShare(double share) {
         this.solverDeadlineShare = share;
+    }
+
+    /**
+     * The physics world's clock ({@link org.hapticsd.physics.PhysicsWorld#setClock}): a test's makes the step's stage
+     * times, and so its dropped steps, what the test says. For tests: the CLI keeps the system's.
+     */
+    void setWorldClockForTest(java.util.function.LongSupplier nanoClock) {
+        this.worldClock = nanoClock;
     }
 
     /** Whether the last {@link #run} got past building its scene: what ran out of memory after it is not the scene. */

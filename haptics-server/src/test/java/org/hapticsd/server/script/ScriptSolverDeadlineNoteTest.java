@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code test} command's note for a real-time script whose contact solver was stopped at the tick's deadline.
+ * The {@code test} command's notes for a real-time script whose contact solver was stopped at the tick's deadline, and
+ * for one whose physics steps were dropped as too slow for the tick.
  * With the deadline at the start of the tick (share 0) every step that needs a second sweep is cut after its first,
  * whatever the machine's speed, so the note is certain on the ten-cube stack (whose contacts often need more than
  * one sweep), and absent when the deadline is off.
@@ -58,5 +59,62 @@ class ScriptSolverDeadlineNoteTest {
         results = off.run(script, off.load(script));
         assertTrue(results.get(0).passed(), results.toString());
         assertTrue(off.lastNotes().stream().noneMatch(n -> n.startsWith("contact solver")), off.lastNotes().toString());
+    }
+
+    private static final Pattern DROPPED = Pattern.compile("physics step dropped on (\\d+) ticks \\(the machine ran it too"
+        + " slow for the tick\\): simulated time (\\d+\\.\\d{3}) s behind the loop's");
+
+    /**
+     * A world clock on which every stage of the step takes 20 µs, except for 2,000 readings in the middle of the run
+     * (several ticks) when it takes 200 µs: the real-time script drops those ticks' steps and its notes say how many;
+     * with the deadline off, it drops none and says nothing.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldNoteTheTicksWhoseStepWasDroppedAndNothingWhenTheDeadlineIsOff(@TempDir Path dir) throws Exception {
+        Files.copy(Path.of("..", "scenes", "cube-stack.yaml"), dir.resolve("stack.yaml"));
+        Path script = dir.resolve("stack-script.yaml");
+        Files.writeString(script, """
+            name: stack on a slow machine
+            timing: realtime
+            scene: stack.yaml
+            duration: 0.5
+            assertions:
+              - {name: tool parked, at: 0.4, force: {axis: magnitude, max: 0.001}}
+            """);
+
+        ScriptRunner slow = new ScriptRunner();
+        slow.setWorldClockForTest(new SlowStretchClock());
+        List<AssertionResult> results = slow.run(script, slow.load(script));
+        assertTrue(results.get(0).passed(), results.toString());
+        String note = slow.lastNotes().stream().filter(n -> n.startsWith("physics step dropped")).findFirst()
+            .orElseThrow(() -> new AssertionError("no dropped-step note in " + slow.lastNotes()));
+        Matcher m = DROPPED.matcher(note);
+        assertTrue(m.matches(), note);
+        long ticks = Long.parseLong(m.group(1));
+        // At most ten in a row, then one whole step and 64 before the next drop: the stretch holds one run of drops.
+        assertTrue(ticks >= 1 && ticks <= 10, note);
+        assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), note);
+
+        ScriptRunner off = new ScriptRunner();
+        off.setWorldClockForTest(new SlowStretchClock());
+        off.setSolverDeadline(false);
+        results = off.run(script, off.load(script));
+        assertTrue(results.get(0).passed(), results.toString());
+        assertTrue(off.lastNotes().stream().noneMatch(n -> n.startsWith("physics step dropped")),
+            off.lastNotes().toString());
+    }
+
+    /** 20 µs a reading, 200 µs for readings 3,000 to 4,999. */
+    private static final class SlowStretchClock implements java.util.function.LongSupplier {
+        private long nowNs;
+        private long readings;
+
+        @Override
+        public long getAsLong() {
+            readings++;
+            nowNs += readings >= 3_000 && readings < 5_000 ? 200_000L : 20_000L;
+            return nowNs;
+        }
     }
 }
