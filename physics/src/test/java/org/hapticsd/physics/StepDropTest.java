@@ -232,25 +232,22 @@ class StepDropTest {
         double[] s = new double[world.bodyCount() * 13];
         Vector3d v = new Vector3d();
         Quaterniond q = new Quaterniond();
-        for (int body = 0, k = 0; body < world.bodyCount(); body++) {
-            world.bodyPosition(body, v);
-            s[k++] = v.x;
-            s[k++] = v.y;
-            s[k++] = v.z;
+        for (int body = 0, k = 0; body < world.bodyCount(); body++, k += 13) {
+            put(s, k, world.bodyPosition(body, v));
             world.bodyOrientation(body, q);
-            s[k++] = q.x;
-            s[k++] = q.y;
-            s[k++] = q.z;
-            s[k++] = q.w;
-            world.bodyLinearVelocity(body, v);
-            s[k++] = v.x;
-            s[k++] = v.y;
-            s[k++] = v.z;
-            world.bodyAngularVelocity(body, v);
-            s[k++] = v.x;
-            s[k++] = v.y;
-            s[k++] = v.z;
+            s[k + 3] = q.x;
+            s[k + 4] = q.y;
+            s[k + 5] = q.z;
+            s[k + 6] = q.w;
+            put(s, k + 7, world.bodyLinearVelocity(body, v));
+            put(s, k + 10, world.bodyAngularVelocity(body, v));
         }
         return s;
+    }
+
+    private static void put(double[] dest, int at, Vector3d v) {
+        dest[at] = v.x;
+        dest[at + 1] = v.y;
+        dest[at + 2] = v.z;
     }
 }

@@ -28,37 +28,20 @@ class ScriptSolverDeadlineNoteTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldNoteTheTicksWhoseSolverTheDeadlineStoppedAndNothingWhenItIsOff(@TempDir Path dir) throws Exception {
-        Files.copy(Path.of("..", "scenes", "cube-stack.yaml"), dir.resolve("stack.yaml"));
-        Path script = dir.resolve("stack-script.yaml");
-        Files.writeString(script, """
-            name: stack at the deadline
-            timing: realtime
-            scene: stack.yaml
-            duration: 0.5
-            assertions:
-              - {name: tool parked, at: 0.4, force: {axis: magnitude, max: 0.001}}
-            """);
-
+        Path script = stackScript(dir);
         ScriptRunner cut = new ScriptRunner();
         cut.setSolverDeadlineShare(0.0);
-        List<AssertionResult> results = cut.run(script, cut.load(script));
-        assertTrue(results.get(0).passed(), results.toString());
-        String note = cut.lastNotes().stream().filter(n -> n.startsWith("contact solver")).findFirst()
-            .orElseThrow(() -> new AssertionError("no solver note in " + cut.lastNotes()));
-        Matcher m = NOTE.matcher(note);
-        assertTrue(m.matches(), note);
+        Matcher m = note(cut, script, NOTE);
         long ticks = Long.parseLong(m.group(1));
         // At least one tick, and no more than the run can have (0.5 s at 1 kHz and the ticks until the loop stops,
         // which the script's trace is sized for; in practice every tick here, 501–502).
-        assertTrue(ticks > 0 && ticks <= TickTrace.capacity(0.5, 1000), note);
-        assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), note);
+        assertTrue(ticks > 0 && ticks <= TickTrace.capacity(0.5, 1000), m.group());
+        assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), m.group());
 
         ScriptRunner off = new ScriptRunner();
         off.setSolverDeadlineShare(0.0);
         off.setSolverDeadline(false);
-        results = off.run(script, off.load(script));
-        assertTrue(results.get(0).passed(), results.toString());
-        assertTrue(off.lastNotes().stream().noneMatch(n -> n.startsWith("contact solver")), off.lastNotes().toString());
+        assertNoNote(off, script, "contact solver");
     }
 
     private static final Pattern DROPPED = Pattern.compile("physics step dropped on (\\d+) ticks \\(the machine ran it too"
@@ -72,37 +55,48 @@ class ScriptSolverDeadlineNoteTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldNoteTheTicksWhoseStepWasDroppedAndNothingWhenTheDeadlineIsOff(@TempDir Path dir) throws Exception {
+        Path script = stackScript(dir);
+        ScriptRunner slow = new ScriptRunner();
+        slow.setWorldClockForTest(new SlowStretchClock());
+        Matcher m = note(slow, script, DROPPED);
+        long ticks = Long.parseLong(m.group(1));
+        // At most ten in a row, then one whole step and 64 before the next drop: the stretch holds one run of drops.
+        assertTrue(ticks >= 1 && ticks <= 10, m.group());
+        assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), m.group());
+
+        ScriptRunner off = new ScriptRunner();
+        off.setWorldClockForTest(new SlowStretchClock());
+        off.setSolverDeadline(false);
+        assertNoNote(off, script, "physics step dropped");
+    }
+
+    /** The ten-cube stack, half a second in real time, with the tool parked away from it. */
+    private static Path stackScript(Path dir) throws Exception {
         Files.copy(Path.of("..", "scenes", "cube-stack.yaml"), dir.resolve("stack.yaml"));
         Path script = dir.resolve("stack-script.yaml");
         Files.writeString(script, """
-            name: stack on a slow machine
+            name: stack at the deadline
             timing: realtime
             scene: stack.yaml
             duration: 0.5
             assertions:
               - {name: tool parked, at: 0.4, force: {axis: magnitude, max: 0.001}}
             """);
+        return script;
+    }
 
-        ScriptRunner slow = new ScriptRunner();
-        slow.setWorldClockForTest(new SlowStretchClock());
-        List<AssertionResult> results = slow.run(script, slow.load(script));
+    /** Runs the script, which must pass, and returns its one note that matches {@code pattern}, matched. */
+    private static Matcher note(ScriptRunner runner, Path script, Pattern pattern) throws Exception {
+        List<AssertionResult> results = runner.run(script, runner.load(script));
         assertTrue(results.get(0).passed(), results.toString());
-        String note = slow.lastNotes().stream().filter(n -> n.startsWith("physics step dropped")).findFirst()
-            .orElseThrow(() -> new AssertionError("no dropped-step note in " + slow.lastNotes()));
-        Matcher m = DROPPED.matcher(note);
-        assertTrue(m.matches(), note);
-        long ticks = Long.parseLong(m.group(1));
-        // At most ten in a row, then one whole step and 64 before the next drop: the stretch holds one run of drops.
-        assertTrue(ticks >= 1 && ticks <= 10, note);
-        assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), note);
+        return runner.lastNotes().stream().map(pattern::matcher).filter(Matcher::matches).findFirst()
+            .orElseThrow(() -> new AssertionError("no note like " + pattern + " in " + runner.lastNotes()));
+    }
 
-        ScriptRunner off = new ScriptRunner();
-        off.setWorldClockForTest(new SlowStretchClock());
-        off.setSolverDeadline(false);
-        results = off.run(script, off.load(script));
+    private static void assertNoNote(ScriptRunner runner, Path script, String start) throws Exception {
+        List<AssertionResult> results = runner.run(script, runner.load(script));
         assertTrue(results.get(0).passed(), results.toString());
-        assertTrue(off.lastNotes().stream().noneMatch(n -> n.startsWith("physics step dropped")),
-            off.lastNotes().toString());
+        assertTrue(runner.lastNotes().stream().noneMatch(n -> n.startsWith(start)), runner.lastNotes().toString());
     }
 
     /** 20 µs a reading, 200 µs for readings 3,000 to 4,999. */
