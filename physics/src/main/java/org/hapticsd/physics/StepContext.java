@@ -45,9 +45,9 @@ public final class StepContext {
 
     /**
      * Whether the step was given a deadline for its solver sweeps ({@link PhysicsWorld#step(double, long)}) and the
-     * world's clock ({@link PhysicsWorld#nanoTime()}) has reached it. A solver asks between sweeps, after its first full sweep, and stops
-     * there: the step does less work, not more than it was given time for. Always false for a step without a deadline,
-     * so that a step on simulated time computes the same thing on every machine.
+     * world's clock ({@link PhysicsWorld#nanoTime()}) has reached it. A solver asks between sweeps, after its first
+     * full sweep, and stops there: the step does less work, not more than it was given time for. Always false for a
+     * step without a deadline, so that a step on simulated time computes the same thing on every machine.
      */
     public boolean pastSweepDeadline() {
         return hasSweepDeadline && clock.getAsLong() - sweepDeadlineNs >= 0;

@@ -44,9 +44,9 @@ class StepDropTest {
 
     /**
      * A step whose broadphase took ten times its typical 20 µs: at the checkpoint after it, 200 µs of 700 µs are
-     * gone, and the other eleven stages at four times their typical 220 µs would end at 1,080 µs. Dropped: the bodies,
-     * the contacts and the force on each body are the last whole step's, the force applied for the step is gone and
-     * so are its onsets, and the next whole steps give the bits of a twin world that was never asked for it.
+     * gone, and the other eleven stages at four times their typical 220 µs would end at 1,080 µs. Dropped: the
+     * bodies, the contacts and the force on each body are the last whole step's, the force applied for the step is
+     * gone and so are its onsets, and the next whole steps give the bits of a twin world never asked for it.
      */
     @Test
     void shouldDropASlowStepBeforeItChangesAnythingAndGoOnAsIfItHadNotBeenAsked() {

@@ -610,8 +610,8 @@ public final class HapticLoop implements LoopControl {
      * on a loaded machine the contacts then converge over more steps, through the warm start, instead of the tick
      * running past its deadline; and a step the machine runs too slow to end before the next deadline is dropped
      * ({@link #stepOnTheWallClock}). True by default; false steps every tick whole, to convergence or the sweep budget,
-     * so that the answer does not depend on the machine's speed. A loop on simulated time never has the deadline. Before the
-     * first tick.
+     * so that the answer does not depend on the machine's speed. A loop on simulated time never has the deadline.
+     * Before the first tick.
      */
     public void setSolverDeadline(boolean on) {
         this.solverDeadline = on;

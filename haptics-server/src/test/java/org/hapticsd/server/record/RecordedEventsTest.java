@@ -360,8 +360,8 @@ class RecordedEventsTest {
         // The physics bits need a second of slow steps or a full contact budget, which this wall scene has neither
         // of; the events field round-trips as a whole above, and LoopPhysicsReportTest sets both bits on a loop.
         // The impulse bits need a strike on a material with transients: SimulateTapTest records them. The thermal bit
-        // needs seconds of a hard press: ThermalLimitCliTest records it. A dropped step needs a machine running the step
-        // several times slower than it does here: LoopPhysicsReportTest sets that bit with a slow world clock.
+        // needs seconds of a hard press: ThermalLimitCliTest records it. A dropped step needs a machine running the
+        // step several times slower than it does here: LoopPhysicsReportTest sets that bit with a slow world clock.
         for (int bit = 0; bit < LoopEvents.COUNT; bit++) {
             if (1 << bit != LoopEvents.CONTACT_BEGAN && 1 << bit != LoopEvents.CONTACT_ENDED
                 && 1 << bit != LoopEvents.COMMAND_REJECTED && 1 << bit != LoopEvents.STAGE_ERROR

@@ -44,8 +44,8 @@ class ScriptSolverDeadlineNoteTest {
         assertNoNote(off, script, "contact solver");
     }
 
-    private static final Pattern DROPPED = Pattern.compile("physics step dropped on (\\d+) ticks \\(the machine ran it too"
-        + " slow for the tick\\): simulated time (\\d+\\.\\d{3}) s behind the loop's");
+    private static final Pattern DROPPED = Pattern.compile("physics step dropped on (\\d+) ticks \\(the machine ran it"
+        + " too slow for the tick\\): simulated time (\\d+\\.\\d{3}) s behind the loop's");
 
     /**
      * A world clock on which every stage of the step takes 20 µs, except for 2,000 readings in the middle of the run
