@@ -816,12 +816,12 @@ public final class PhysicsWorld {
         long stageStartNs = stepStartNs;
         findCandidatePairs();
         stageStartNs = endStage(StepStage.BROADPHASE, stageStartNs);
-        if (dropEnabled && pace.shouldDrop(StepStage.BROADPHASE, stepStartNs, stageStartNs, dropEndByNs)) {
+        if (dropEnabled && pace.shouldDrop(StepStage.BROADPHASE, pairCount, stepStartNs, stageStartNs, dropEndByNs)) {
             return drop(StepStage.BROADPHASE);
         }
         findContacts();
         stageStartNs = endStage(StepStage.NARROWPHASE, stageStartNs);
-        if (dropEnabled && pace.shouldDrop(StepStage.NARROWPHASE, stepStartNs, stageStartNs, dropEndByNs)) {
+        if (dropEnabled && pace.shouldDrop(StepStage.NARROWPHASE, pairCount, stepStartNs, stageStartNs, dropEndByNs)) {
             return drop(StepStage.NARROWPHASE);
         }
         for (DeformableCoupling d : deformables) {
@@ -865,7 +865,7 @@ public final class PhysicsWorld {
                 lcpModel.lastPositionSweeps(), lcpModel.lastDeadlineReached());
         profile.recordContacts(candidates.count, candidates.dropped, droppedPoints);
         profile.recordDropped(false);
-        pace.learn(profile);
+        pace.learn(profile, pairCount);
         if (lost != null) {
             throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "
                 + "taken out of the simulation, where it stays until the scene is reset");
@@ -907,6 +907,15 @@ public final class PhysicsWorld {
     /** The time on the world's clock ({@link #setClock}), ns: what a caller computes deadlines from. */
     public long nanoTime() {
         return clock.getAsLong();
+    }
+
+    /**
+     * The usual time of a whole step lately, on the world's clock, ns: the sum of the typical stage times the drop
+     * rule weighs a step against ({@link #step(double, long, long)}; a weighted mean over about the last 32 whole
+     * steps, a slow one counted at most twice). 0 before the first whole step, and again after the scene changes.
+     */
+    public double typicalStepNs() {
+        return pace.typicalTotalNs();
     }
 
     /** The typical stage times and the drop rule, for tests. */

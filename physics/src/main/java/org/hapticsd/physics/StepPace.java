@@ -7,13 +7,16 @@ package org.hapticsd.physics;
  *
  * <p>Typical times are exponentially weighted means over whole steps, each sample capped at twice the mean so that
  * a slow step moves them little, learnt from {@link #WARM_STEPS} whole steps before any drop (a new scene's first
- * steps set them). At a checkpoint after a stage, {@code done} is the typical time of the stages up to it,
- * {@code rest} that of the stages after it, {@code elapsed} the step's time so far, {@code allowed} the time from the
- * step's start to the end it was given, and the step's pace is {@code elapsed / done}. The step is dropped when all
- * of these hold:
+ * steps set them), with the typical number of pairs the broadphase passed on. A step's work is its pairs over the
+ * typical pairs, at least 1: a pile whose spheres land has more pairs to test and points to solve in the same step,
+ * so its stages are expected to take that many times longer, and it is not taken for a slow machine. At a checkpoint
+ * after a stage, {@code done} is the typical time of the stages up to it and {@code rest} that of the stages after
+ * it, both times the step's work, {@code elapsed} is the step's time so far, {@code allowed} the time from the step's
+ * start to the end it was given, and the step's pace is {@code elapsed / done}. The step is dropped when all of these
+ * hold:
  * <ul>
  *   <li>its pace is at least {@link #DROP_PACE}: the machine is slow, not the scene (a step that grows with the
- *       scene is learnt, not dropped);</li>
+ *       scene's pairs is expected to, and one that grows otherwise is learnt, not dropped);</li>
  *   <li>a step of typical pace would have ended in time ({@code done + rest <= allowed}): a scene whose typical step
  *       does not fit is never dropped, it runs over;</li>
  *   <li>the time has not run out yet ({@code elapsed < allowed}), and the rest is worth saving (at least
@@ -50,6 +53,7 @@ final class StepPace {
     private static final double WEIGHT = 1.0 / 32;
 
     private final double[] typicalNs = new double[StepStage.count()];
+    private double typicalPairs;
     private long learntSteps;
     private int consecutiveDrops;
 
@@ -65,14 +69,16 @@ final class StepPace {
     }
 
     /**
-     * Learns the stage times of a whole step from {@code profile}; after {@link #MAX_CONSECUTIVE_DROPS} drops in a
-     * row, learns them afresh from it.
+     * Learns the stage times of a whole step from {@code profile}, and its number of pairs; after
+     * {@link #MAX_CONSECUTIVE_DROPS} drops in a row, learns them afresh from it.
      */
-    void learn(StepProfile profile) {
+    void learn(StepProfile profile, int pairs) {
         if (consecutiveDrops >= MAX_CONSECUTIVE_DROPS) {
             learntSteps = 0;
         }
         consecutiveDrops = 0;
+        // Not capped like the times: the number of pairs is the scene's, whatever the machine's speed.
+        typicalPairs = learntSteps == 0 ? pairs : typicalPairs + (pairs - typicalPairs) * WEIGHT;
         for (int s = 0; s < typicalNs.length; s++) {
             double ns = profile.lastNs(StepStage.at(s));
             if (learntSteps == 0) {
@@ -94,14 +100,24 @@ final class StepPace {
         return learntSteps == 0 ? 0.0 : typicalNs[stage.ordinal()];
     }
 
+    /** The typical time of a whole step, ns: the sum over the stages (0 before the first whole step). */
+    double typicalTotalNs() {
+        double totalNs = 0.0;
+        for (int s = 0; s < typicalNs.length; s++) {
+            totalNs += typicalNs[s];
+        }
+        return learntSteps == 0 ? 0.0 : totalNs;
+    }
+
     /**
      * The rule above, at the checkpoint after {@code doneThrough}.
      *
+     * @param pairs       the pairs the broadphase passed on in this step
      * @param stepStartNs {@link System#nanoTime()} when the step began
      * @param nowNs       {@link System#nanoTime()} now
      * @param endByNs     when the step must have ended, on the same clock
      */
-    boolean shouldDrop(StepStage doneThrough, long stepStartNs, long nowNs, long endByNs) {
+    boolean shouldDrop(StepStage doneThrough, int pairs, long stepStartNs, long nowNs, long endByNs) {
         if (!warm() || consecutiveDrops >= MAX_CONSECUTIVE_DROPS) {
             return false;
         }
@@ -114,6 +130,9 @@ final class StepPace {
                 restNs += typicalNs[s];
             }
         }
+        double work = Math.max(1.0, pairs / Math.max(1.0, typicalPairs));
+        doneNs *= work;
+        restNs *= work;
         // Differences of nanoTime values, never the values themselves: they may be negative and wrap.
         double elapsedNs = nowNs - stepStartNs;
         double allowedNs = endByNs - stepStartNs;

@@ -29,6 +29,8 @@ class StepDropTest {
     /** The loop's margins at 1 kHz: the solver's deadline at 60 % of the tick, the step's end at 90 %. */
     private static final long SWEEP_DEADLINE_AFTER_NS = 600_000L;
     private static final long END_BY_AFTER_NS = 900_000L;
+    /** The pairs of the rule-by-numbers steps. */
+    private static final int PAIRS = 400;
 
     /** A clock that moves on by {@link #perReadNs} at every reading. */
     private static final class PacedClock implements LongSupplier {
@@ -151,9 +153,18 @@ class StepDropTest {
         assertTrue(drop(pace, StepStage.NARROWPHASE, 1_400_000, 1_599_000), "1,720 > 1,599, and 80 ≥ 5 % of it");
         assertFalse(drop(pace, StepStage.NARROWPHASE, 1_500_000, 1_700_000), "rest 80 µs < 5 % of 1,700 µs");
 
+        // Twice the pairs: the step is expected to take twice as long (done 40, rest 260 µs), so 30 µs is no slow
+        // pace and 300 µs do not fit in 150; 60 µs is pace 1.5, and 60 + 260 × 1.5 = 450 > 400.
+        assertFalse(pace.shouldDrop(StepStage.BROADPHASE, 2 * PAIRS, 0L, 30_000, 150_000), "twice the work");
+        assertFalse(pace.shouldDrop(StepStage.BROADPHASE, 2 * PAIRS, 0L, 59_999, 400_000), "pace just under 1.5");
+        assertTrue(pace.shouldDrop(StepStage.BROADPHASE, 2 * PAIRS, 0L, 60_000, 400_000));
+        assertFalse(pace.shouldDrop(StepStage.BROADPHASE, 2 * PAIRS, 0L, 80_000, 600_000), "80 + 260 × 2 = 600");
+        // Fewer pairs than usual are not expected to be faster: half the pairs is the usual work.
+        assertTrue(pace.shouldDrop(StepStage.BROADPHASE, PAIRS / 2, 0L, 30_000, 150_000));
+
         StepPace slowOnce = learnt(20_000, 50_000, 30_000, 50_000);
         StepProfile slow = profile(200_000, 500_000, 300_000, 500_000);
-        slowOnce.learn(slow);
+        slowOnce.learn(slow, PAIRS);
         assertEquals(20_000 * (1 + 1.0 / 32), slowOnce.typicalNs(StepStage.BROADPHASE), 1e-9,
             "a step ten times slower counts as twice the typical, at weight 1/32");
     }
@@ -191,14 +202,14 @@ class StepDropTest {
     }
 
     private static boolean drop(StepPace pace, StepStage doneThrough, long elapsedNs, long allowedNs) {
-        return pace.shouldDrop(doneThrough, 0L, elapsedNs, allowedNs);
+        return pace.shouldDrop(doneThrough, PAIRS, 0L, elapsedNs, allowedNs);
     }
 
     private static StepPace learnt(long broadNs, long narrowNs, long prepareNs, long solveNs) {
         StepPace pace = new StepPace();
         StepProfile typical = profile(broadNs, narrowNs, prepareNs, solveNs);
         for (int i = 0; i < StepPace.WARM_STEPS; i++) {
-            pace.learn(typical);
+            pace.learn(typical, PAIRS);
         }
         assertTrue(pace.warm());
         return pace;

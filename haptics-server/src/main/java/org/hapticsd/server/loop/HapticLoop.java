@@ -182,6 +182,15 @@ public final class HapticLoop implements LoopControl {
         return lastStepCpuNs;
     }
 
+    /**
+     * The physics step's usual time lately ({@link PhysicsWorld#typicalStepNs()}), ns, when the loop judges the step
+     * by CPU time (a loop on the wall clock); else 0. For {@link OverrunCauses}: a step twice its usual time was the
+     * machine, not the scene.
+     */
+    long stepUsualNs() {
+        return stepBudgetClock != stageTimer ? (long) world.typicalStepNs() : 0L;
+    }
+
     /** Whether the physics budget judges the step by the loop thread's CPU time (else by the stage timer's time). */
     boolean judgesStepByCpuTime() {
         return stepBudgetClock != stageTimer;

@@ -318,7 +318,8 @@ public final class LoopRunner implements AutoCloseable {
                 recentTickNs = Math.max(endNs - startNs, recentTickNs - (recentTickNs >> 6));
                 if (schedule.advance(endNs)) {
                     overrunCauses.record(startNs - deadlineNs, endNs - startNs,
-                        cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs());
+                        cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs(),
+                        loop.stepUsualNs());
                     loop.afterTick(true);
                     skippedDeadlines = schedule.skippedDeadlines();
                 } else {

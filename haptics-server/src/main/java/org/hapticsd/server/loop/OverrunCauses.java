@@ -15,7 +15,9 @@ import java.util.Locale;
  *   <li><b>off the CPU</b> (O): something took the CPU away in the middle of the tick;</li>
  *   <li><b>on the CPU</b> (C, and ties): the tick's own work, or a CPU that ran it slowly (in a virtual machine,
  *   also a host that takes the virtual CPU away without reporting steal time: the guest charges that to the running
- *   thread); the step's CPU time says which part of the tick it was.</li>
+ *   thread); the step's CPU time says which part of the tick it was, and its usual time whether the step was the
+ *   scene's weight (about its usual time) or the machine running it slowly (at least {@value #SLOW_STEP_FACTOR}
+ *   times its usual time: on the 200-sphere pile, mostly a stall of 0.6–1.3 ms inside one stage).</li>
  * </ul>
  * The largest part, not "what would have fitted without it": a tick of 998 µs of work that started 4 µs late fits
  * without the 4 µs, and was a tick on the CPU (a tester's first run of this class said "woken late, up to 0.00 ms").
@@ -30,6 +32,9 @@ import java.util.Locale;
  * it). No allocation while recording.
  */
 public final class OverrunCauses {
+    /** An overrun on the CPU whose step took at least this many times its usual time: the machine, not the scene. */
+    static final int SLOW_STEP_FACTOR = 2;
+
     private long wokenLate;
     private long maxLateNs;
     private long offCpu;
@@ -37,6 +42,8 @@ public final class OverrunCauses {
     private long onCpu;
     private long maxCpuNs;
     private long maxStepCpuNs;
+    private long maxStepUsualNs;
+    private long onCpuSlowStep;
     private long longTicks;
     private long maxLongWallNs;
 
@@ -47,8 +54,10 @@ public final class OverrunCauses {
      * @param wallNs    how long it ran, ns
      * @param cpuNs     the loop thread's CPU time in it, ns; negative when the thread's CPU clock cannot be read
      * @param stepCpuNs the physics step's CPU time in it, ns (0 when not measured)
+     * @param stepUsualNs the physics step's usual time lately ({@code PhysicsWorld.typicalStepNs()}), ns (0 when not
+     *                    known)
      */
-    void record(long lateNs, long wallNs, long cpuNs, long stepCpuNs) {
+    void record(long lateNs, long wallNs, long cpuNs, long stepCpuNs, long stepUsualNs) {
         if (cpuNs < 0) {
             if (lateNs > wallNs) {
                 wokenLate++;
@@ -63,9 +72,13 @@ public final class OverrunCauses {
         long offNs = Math.max(0L, wallNs - cpuNs);
         if (cpuNs >= lateNs && cpuNs >= offNs) {
             onCpu++;
+            if (stepUsualNs > 0 && stepCpuNs >= SLOW_STEP_FACTOR * stepUsualNs) {
+                onCpuSlowStep++;
+            }
             if (cpuNs > maxCpuNs) {
                 maxCpuNs = cpuNs;
                 maxStepCpuNs = stepCpuNs;
+                maxStepUsualNs = stepUsualNs;
             }
         } else if (offNs >= lateNs) {
             offCpu++;
@@ -116,13 +129,27 @@ public final class OverrunCauses {
         return maxStepCpuNs;
     }
 
+    /** The usual step time when that tick ran ({@code PhysicsWorld.typicalStepNs()}), ns; 0 when not known. */
+    public long maxStepUsualNs() {
+        return maxStepUsualNs;
+    }
+
+    /**
+     * The overruns on the CPU whose physics step took at least {@value #SLOW_STEP_FACTOR} times its usual time: the
+     * machine ran the same work slowly (or stalled in it), where a step of its usual time is the scene's weight.
+     */
+    public long onCpuSlowStep() {
+        return onCpuSlowStep;
+    }
+
     public long maxLongWallNs() {
         return maxLongWallNs;
     }
 
     /**
      * The end report's line, e.g. {@code overruns by cause: 1 woken late (up to 1.21 ms after the deadline); 2 on
-     * the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of it)}; null without overruns.
+     * the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of it, usually 0.28 ms; 2 of the 2 in a
+     * step at least twice its usual time)}; null without overruns.
      */
     public String summary() {
         if (total() == 0) {
@@ -138,8 +165,16 @@ public final class OverrunCauses {
                 maxOffCpuNs / 1e6));
         }
         if (onCpu > 0) {
-            parts.add(String.format(Locale.ROOT, "%d on the CPU (up to %.2f ms of CPU time in a tick, the physics step"
-                + " %.2f ms of it)", onCpu, maxCpuNs / 1e6, maxStepCpuNs / 1e6));
+            StringBuilder part = new StringBuilder(String.format(Locale.ROOT, "%d on the CPU (up to %.2f ms of CPU time"
+                + " in a tick, the physics step %.2f ms of it", onCpu, maxCpuNs / 1e6, maxStepCpuNs / 1e6));
+            if (maxStepUsualNs > 0) {
+                part.append(String.format(Locale.ROOT, ", usually %.2f ms", maxStepUsualNs / 1e6));
+            }
+            if (onCpuSlowStep > 0) {
+                part.append(String.format(Locale.ROOT, "; %d of the %d in a step at least twice its usual time",
+                    onCpuSlowStep, onCpu));
+            }
+            parts.add(part.append(')').toString());
         }
         if (longTicks > 0) {
             parts.add(String.format(Locale.ROOT, "%d long (up to %.2f ms; the thread's CPU time cannot be read here)",

@@ -22,21 +22,21 @@ class OverrunCausesTest {
         assertNull(causes.summary(), "nothing to say without overruns");
 
         // Started 1.2 ms late, ran 40 µs: the lateness is the largest part.
-        causes.record(1_200_000, 40_000, 32_000, 14_000);
+        causes.record(1_200_000, 40_000, 32_000, 14_000, 0);
         // Ran 3 ms with 50 µs of CPU: the thread was off its CPU for 2.95 ms of it.
-        causes.record(10_000, 3_000_000, 50_000, 20_000);
+        causes.record(10_000, 3_000_000, 50_000, 20_000, 0);
         // Ran 1.19 ms with 1.23 ms of CPU (the two clocks differ by a few per cent), the step 1.14 ms of it.
-        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000);
+        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, 0);
         // 998 µs of work that started 4 µs late: it would have fitted without the 4 µs, and was a tick on the CPU.
-        causes.record(4_000, 998_000, 990_000, 900_000);
+        causes.record(4_000, 998_000, 990_000, 900_000, 0);
         // Ties: three equal parts go to the CPU; late against off the CPU, to off the CPU.
-        causes.record(400_000, 800_000, 400_000, 300_000);
-        causes.record(500_000, 600_000, 100_000, 0);
+        causes.record(400_000, 800_000, 400_000, 300_000, 0);
+        causes.record(500_000, 600_000, 100_000, 0, 0);
         // Late by more than the time off the CPU and the CPU time.
-        causes.record(700_000, 500_000, 100_000, 0);
+        causes.record(700_000, 500_000, 100_000, 0, 0);
         // No CPU clock: a long tick, or a late one when the lateness is the longer.
-        causes.record(0, 2_500_000, -1, 0);
-        causes.record(900_000, 200_000, -1, 0);
+        causes.record(0, 2_500_000, -1, 0, 0);
+        causes.record(900_000, 200_000, -1, 0, 0);
 
         assertEquals(3, causes.wokenLate());
         assertEquals(1_200_000, causes.maxLateNs());
@@ -50,6 +50,32 @@ class OverrunCausesTest {
         assertEquals("overruns by cause: 3 woken late (up to 1.20 ms after the deadline); 2 off the CPU (up to 2.95 ms"
             + " in a tick without it); 3 on the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of"
             + " it); 1 long (up to 2.50 ms; the thread's CPU time cannot be read here)", causes.summary());
+    }
+
+    /**
+     * With the step's usual time known, the line says it for the tick with the most CPU time, and how many of the
+     * overruns on the CPU had a step at least twice its usual time (the machine, not the scene).
+     */
+    @Test
+    void shouldSayHowTheStepOfAnOverrunOnTheCpuComparesWithItsUsualTime() {
+        OverrunCauses causes = new OverrunCauses();
+        // The pile's stall: a step of 1.03 ms that usually takes 0.31 ms.
+        causes.record(2_000, 1_080_000, 1_075_000, 1_030_000, 310_000);
+        // A step at exactly twice its usual time counts; one just under does not.
+        causes.record(0, 1_010_000, 1_005_000, 620_000, 310_000);
+        causes.record(0, 1_010_000, 1_004_000, 619_999, 310_000);
+        // A heavy scene: the step as long as usual.
+        causes.record(0, 1_050_000, 1_040_000, 990_000, 980_000);
+        assertEquals(4, causes.onCpu());
+        assertEquals(2, causes.onCpuSlowStep());
+        assertEquals(310_000, causes.maxStepUsualNs(), "the usual time when the tick with the most CPU time ran");
+        assertEquals("overruns by cause: 4 on the CPU (up to 1.08 ms of CPU time in a tick, the physics step 1.03 ms of"
+            + " it, usually 0.31 ms; 2 of the 4 in a step at least twice its usual time)", causes.summary());
+
+        OverrunCauses heavy = new OverrunCauses();
+        heavy.record(0, 1_050_000, 1_040_000, 990_000, 980_000);
+        assertEquals("overruns by cause: 1 on the CPU (up to 1.04 ms of CPU time in a tick, the physics step 0.99 ms of"
+            + " it, usually 0.98 ms)", heavy.summary(), "the scene's weight: no slow steps to count");
     }
 
     /**
@@ -73,10 +99,10 @@ class OverrunCausesTest {
 
     private static void recordEachCause(OverrunCauses causes, int times) {
         for (int i = 0; i < times; i++) {
-            causes.record(1_200_000 + i, 40_000, 32_000, 14_000);
-            causes.record(10_000, 3_000_000 + i, 50_000, 20_000);
-            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000);
-            causes.record(0, 2_500_000 + i, -1, 0);
+            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, 0);
+            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, 0);
+            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, 310_000);
+            causes.record(0, 2_500_000 + i, -1, 0, 0);
         }
     }
 
