@@ -466,7 +466,6 @@ public final class HapticLoop implements LoopControl {
         s.physicsWorstStepP99Ns = physicsWorstStepP99Ns;
         s.solverDeadlineTicks = solverDeadlineTicks;
         s.droppedSteps = droppedSteps;
-        s.stepDropped = !paused && !stepped;
         s.droppedPairs = stepped ? world.profile().lastDroppedPairs() : 0;
         s.droppedPoints = stepped ? world.profile().lastDroppedPoints() : 0;
         droppedPairsTotal += s.droppedPairs;

@@ -79,7 +79,7 @@ public final class LoopEvents {
 
     /**
      * This tick's physics step was dropped: the machine ran it so slow that it would have ended past the next
-     * deadline ({@link LoopSnapshot#stepDropped}); the bodies stood still for the tick and the force held.
+     * deadline ({@link LoopSnapshot#droppedSteps} counts them); the bodies stood still for the tick and the force held.
      */
     public static final int PHYSICS_STEP_DROPPED = 1 << 19;
 

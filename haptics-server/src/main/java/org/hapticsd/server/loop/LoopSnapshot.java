@@ -113,11 +113,9 @@ public final class LoopSnapshot {
      */
     public long solverDeadlineTicks;
     /**
-     * Whether this tick's physics step was dropped because the machine ran it too slow to end before the next
-     * deadline ({@code HapticLoop#stepOnTheWallClock}): the bodies did not move and {@link #simTimeNs} stood still.
+     * Ticks since the loop started whose physics step was dropped because the machine ran it too slow to end before
+     * the next deadline, for the end of a run; the tick itself carries {@link LoopEvents#PHYSICS_STEP_DROPPED}.
      */
-    public boolean stepDropped;
-    /** Ticks since the loop started whose step was dropped, for the end of a run. */
     public long droppedSteps;
     /** Candidate pairs and contact points this tick's step dropped to stay within the contact budget. */
     public int droppedPairs;
@@ -226,7 +224,6 @@ public final class LoopSnapshot {
         physicsOverBudgetTicks = other.physicsOverBudgetTicks;
         physicsWorstStepP99Ns = other.physicsWorstStepP99Ns;
         solverDeadlineTicks = other.solverDeadlineTicks;
-        stepDropped = other.stepDropped;
         droppedSteps = other.droppedSteps;
         droppedPairs = other.droppedPairs;
         droppedPoints = other.droppedPoints;
