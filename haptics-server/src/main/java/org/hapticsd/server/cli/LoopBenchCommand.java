@@ -148,9 +148,14 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         overrunCauses.put("offCpu", causes.offCpu());
         overrunCauses.put("onCpu", causes.onCpu());
         overrunCauses.put("longTicks", causes.longTicks());
+        overrunCauses.put("behindOverrun", causes.behindOverrun());
         result.put("overrunCauses", overrunCauses);
         // Physics steps dropped as too slow for their tick (HapticLoop), likewise since the loop started.
         result.put("droppedSteps", assembly.loop().lastSnapshot().droppedSteps);
+        // After an overrun: ticks run at once for the deadline it ran past (TickSchedule), and deadlines with no tick;
+        // likewise since the loop started.
+        result.put("lateStarts", runner.lateStarts());
+        result.put("skippedDeadlines", runner.skippedDeadlines());
         LinkStatistics link = opened.linkStatistics();
         if (link != null) {
             Map<String, Object> roundTripUs = new LinkedHashMap<>();
@@ -175,6 +180,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             out.println("  period error      " + percentiles(periodErrorUs));
             out.println("  tick time         " + percentiles(tickUs));
             out.printf(Locale.ROOT, "  overruns          %d%n", overrunsAfter - overrunsBefore);
+            out.printf(Locale.ROOT, "  late starts       %d; skipped deadlines %d (since the loop started)%n",
+                runner.lateStarts(), runner.skippedDeadlines());
             if (causes.summary() != null) {
                 out.println("  " + causes.summary() + " (since the loop started)");
             }

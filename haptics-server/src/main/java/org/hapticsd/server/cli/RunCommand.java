@@ -185,7 +185,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             // kept every deadline reads the nominal rate (timed to the moment it stopped, a 2 s run read 1000.36 Hz).
             long endNs = runner.endDeadlineNs();
             double elapsedS = ((endNs != 0 ? endNs : System.nanoTime()) - startNs) * 1e-9;
-            StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.skippedDeadlines());
+            StatsReport.print(out, assembly.stats().sample(), elapsedS, runner.lateStarts(), runner.skippedDeadlines());
             String causes = runner.overrunCauses().summary();
             if (causes != null) {
                 out.println("  " + causes);

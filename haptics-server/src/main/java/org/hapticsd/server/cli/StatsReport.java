@@ -15,13 +15,17 @@ final class StatsReport {
         return ns / 1000.0;
     }
 
-    /** The end-of-run table, from the running totals (call {@link LoopStats#sample()} first). */
-    static void print(PrintWriter out, LoopStats stats, double elapsedS, long skippedDeadlines) {
+    /**
+     * The end-of-run table, from the running totals (call {@link LoopStats#sample()} first). {@code lateStarts}: ticks
+     * run at once after an overrun, for the deadline it ran past by less than half a period (TickSchedule);
+     * {@code skippedDeadlines}: deadlines that got no tick.
+     */
+    static void print(PrintWriter out, LoopStats stats, double elapsedS, long lateStarts, long skippedDeadlines) {
         long ticks = stats.ticks();
         out.println("loop statistics");
-        out.printf(Locale.ROOT, "  ticks %d in %.3f s = %.2f Hz; overruns %d; skipped deadlines %d; longest tick %.1f us%n",
-            ticks, elapsedS, elapsedS > 0 ? ticks / elapsedS : 0.0, stats.overruns(), skippedDeadlines,
-            us(stats.longestTickNs()));
+        out.printf(Locale.ROOT, "  ticks %d in %.3f s = %.2f Hz; overruns %d; late starts %d; skipped deadlines %d; "
+                + "longest tick %.1f us%n", ticks, elapsedS, elapsedS > 0 ? ticks / elapsedS : 0.0, stats.overruns(),
+            lateStarts, skippedDeadlines, us(stats.longestTickNs()));
         row(out, "period error", stats.periodError().total());
         row(out, "tick time", stats.tickTime().total());
         for (LoopStage stage : LoopStage.ALL) {

@@ -10,7 +10,8 @@ import org.hapticsd.device.lockstep.LockstepClock;
  * ({@link org.hapticsd.device.lockstep.LockstepLink}).
  *
  * <p>Deadlines and missed deadlines follow {@link TickSchedule} exactly as in real time: a tick that (by an injected
- * stall) ends past the next deadline is an overrun, and the deadlines it missed are skipped, not burst.
+ * stall) ends past the next deadline is an overrun; the latest deadline it ran past gets its tick at once, late, when
+ * it passed less than half a period ago, and the others are skipped, not burst.
  */
 public final class LockstepRunner {
 
@@ -53,7 +54,7 @@ public final class LockstepRunner {
         }
     }
 
-    /** Deadlines skipped because a tick overran (an injected stall). */
+    /** Deadlines skipped because a tick overran (an injected stall): deadlines that got no tick. */
     public long skippedDeadlines() {
         return schedule.skippedDeadlines();
     }

@@ -12,7 +12,8 @@ import org.hapticsd.device.Uninterruptibly;
 
 /**
  * Owns the loop thread: waits for each absolute deadline with the chosen {@link WaitStrategy}, reads the clock
- * once, runs the tick, and moves to the next deadline, skipping any that were missed ({@link TickSchedule}).
+ * once, runs the tick, and moves to the next deadline: after a tick that overran, at once to the deadline it ran past
+ * when that passed less than half a period ago, else skipping the missed deadlines ({@link TickSchedule}).
  * On stop the loop commands zero force and closes the device on its own thread, so the device handle never
  * changes threads.
  *
@@ -52,6 +53,7 @@ public final class LoopRunner implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Throwable fatal;
     private volatile long skippedDeadlines;
+    private volatile long lateStarts;
     /** Why the ticks that overran did, classified by the loop thread ({@link OverrunCauses}). */
     private final OverrunCauses overrunCauses = new OverrunCauses();
     /**
@@ -310,6 +312,7 @@ public final class LoopRunner implements AutoCloseable {
             }
             while (running) {
                 long deadlineNs = schedule.deadlineNs();
+                boolean startsLate = schedule.nextStartsLate();
                 (realTime ? realTimeWait : waitStrategy).waitUntil(deadlineNs, recentTickNs, clock);
                 long startNs = clock.nanoTime();
                 long cpuStartNs = cpuClock != null ? cpuClock.nanoTime() : 0L;
@@ -319,9 +322,10 @@ public final class LoopRunner implements AutoCloseable {
                 if (schedule.advance(endNs)) {
                     overrunCauses.record(startNs - deadlineNs, endNs - startNs,
                         cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs(),
-                        loop.stepUsualNs());
+                        loop.stepUsualNs(), startsLate);
                     loop.afterTick(true);
                     skippedDeadlines = schedule.skippedDeadlines();
+                    lateStarts = schedule.lateStarts();
                 } else {
                     loop.afterTick(false);
                 }
@@ -354,6 +358,14 @@ public final class LoopRunner implements AutoCloseable {
     /** Deadlines skipped because ticks overran; any thread. */
     public long skippedDeadlines() {
         return skippedDeadlines;
+    }
+
+    /**
+     * Ticks started at once, late, for a deadline the tick before them ran past by less than half a period (instead
+     * of skipping it); any thread.
+     */
+    public long lateStarts() {
+        return lateStarts;
     }
 
     /** Id of the loop thread, for reading its allocation counter from another thread. */

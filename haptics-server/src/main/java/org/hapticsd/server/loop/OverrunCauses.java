@@ -12,6 +12,8 @@ import java.util.Locale;
  * A tick overran when {@code L + O + C >= period}; its cause is the largest part:
  * <ul>
  *   <li><b>woken late</b> (L): the host or the kernel ran something else when the loop should have woken;</li>
+ *   <li><b>behind an overrun</b> (L, for a tick that started late at once because the tick before it overran,
+ *   {@link TickSchedule}): the tick's late start was the tick before's, and its own part too small to absorb it;</li>
  *   <li><b>off the CPU</b> (O): something took the CPU away in the middle of the tick;</li>
  *   <li><b>on the CPU</b> (C, and ties): the tick's own work, or a CPU that ran it slowly (in a virtual machine,
  *   also a host that takes the virtual CPU away without reporting steal time: the guest charges that to the running
@@ -37,6 +39,8 @@ public final class OverrunCauses {
 
     private long wokenLate;
     private long maxLateNs;
+    private long behindOverrun;
+    private long maxBehindNs;
     private long offCpu;
     private long maxOffCpuNs;
     private long onCpu;
@@ -56,12 +60,12 @@ public final class OverrunCauses {
      * @param stepCpuNs the physics step's CPU time in it, ns (0 when not measured)
      * @param stepUsualNs the physics step's usual time lately ({@code PhysicsWorld.typicalStepNs()}), ns (0 when not
      *                    known)
+     * @param startedLate whether the tick started late at once because the tick before it overran, not after a wait
      */
-    void record(long lateNs, long wallNs, long cpuNs, long stepCpuNs, long stepUsualNs) {
+    void record(long lateNs, long wallNs, long cpuNs, long stepCpuNs, long stepUsualNs, boolean startedLate) {
         if (cpuNs < 0) {
             if (lateNs > wallNs) {
-                wokenLate++;
-                maxLateNs = Math.max(maxLateNs, lateNs);
+                late(lateNs, startedLate);
             } else {
                 longTicks++;
                 maxLongWallNs = Math.max(maxLongWallNs, wallNs);
@@ -84,6 +88,15 @@ public final class OverrunCauses {
             offCpu++;
             maxOffCpuNs = Math.max(maxOffCpuNs, offNs);
         } else {
+            late(lateNs, startedLate);
+        }
+    }
+
+    private void late(long lateNs, boolean startedLate) {
+        if (startedLate) {
+            behindOverrun++;
+            maxBehindNs = Math.max(maxBehindNs, lateNs);
+        } else {
             wokenLate++;
             maxLateNs = Math.max(maxLateNs, lateNs);
         }
@@ -91,11 +104,21 @@ public final class OverrunCauses {
 
     /** Overruns recorded, all causes. */
     public long total() {
-        return wokenLate + offCpu + onCpu + longTicks;
+        return wokenLate + behindOverrun + offCpu + onCpu + longTicks;
     }
 
     public long wokenLate() {
         return wokenLate;
+    }
+
+    /** Overruns of ticks that started late at once behind an overrun, and whose late start was their largest part. */
+    public long behindOverrun() {
+        return behindOverrun;
+    }
+
+    /** The latest start among the ticks put under {@link #behindOverrun()}, ns after the deadline. */
+    public long maxBehindNs() {
+        return maxBehindNs;
     }
 
     public long offCpu() {
@@ -155,10 +178,14 @@ public final class OverrunCauses {
         if (total() == 0) {
             return null;
         }
-        List<String> parts = new ArrayList<>(4);
+        List<String> parts = new ArrayList<>(5);
         if (wokenLate > 0) {
             parts.add(String.format(Locale.ROOT, "%d woken late (up to %.2f ms after the deadline)", wokenLate,
                 maxLateNs / 1e6));
+        }
+        if (behindOverrun > 0) {
+            parts.add(String.format(Locale.ROOT, "%d behind an overrun (started at once, up to %.2f ms after the "
+                + "deadline)", behindOverrun, maxBehindNs / 1e6));
         }
         if (offCpu > 0) {
             parts.add(String.format(Locale.ROOT, "%d off the CPU (up to %.2f ms in a tick without it)", offCpu,

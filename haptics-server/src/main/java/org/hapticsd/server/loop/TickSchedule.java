@@ -5,26 +5,48 @@ package org.hapticsd.server.loop;
  *
  * <p>Deadlines are {@code start + k·period}, never "now + period", so waiting error does not accumulate.
  * A tick that ends past the next deadline does not make the loop run the missed ticks back to back (what a
- * fixed-rate executor does after a stall, which would hammer the device with a burst of stale forces): the
- * missed deadlines are skipped and counted, and the loop resumes on the first deadline still in the future.
- * Deadlines are compared by subtraction so that the clock may wrap.
+ * fixed-rate executor does after a stall, which would hammer the device with a burst of stale forces). The latest
+ * deadline passed gets a tick at once, <b>late</b>, when it passed less than {@link #LATE_START_SHARE} of a period
+ * ago; every deadline before it is skipped and counted, and so is that one when it passed longer ago, and the loop
+ * then waits for the first deadline still in the future. So a tick that overran by a quarter of a period is
+ * followed at once by the next tick, which reads the device and writes a fresh force a quarter of a period late,
+ * instead of leaving the last force on the device for a whole period more; and the loop is back on its deadlines
+ * after one tick, as long as a tick takes less than half a period. Each deadline gets one tick or one count as
+ * skipped: ticks plus skipped deadlines are the periods the run spanned.
+ *
+ * <p>Measured (docs/performance.md, nineteenth session): on a 200-sphere pile whose step takes a fifth to a third of
+ * the period, the host's stalls of 0.6–1.3 ms inside a step end most overruns less than half a period past the next
+ * deadline. Skipping that deadline, as every version before did, left the device without a new force for up to two
+ * periods and the simulation a period behind the device. The rejected alternative, a late tick for any deadline
+ * passed less than a whole period ago, lets a scene too heavy for the rate run its ticks back to back with no wait
+ * between them (a tick of 1.2 periods would keep the core busy all the time); at half a period the loop keeps at
+ * least a quarter of its time idle there.
+ *
+ * <p>Deadlines are compared by subtraction so that the clock may wrap.
  */
 public final class TickSchedule {
     public static final int MIN_RATE_HZ = 250;
     public static final int MAX_RATE_HZ = 4000;
+    /** A passed deadline gets its tick late when it passed less than this share of a period ago, else is skipped. */
+    public static final double LATE_START_SHARE = 0.5;
 
     private final long periodNs;
+    private final long lateStartLimitNs;
     private long deadlineNs;
     private long skippedDeadlines;
+    private long lateStarts;
+    private boolean nextStartsLate;
 
     public TickSchedule(int rateHz, long startNs) {
         this.periodNs = periodNsFor(rateHz);
+        this.lateStartLimitNs = (long) (periodNs * LATE_START_SHARE);
         this.deadlineNs = startNs;
     }
 
-    /** Starts over: the next deadline is {@code startNs}; the skipped count is kept. */
+    /** Starts over: the next deadline is {@code startNs}; the counts are kept. */
     public void restart(long startNs) {
         deadlineNs = startNs;
+        nextStartsLate = false;
     }
 
     /** Nanoseconds per tick; rejects a rate outside {@value #MIN_RATE_HZ}..{@value #MAX_RATE_HZ} Hz. */
@@ -45,13 +67,34 @@ public final class TickSchedule {
         return deadlineNs;
     }
 
-    /** Deadlines skipped so far because a tick ended after them. */
+    /** Deadlines skipped so far: a tick ended after them, and they passed too long ago for a late tick. */
     public long skippedDeadlines() {
         return skippedDeadlines;
     }
 
+    /** Ticks given a deadline already passed (less than {@link #LATE_START_SHARE} of a period ago) after an overrun. */
+    public long lateStarts() {
+        return lateStarts;
+    }
+
     /**
-     * Moves to the deadline after the current one, skipping every deadline already passed at {@code nowNs}.
+     * Whether the deadline {@link #advance} moved to had already passed: the next tick starts at once, late, because
+     * the tick before it overran.
+     */
+    public boolean nextStartsLate() {
+        return nextStartsLate;
+    }
+
+    /** How long after its deadline a tick may start late, ns: {@link #LATE_START_SHARE} of a period. */
+    public long lateStartLimitNs() {
+        return lateStartLimitNs;
+    }
+
+    /**
+     * Moves to the deadline after the current one. When the tick that just ran ended at or after it, moves instead to
+     * the latest deadline passed at {@code nowNs} if it passed less than {@link #lateStartLimitNs()} ago (the next tick
+     * starts late, at once), else to the first deadline still in the future, and counts the deadlines passed over as
+     * skipped.
      *
      * @return {@code true} when the tick that just ran overran, i.e. ended at or after the next deadline
      */
@@ -59,11 +102,17 @@ public final class TickSchedule {
         deadlineNs += periodNs;
         long lateNs = nowNs - deadlineNs;
         if (lateNs < 0) {
+            nextStartsLate = false;
             return false;
         }
-        long missed = lateNs / periodNs + 1;
-        deadlineNs += missed * periodNs;
-        skippedDeadlines += missed;
+        long passedBeforeLatest = lateNs / periodNs;
+        nextStartsLate = lateNs - passedBeforeLatest * periodNs < lateStartLimitNs;
+        long skipped = nextStartsLate ? passedBeforeLatest : passedBeforeLatest + 1;
+        deadlineNs += skipped * periodNs;
+        skippedDeadlines += skipped;
+        if (nextStartsLate) {
+            lateStarts++;
+        }
         return true;
     }
 }

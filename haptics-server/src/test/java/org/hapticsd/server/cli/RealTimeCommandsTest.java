@@ -97,10 +97,18 @@ class RealTimeCommandsTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
-            "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses", "droppedSteps"), keys);
+            "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses", "droppedSteps", "lateStarts",
+            "skippedDeadlines"), keys);
         List<String> causeKeys = new ArrayList<>();
         json.get("overrunCauses").fieldNames().forEachRemaining(causeKeys::add);
-        assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks"), causeKeys);
+        assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks", "behindOverrun"), causeKeys);
+        // After an overrun the loop starts the next tick late or skips deadlines (TickSchedule): never more late
+        // starts than overruns since the loop started, each of which the causes count once.
+        long overrunsSinceStart = 0;
+        for (String cause : causeKeys) {
+            overrunsSinceStart += json.get("overrunCauses").get(cause).asLong();
+        }
+        assertTrue(json.get("lateStarts").asLong() <= overrunsSinceStart, text);
         // Every overrun since the loop started under one cause; the CPU clock is readable on Linux.
         assertEquals(0L, json.get("overrunCauses").get("longTicks").asLong(), text);
         // The default scene's steps are microseconds: none comes near the solver's deadline.

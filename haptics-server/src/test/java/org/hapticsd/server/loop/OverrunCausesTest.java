@@ -22,21 +22,21 @@ class OverrunCausesTest {
         assertNull(causes.summary(), "nothing to say without overruns");
 
         // Started 1.2 ms late, ran 40 µs: the lateness is the largest part.
-        causes.record(1_200_000, 40_000, 32_000, 14_000, 0);
+        causes.record(1_200_000, 40_000, 32_000, 14_000, 0, false);
         // Ran 3 ms with 50 µs of CPU: the thread was off its CPU for 2.95 ms of it.
-        causes.record(10_000, 3_000_000, 50_000, 20_000, 0);
+        causes.record(10_000, 3_000_000, 50_000, 20_000, 0, false);
         // Ran 1.19 ms with 1.23 ms of CPU (the two clocks differ by a few per cent), the step 1.14 ms of it.
-        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, 0);
+        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, 0, false);
         // 998 µs of work that started 4 µs late: it would have fitted without the 4 µs, and was a tick on the CPU.
-        causes.record(4_000, 998_000, 990_000, 900_000, 0);
+        causes.record(4_000, 998_000, 990_000, 900_000, 0, false);
         // Ties: three equal parts go to the CPU; late against off the CPU, to off the CPU.
-        causes.record(400_000, 800_000, 400_000, 300_000, 0);
-        causes.record(500_000, 600_000, 100_000, 0, 0);
+        causes.record(400_000, 800_000, 400_000, 300_000, 0, false);
+        causes.record(500_000, 600_000, 100_000, 0, 0, false);
         // Late by more than the time off the CPU and the CPU time.
-        causes.record(700_000, 500_000, 100_000, 0, 0);
+        causes.record(700_000, 500_000, 100_000, 0, 0, false);
         // No CPU clock: a long tick, or a late one when the lateness is the longer.
-        causes.record(0, 2_500_000, -1, 0, 0);
-        causes.record(900_000, 200_000, -1, 0, 0);
+        causes.record(0, 2_500_000, -1, 0, 0, false);
+        causes.record(900_000, 200_000, -1, 0, 0, false);
 
         assertEquals(3, causes.wokenLate());
         assertEquals(1_200_000, causes.maxLateNs());
@@ -53,6 +53,33 @@ class OverrunCausesTest {
     }
 
     /**
+     * A tick that started late at once because the tick before it overran ({@link TickSchedule}) and overran itself
+     * mostly by that late start is put behind the overrun, not under a late wake-up; one whose own time was the larger
+     * part keeps its own cause.
+     */
+    @Test
+    void shouldPutATickThatStartedLateBehindAnOverrunUnderThatCause() {
+        OverrunCauses causes = new OverrunCauses();
+        // Started 450 µs late behind an overrun, ran 600 µs of which 300 µs on the CPU: the late start is the largest.
+        causes.record(450_000, 600_000, 300_000, 250_000, 250_000, true);
+        // Started 300 µs late behind an overrun, then 800 µs on the CPU: its own work.
+        causes.record(300_000, 800_000, 800_000, 700_000, 250_000, true);
+        // Woken 1.2 ms late after a wait: a late wake-up, as before.
+        causes.record(1_200_000, 40_000, 32_000, 14_000, 0, false);
+        // Without a CPU clock, the late start longer than the tick.
+        causes.record(400_000, 350_000, -1, 0, 0, true);
+        assertEquals(2, causes.behindOverrun());
+        assertEquals(450_000, causes.maxBehindNs());
+        assertEquals(1, causes.wokenLate());
+        assertEquals(1, causes.onCpu());
+        assertEquals(4, causes.total());
+        assertEquals("overruns by cause: 1 woken late (up to 1.20 ms after the deadline); 2 behind an overrun (started"
+            + " at once, up to 0.45 ms after the deadline); 1 on the CPU (up to 0.80 ms of CPU time in a tick, the"
+            + " physics step 0.70 ms of it, usually 0.25 ms; 1 of the 1 in a step at least twice its usual time)",
+            causes.summary());
+    }
+
+    /**
      * With the step's usual time known, the line says it for the tick with the most CPU time, and how many of the
      * overruns on the CPU had a step at least twice its usual time (the machine, not the scene).
      */
@@ -60,12 +87,12 @@ class OverrunCausesTest {
     void shouldSayHowTheStepOfAnOverrunOnTheCpuComparesWithItsUsualTime() {
         OverrunCauses causes = new OverrunCauses();
         // The pile's stall: a step of 1.03 ms that usually takes 0.31 ms.
-        causes.record(2_000, 1_080_000, 1_075_000, 1_030_000, 310_000);
+        causes.record(2_000, 1_080_000, 1_075_000, 1_030_000, 310_000, false);
         // A step at exactly twice its usual time counts; one just under does not.
-        causes.record(0, 1_010_000, 1_005_000, 620_000, 310_000);
-        causes.record(0, 1_010_000, 1_004_000, 619_999, 310_000);
+        causes.record(0, 1_010_000, 1_005_000, 620_000, 310_000, false);
+        causes.record(0, 1_010_000, 1_004_000, 619_999, 310_000, false);
         // A heavy scene: the step as long as usual.
-        causes.record(0, 1_050_000, 1_040_000, 990_000, 980_000);
+        causes.record(0, 1_050_000, 1_040_000, 990_000, 980_000, false);
         assertEquals(4, causes.onCpu());
         assertEquals(2, causes.onCpuSlowStep());
         assertEquals(310_000, causes.maxStepUsualNs(), "the usual time when the tick with the most CPU time ran");
@@ -73,7 +100,7 @@ class OverrunCausesTest {
             + " it, usually 0.31 ms; 2 of the 4 in a step at least twice its usual time)", causes.summary());
 
         OverrunCauses heavy = new OverrunCauses();
-        heavy.record(0, 1_050_000, 1_040_000, 990_000, 980_000);
+        heavy.record(0, 1_050_000, 1_040_000, 990_000, 980_000, false);
         assertEquals("overruns by cause: 1 on the CPU (up to 1.04 ms of CPU time in a tick, the physics step 0.99 ms of"
             + " it, usually 0.98 ms)", heavy.summary(), "the scene's weight: no slow steps to count");
     }
@@ -99,10 +126,10 @@ class OverrunCausesTest {
 
     private static void recordEachCause(OverrunCauses causes, int times) {
         for (int i = 0; i < times; i++) {
-            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, 0);
-            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, 0);
-            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, 310_000);
-            causes.record(0, 2_500_000 + i, -1, 0, 0);
+            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, 0, false);
+            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, 0, false);
+            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, 310_000, false);
+            causes.record(0, 2_500_000 + i, -1, 0, 0, false);
         }
     }
 
@@ -188,6 +215,72 @@ class OverrunCausesTest {
         assertEquals(3, causes.wokenLate(), causes.summary());
         assertEquals(1_500_000L, causes.maxLateNs());
         assertEquals(0, causes.longTicks());
+        assertEquals(f.assembly.stats().overruns(), causes.total(), "every overrun classified once");
+    }
+
+    /**
+     * After an overrun the runner starts the next tick at once for the deadline it ran past by less than half a period
+     * ({@link TickSchedule}), and skips one passed longer ago; a late tick that overruns mostly by its late start is
+     * put behind the overrun. On simulated wall and CPU clocks, each tick's start time exactly.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldStartTheNextTickAtOnceAfterAnOverrunOfLessThanHalfAPeriod() throws Exception {
+        SimClock wall = new SimClock();
+        SimClock cpu = new SimClock();
+        // Each scripted read: {wall ns, CPU ns}; then ordinary reads of 10 µs on the CPU.
+        long[][] script = {
+            {1_300_000L, 1_300_000L},   // ends 0.3 ms past the next deadline: that tick starts at once
+            {10_000L, 10_000L},         // the late tick, back in time for the deadline after it
+            {1_800_000L, 1_800_000L},   // ends 0.8 ms past it: skipped, the loop waits for the one after
+            {10_000L, 10_000L},
+            {1_400_000L, 1_400_000L},   // 0.4 ms past: the next tick starts late by that
+            {600_000L, 210_000L},       // and ends on the next deadline: 0.4 late, 0.39 off the CPU, 0.21 on it
+            {10_000L, 10_000L},         // starts at once, on that deadline
+        };
+        AtomicInteger next = new AtomicInteger(-1);
+        long[] startsNs = new long[script.length];
+        ScriptedDevice device = new ScriptedDevice();
+        device.onRead = () -> {
+            int i = next.get();
+            if (i >= 0 && i < script.length) {
+                startsNs[i] = wall.nowNs;
+                wall.nowNs += script[i][0];
+                cpu.nowNs += script[i][1];
+                next.incrementAndGet();
+            } else {
+                wall.nowNs += 10_000L;
+                cpu.nowNs += 10_000L;
+            }
+        };
+        LoopFixture f = new LoopFixture(device);
+        LoopRunner runner = new LoopRunner(f.loop, 1000, new SimWait(wall), wall).cpuClockForTest(cpu);
+        runner.start();
+        try {
+            awaitReads(device, 50);
+            next.set(0);
+            while (next.get() < script.length) {
+                Thread.onSpinWait();
+            }
+            awaitReads(device, 10);
+        } finally {
+            runner.close();
+        }
+        long d = startsNs[0];
+        assertEquals(d + 1_300_000L, startsNs[1], "at once behind the overrun, for the deadline at +1 ms");
+        assertEquals(d + 2_000_000L, startsNs[2], "back on the deadlines");
+        assertEquals(d + 4_000_000L, startsNs[3], "+3 ms skipped: the tick after waits for +4 ms");
+        assertEquals(d + 5_000_000L, startsNs[4]);
+        assertEquals(d + 6_400_000L, startsNs[5], "at once, 0.4 ms late");
+        assertEquals(d + 7_000_000L, startsNs[6], "at once behind the late tick that overran");
+        assertEquals(3, runner.lateStarts());
+        assertEquals(1, runner.skippedDeadlines());
+        OverrunCauses causes = runner.overrunCauses();
+        assertEquals(4, causes.total(), causes.summary());
+        assertEquals(3, causes.onCpu(), causes.summary());
+        assertEquals(1, causes.behindOverrun(), causes.summary());
+        assertEquals(400_000L, causes.maxBehindNs());
+        assertEquals(0, causes.wokenLate());
         assertEquals(f.assembly.stats().overruns(), causes.total(), "every overrun classified once");
     }
 

@@ -25,18 +25,90 @@ class TickScheduleTest {
     @Test
     void shouldSkipMissedDeadlinesInsteadOfRunningThemBackToBack() {
         TickSchedule schedule = new TickSchedule(1000, 0);
-        // The tick that started at 0 stalls until 3.4 ms: deadlines 1, 2 and 3 ms have passed.
-        assertTrue(schedule.advance(3_400_000));
+        // The tick that started at 0 stalls until 3.6 ms: deadlines 1, 2 and 3 ms have passed, the last 0.6 ms ago.
+        assertTrue(schedule.advance(3_600_000));
         assertEquals(4_000_000, schedule.deadlineNs(), "resume at the first deadline still in the future");
+        assertFalse(schedule.nextStartsLate());
         assertEquals(3, schedule.skippedDeadlines());
+        assertEquals(0, schedule.lateStarts());
+    }
+
+    /**
+     * A tick that ends less than half a period past the next deadline is followed at once by the tick for that
+     * deadline, late, and the loop is back on its deadlines after it; the deadlines before the latest are skipped.
+     */
+    @Test
+    void shouldRunTheTickForADeadlinePassedLessThanHalfAPeriodAgoAtOnce() {
+        TickSchedule schedule = new TickSchedule(1000, 0);
+        assertEquals(500_000, schedule.lateStartLimitNs());
+        assertTrue(schedule.advance(1_250_000), "ended 0.25 ms past the deadline at 1 ms: an overrun");
+        assertEquals(PERIOD_NS, schedule.deadlineNs(), "the tick for 1 ms runs at once, 0.25 ms late");
+        assertTrue(schedule.nextStartsLate());
+        assertEquals(0, schedule.skippedDeadlines());
+        assertEquals(1, schedule.lateStarts());
+        // The late tick ends in time for the deadline after it: back on the schedule, nothing skipped.
+        assertFalse(schedule.advance(1_400_000));
+        assertFalse(schedule.nextStartsLate());
+        assertEquals(2 * PERIOD_NS, schedule.deadlineNs());
+        // A stall to 5.499999 ms: 3 and 4 ms are skipped, 5 ms passed just under half a period ago: its tick, late.
+        assertTrue(schedule.advance(5_499_999));
+        assertEquals(5 * PERIOD_NS, schedule.deadlineNs());
+        assertTrue(schedule.nextStartsLate());
+        assertEquals(2, schedule.skippedDeadlines());
+        assertEquals(2, schedule.lateStarts());
+        // Exactly half a period is too late: skipped, like every deadline passed longer ago.
+        assertTrue(schedule.advance(6_500_000));
+        assertEquals(7 * PERIOD_NS, schedule.deadlineNs());
+        assertFalse(schedule.nextStartsLate());
+        assertEquals(3, schedule.skippedDeadlines());
+        assertEquals(2, schedule.lateStarts());
+    }
+
+    /**
+     * A scene whose ticks take 1.2 periods: late ticks follow each other while their late start stays under half a
+     * period, then one deadline is skipped and the loop waits; so it runs three ticks in four periods, never
+     * back to back for good, and each period is one tick or one skipped deadline.
+     */
+    @Test
+    void shouldKeepAHeavySceneFromRunningItsTicksBackToBackForGood() {
+        TickSchedule schedule = new TickSchedule(1000, 0);
+        long startNs = 0;
+        int ticks = 0;
+        int lateTicks = 0;
+        for (int i = 0; i < 400; i++) {
+            long endNs = startNs + 1_200_000;
+            ticks++;
+            schedule.advance(endNs);
+            if (schedule.nextStartsLate()) {
+                lateTicks++;
+                startNs = endNs;
+            } else {
+                startNs = schedule.deadlineNs();
+            }
+        }
+        long spannedPeriods = schedule.deadlineNs() / PERIOD_NS;
+        assertEquals(spannedPeriods, ticks + schedule.skippedDeadlines(), "each period one tick or one skip");
+        assertEquals(lateTicks, schedule.lateStarts());
+        assertEquals(0.75, (double) ticks / spannedPeriods, 0.01, "three ticks in four periods");
     }
 
     @Test
-    void shouldCountATickEndingExactlyOnTheNextDeadlineAsAnOverrun() {
+    void shouldCountATickEndingExactlyOnTheNextDeadlineAsAnOverrunFollowedAtOnce() {
         TickSchedule schedule = new TickSchedule(1000, 0);
         assertTrue(schedule.advance(PERIOD_NS));
-        assertEquals(2 * PERIOD_NS, schedule.deadlineNs());
-        assertEquals(1, schedule.skippedDeadlines());
+        assertEquals(PERIOD_NS, schedule.deadlineNs());
+        assertTrue(schedule.nextStartsLate());
+        assertEquals(0, schedule.skippedDeadlines());
+    }
+
+    @Test
+    void shouldStartOverOnTimeAfterARestart() {
+        TickSchedule schedule = new TickSchedule(1000, 0);
+        schedule.advance(1_100_000);
+        assertTrue(schedule.nextStartsLate());
+        schedule.restart(10 * PERIOD_NS);
+        assertFalse(schedule.nextStartsLate());
+        assertEquals(1, schedule.lateStarts(), "the counts are kept");
     }
 
     @Test
