@@ -801,6 +801,7 @@ public final class PhysicsWorld {
         context.sweepDeadline(sweepDeadlineNs);
         dropEnabled = true;
         dropEndByNs = endByNs;
+        pace.stepNs((long) (dtS * 1e9));
         try {
             return runStages(dtS);
         } finally {

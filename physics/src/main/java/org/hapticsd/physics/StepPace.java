@@ -20,8 +20,10 @@ package org.hapticsd.physics;
  *   <li>a step of typical pace would have ended in time ({@code done + rest <= allowed}): a scene whose typical step
  *       does not fit is never dropped, it runs over;</li>
  *   <li>the time has not run out yet ({@code elapsed < allowed}), and the rest is worth saving (at least
- *       {@link #MIN_REST_SHARE} of {@code allowed}): a step of a few microseconds that a stall caught saves nothing
- *       by being dropped;</li>
+ *       {@link #MIN_REST_SHARE} of {@code allowed} and of the time the step advances, {@link #stepNs}): a step of a
+ *       few microseconds that a stall caught saves nothing by being dropped, even in a tick that woke so late that
+ *       little time is left (the default scene's 2 µs step was dropped once, in a tick woken about 0.9 ms late,
+ *       before the time the step advances counted);</li>
  *   <li>at its pace, but at most {@link #MAX_PROJECTED_PACE}, the rest would not end in time ({@code elapsed + rest
  *       × min(pace, 4) > allowed});</li>
  *   <li>fewer than {@link #MAX_CONSECUTIVE_DROPS} steps in a row were dropped before it. The step after that many
@@ -45,7 +47,10 @@ final class StepPace {
      * not.
      */
     static final double MAX_PROJECTED_PACE = 4.0;
-    /** The typical rest of a step must be at least this share of the time allowed for a drop to be worth it. */
+    /**
+     * The typical rest of a step must be at least this share of the time allowed, and of the time the step advances,
+     * for a drop to be worth it.
+     */
     static final double MIN_REST_SHARE = 0.05;
     /** Steps dropped in a row at most (10 ms at 1 kHz: the slow stretches measured lasted up to about 12 ms). */
     static final int MAX_CONSECUTIVE_DROPS = 10;
@@ -56,6 +61,8 @@ final class StepPace {
     private double typicalPairs;
     private long learntSteps;
     private int consecutiveDrops;
+    /** The time the step being judged advances, ns (the loop's period); 0 until {@link #stepNs} is called. */
+    private long stepNs;
 
     /** Forgets the typical times (the scene changed): the next {@link #WARM_STEPS} whole steps set them again. */
     void reset() {
@@ -109,6 +116,11 @@ final class StepPace {
         return learntSteps == 0 ? 0.0 : totalNs;
     }
 
+    /** The time the next steps judged advance, ns: their rest must be at least {@link #MIN_REST_SHARE} of it. */
+    void stepNs(long stepNs) {
+        this.stepNs = stepNs;
+    }
+
     /**
      * The rule above, at the checkpoint after {@code doneThrough}.
      *
@@ -137,7 +149,7 @@ final class StepPace {
         double elapsedNs = nowNs - stepStartNs;
         double allowedNs = endByNs - stepStartNs;
         if (!(doneNs > 0.0) || elapsedNs < DROP_PACE * doneNs || elapsedNs >= allowedNs
-                || doneNs + restNs > allowedNs || restNs < MIN_REST_SHARE * allowedNs) {
+                || doneNs + restNs > allowedNs || restNs < MIN_REST_SHARE * Math.max(allowedNs, stepNs)) {
             return false;
         }
         return elapsedNs + restNs * Math.min(elapsedNs / doneNs, MAX_PROJECTED_PACE) > allowedNs;

@@ -162,6 +162,15 @@ class StepDropTest {
         // Fewer pairs than usual are not expected to be faster: half the pairs is the usual work.
         assertTrue(pace.shouldDrop(StepStage.BROADPHASE, PAIRS / 2, 0L, 30_000, 150_000));
 
+        // A step of 4 µs in a tick woken so late that 20 µs are left: 10 + 3 × 4 = 22 > 20, and its rest of 3 µs is
+        // 15 % of the time left; but it is not 5 % of the 1 ms the step advances, so nothing worth saving.
+        StepPace tiny = learnt(1_000, 1_000, 1_000, 1_000);
+        assertTrue(drop(tiny, StepStage.BROADPHASE, 10_000, 20_000), "judged by the time left alone");
+        tiny.stepNs(1_000_000);
+        assertFalse(drop(tiny, StepStage.BROADPHASE, 10_000, 20_000), "rest 3 µs < 5 % of the 1 ms step");
+        pace.stepNs(1_000_000);
+        assertTrue(drop(pace, StepStage.NARROWPHASE, 400_000, 719_999), "rest 80 µs ≥ 5 % of the 1 ms step");
+
         StepPace slowOnce = learnt(20_000, 50_000, 30_000, 50_000);
         StepProfile slow = profile(200_000, 500_000, 300_000, 500_000);
         slowOnce.learn(slow, PAIRS);
