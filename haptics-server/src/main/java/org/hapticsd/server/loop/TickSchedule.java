@@ -11,16 +11,20 @@ package org.hapticsd.server.loop;
  * then waits for the first deadline still in the future. So a tick that overran by a quarter of a period is
  * followed at once by the next tick, which reads the device and writes a fresh force a quarter of a period late,
  * instead of leaving the last force on the device for a whole period more; and the loop is back on its deadlines
- * after one tick, as long as a tick takes less than half a period. Each deadline gets one tick or one count as
- * skipped: ticks plus skipped deadlines are the periods the run spanned.
+ * after one tick, as long as a tick takes less than half a period. A late tick that overruns as well is not followed
+ * by another: the deadlines it ran past are skipped, so the loop catches up by one late tick at most, and a tick
+ * that needs most of the period (a scene at its budget) does not turn one stall into a chain of overruns that would
+ * count toward the safety layer's {@code overrunLimit}. Each deadline gets one tick or one count as skipped: ticks
+ * plus skipped deadlines are the periods the run spanned.
  *
  * <p>Measured (docs/performance.md, *Nineteenth session*): with stalls of 0.6–1.3 ms injected on the loop's CPU every
  * 10–30 ms, the 200-sphere pile skipped 183–224 deadlines in 12 s (981–985 Hz) when every overrun skipped, and 1–6
  * (999.5–999.9 Hz) with late starts; the default scene 30–51 and 0–1. A skipped deadline left the device without a
  * new force for two periods and the simulation a period behind the device. The rejected alternative, a late tick for
- * any deadline passed less than a whole period ago, lets a scene too heavy for the rate run its ticks back to back
- * with no wait between them (a tick of 1.2 periods would keep the core busy all the time); at half a period the loop
- * keeps a tenth of its time idle there ({@code TickScheduleTest}: three ticks in four periods).
+ * any deadline passed less than a whole period ago, and late ticks in a row, lets a scene too heavy for the rate run
+ * its ticks back to back with no wait between them (a tick of 1.2 periods would keep the core busy all the time); as
+ * it is, such a scene runs two ticks in three periods and the loop is idle a fifth of the time ({@code
+ * TickScheduleTest}).
  *
  * <p>Deadlines are compared by subtraction so that the clock may wrap.
  */
@@ -92,9 +96,9 @@ public final class TickSchedule {
 
     /**
      * Moves to the deadline after the current one. When the tick that just ran ended at or after it, moves instead to
-     * the latest deadline passed at {@code nowNs} if it passed less than {@link #lateStartLimitNs()} ago (the next tick
-     * starts late, at once), else to the first deadline still in the future, and counts the deadlines passed over as
-     * skipped.
+     * the latest deadline passed at {@code nowNs} if it passed less than {@link #lateStartLimitNs()} ago and the tick
+     * that just ran did not start late itself (the next tick starts late, at once), else to the first deadline still
+     * in the future, and counts the deadlines passed over as skipped.
      *
      * @return {@code true} when the tick that just ran overran, i.e. ended at or after the next deadline
      */
@@ -106,7 +110,9 @@ public final class TickSchedule {
             return false;
         }
         long passedBeforeLatest = lateNs / periodNs;
-        nextStartsLate = lateNs - passedBeforeLatest * periodNs < lateStartLimitNs;
+        // At most one late tick in a row: a late tick that overran too means the loop cannot catch up this way.
+        boolean ranLate = nextStartsLate;
+        nextStartsLate = !ranLate && lateNs - passedBeforeLatest * periodNs < lateStartLimitNs;
         long skipped = nextStartsLate ? passedBeforeLatest : passedBeforeLatest + 1;
         deadlineNs += skipped * periodNs;
         skippedDeadlines += skipped;

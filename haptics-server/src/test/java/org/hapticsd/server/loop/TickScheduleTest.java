@@ -65,9 +65,31 @@ class TickScheduleTest {
     }
 
     /**
-     * A scene whose ticks take 1.2 periods: late ticks follow each other while their late start stays under half a
-     * period, then one deadline is skipped and the loop waits; so it runs three ticks in four periods, never
-     * back to back for good, and each period is one tick or one skipped deadline.
+     * A late tick that overruns too is not followed by another late tick: the deadline it ran past is skipped however
+     * recently it passed, so one stall never makes a chain of overruns (the safety layer latches SAFE after
+     * {@code overrunLimit} in a row).
+     */
+    @Test
+    void shouldNotFollowALateTickThatOverranWithAnotherLateTick() {
+        TickSchedule schedule = new TickSchedule(1000, 0);
+        assertTrue(schedule.advance(1_300_000));
+        assertTrue(schedule.nextStartsLate(), "the tick for 1 ms starts at once, 0.3 ms late");
+        // It takes 0.9 ms and ends 0.2 ms past the deadline at 2 ms: skipped, the next tick waits for 3 ms.
+        assertTrue(schedule.advance(2_200_000));
+        assertFalse(schedule.nextStartsLate());
+        assertEquals(3 * PERIOD_NS, schedule.deadlineNs());
+        assertEquals(1, schedule.skippedDeadlines());
+        assertEquals(1, schedule.lateStarts());
+        // On time again, an overrun is followed by a late tick as before.
+        assertTrue(schedule.advance(4_100_000));
+        assertTrue(schedule.nextStartsLate());
+        assertEquals(2, schedule.lateStarts());
+    }
+
+    /**
+     * A scene whose ticks take 1.2 periods: each tick on time is followed by one late tick, whose overrun is followed
+     * by a skipped deadline and a wait; so it runs two ticks in three periods, never back to back for good, and each
+     * period is one tick or one skipped deadline.
      */
     @Test
     void shouldKeepAHeavySceneFromRunningItsTicksBackToBackForGood() {
@@ -89,7 +111,8 @@ class TickScheduleTest {
         long spannedPeriods = schedule.deadlineNs() / PERIOD_NS;
         assertEquals(spannedPeriods, ticks + schedule.skippedDeadlines(), "each period one tick or one skip");
         assertEquals(lateTicks, schedule.lateStarts());
-        assertEquals(0.75, (double) ticks / spannedPeriods, 0.01, "three ticks in four periods");
+        assertEquals(2.0 / 3.0, (double) ticks / spannedPeriods, 0.01, "two ticks in three periods");
+        assertEquals(ticks / 2, lateTicks, 1, "every other tick late");
     }
 
     @Test
