@@ -18,8 +18,8 @@ package org.hapticsd.server.loop;
  * plus skipped deadlines are the periods the run spanned.
  *
  * <p>Measured (docs/performance.md, *Nineteenth session*): with stalls of 0.6–1.3 ms injected on the loop's CPU every
- * 10–30 ms, the 200-sphere pile skipped 183–224 deadlines in 12 s (981–985 Hz) when every overrun skipped, and 1–6
- * (999.5–999.9 Hz) with late starts; the default scene 30–51 and 0–1. A skipped deadline left the device without a
+ * 10–30 ms, the 200-sphere pile skipped 183–285 deadlines in 12 s (976–985 Hz) when every overrun skipped, and 1–34
+ * (997.2–999.9 Hz) with late starts; the default scene 30–70 and 0–1. A skipped deadline left the device without a
  * new force for two periods and the simulation a period behind the device. The rejected alternative, a late tick for
  * any deadline passed less than a whole period ago, and late ticks in a row, lets a scene too heavy for the rate run
  * its ticks back to back with no wait between them (a tick of 1.2 periods would keep the core busy all the time); as
