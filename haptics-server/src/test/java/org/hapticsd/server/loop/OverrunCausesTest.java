@@ -221,7 +221,8 @@ class OverrunCausesTest {
     /**
      * After an overrun the runner starts the next tick at once for the deadline it ran past by less than half a period
      * ({@link TickSchedule}), and skips one passed longer ago, or run past by a late tick; a late tick that overruns
-     * mostly by its late start is put behind the overrun. On simulated wall and CPU clocks, each tick's start time exactly.
+     * mostly by its late start is put behind the overrun. On simulated wall and CPU clocks, each tick's start time
+     * exactly.
      */
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
