@@ -156,6 +156,13 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         // likewise since the loop started.
         result.put("lateStarts", runner.lateStarts());
         result.put("skippedDeadlines", runner.skippedDeadlines());
+        // The same deadlines by the cause of the overrun each followed (OverrunCauses): they add up to the above.
+        Map<String, Object> skippedByCause = new LinkedHashMap<>();
+        long[] skipped = causes.skippedDeadlines();
+        for (int i = 0; i < skipped.length; i++) {
+            skippedByCause.put(OverrunCauses.SKIPPED_KEYS.get(i), skipped[i]);
+        }
+        result.put("skippedDeadlinesByCause", skippedByCause);
         LinkStatistics link = opened.linkStatistics();
         if (link != null) {
             Map<String, Object> roundTripUs = new LinkedHashMap<>();

@@ -320,9 +320,10 @@ public final class LoopRunner implements AutoCloseable {
                 long endNs = clock.nanoTime();
                 recentTickNs = Math.max(endNs - startNs, recentTickNs - (recentTickNs >> 6));
                 if (schedule.advance(endNs)) {
+                    // Deadlines are skipped only after an overrun: the field still holds the total before this one.
                     overrunCauses.record(startNs - deadlineNs, endNs - startNs,
                         cpuClock != null ? cpuClock.nanoTime() - cpuStartNs : -1L, loop.lastStepCpuNs(),
-                        loop.stepUsualNs(), startsLate);
+                        loop.stepUsualNs(), startsLate, schedule.skippedDeadlines() - skippedDeadlines);
                     loop.afterTick(true);
                     skippedDeadlines = schedule.skippedDeadlines();
                     lateStarts = schedule.lateStarts();

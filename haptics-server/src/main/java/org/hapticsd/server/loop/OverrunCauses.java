@@ -36,6 +36,17 @@ import java.util.Locale;
 public final class OverrunCauses {
     /** An overrun on the CPU whose step took at least this many times its usual time: the machine, not the scene. */
     static final int SLOW_STEP_FACTOR = 2;
+    /**
+     * The causes, in the order {@link #skippedDeadlines()} reports the deadlines skipped after each: the names of
+     * {@code bench loop --json}'s {@code overrunCauses} keys.
+     */
+    public static final List<String> SKIPPED_KEYS = List.of("wokenLate", "offCpu", "onCpu", "longTicks",
+        "behindOverrun");
+    private static final int WOKEN_LATE = 0;
+    private static final int OFF_CPU = 1;
+    private static final int ON_CPU = 2;
+    private static final int LONG_TICK = 3;
+    private static final int BEHIND_OVERRUN = 4;
 
     private long wokenLate;
     private long maxLateNs;
@@ -50,6 +61,8 @@ public final class OverrunCauses {
     private long onCpuSlowStep;
     private long longTicks;
     private long maxLongWallNs;
+    /** Deadlines skipped after the overruns of each cause, indexed like {@link #SKIPPED_KEYS}. */
+    private final long[] skipped = new long[SKIPPED_KEYS.size()];
 
     /**
      * One overrunning tick (the caller has found {@code lateNs + wallNs} at least a period).
@@ -61,16 +74,23 @@ public final class OverrunCauses {
      * @param stepUsualNs the physics step's usual time lately ({@code PhysicsWorld.typicalStepNs()}), ns (0 when not
      *                    known)
      * @param startedLate whether the tick started late at once because the tick before it overran, not after a wait
+     * @param skippedDeadlines the deadlines the loop skipped after this tick ({@link TickSchedule#advance}), put
+     *                         under the same cause
      */
-    void record(long lateNs, long wallNs, long cpuNs, long stepCpuNs, long stepUsualNs, boolean startedLate) {
+    void record(long lateNs, long wallNs, long cpuNs, long stepCpuNs, long stepUsualNs, boolean startedLate,
+                long skippedDeadlines) {
+        skipped[cause(lateNs, wallNs, cpuNs, stepCpuNs, stepUsualNs, startedLate)] += skippedDeadlines;
+    }
+
+    /** Counts the overrun under its cause and returns the cause's index in {@link #SKIPPED_KEYS}. */
+    private int cause(long lateNs, long wallNs, long cpuNs, long stepCpuNs, long stepUsualNs, boolean startedLate) {
         if (cpuNs < 0) {
             if (lateNs > wallNs) {
-                late(lateNs, startedLate);
-            } else {
-                longTicks++;
-                maxLongWallNs = Math.max(maxLongWallNs, wallNs);
+                return late(lateNs, startedLate);
             }
-            return;
+            longTicks++;
+            maxLongWallNs = Math.max(maxLongWallNs, wallNs);
+            return LONG_TICK;
         }
         // The two clocks differ by a few per cent (a tick measured 1.194 ms of wall time and 1.225 ms of CPU time).
         long offNs = Math.max(0L, wallNs - cpuNs);
@@ -84,22 +104,35 @@ public final class OverrunCauses {
                 maxStepCpuNs = stepCpuNs;
                 maxStepUsualNs = stepUsualNs;
             }
-        } else if (offNs >= lateNs) {
+            return ON_CPU;
+        }
+        if (offNs >= lateNs) {
             offCpu++;
             maxOffCpuNs = Math.max(maxOffCpuNs, offNs);
-        } else {
-            late(lateNs, startedLate);
+            return OFF_CPU;
         }
+        return late(lateNs, startedLate);
     }
 
-    private void late(long lateNs, boolean startedLate) {
+    private int late(long lateNs, boolean startedLate) {
         if (startedLate) {
             behindOverrun++;
             maxBehindNs = Math.max(maxBehindNs, lateNs);
-        } else {
-            wokenLate++;
-            maxLateNs = Math.max(maxLateNs, lateNs);
+            return BEHIND_OVERRUN;
         }
+        wokenLate++;
+        maxLateNs = Math.max(maxLateNs, lateNs);
+        return WOKEN_LATE;
+    }
+
+    /**
+     * The deadlines skipped after the overruns of each cause, in the order of {@link #SKIPPED_KEYS}; they add up to
+     * the loop's skipped deadlines, since only an overrun skips one. A host that stops the loop's virtual CPU for
+     * 15 ms skips 15 deadlines after one tick woken late; a scene too heavy for the rate skips them after ticks on
+     * the CPU.
+     */
+    public long[] skippedDeadlines() {
+        return skipped.clone();
     }
 
     /** Overruns recorded, all causes. */
@@ -170,9 +203,10 @@ public final class OverrunCauses {
     }
 
     /**
-     * The end report's line, e.g. {@code overruns by cause: 1 woken late (up to 1.21 ms after the deadline); 2 on
-     * the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of it, usually 0.28 ms; 2 of the 2 in a
-     * step at least twice its usual time)}; null without overruns.
+     * The end report's line, e.g. {@code overruns by cause: 1 woken late (up to 15.21 ms after the deadline, 15
+     * deadlines skipped); 2 on the CPU (up to 1.23 ms of CPU time in a tick, the physics step 1.14 ms of it, usually
+     * 0.28 ms; 2 of the 2 in a step at least twice its usual time, 1 deadline skipped)}; null without overruns. A
+     * cause's skipped deadlines are named only when there were some.
      */
     public String summary() {
         if (total() == 0) {
@@ -180,16 +214,16 @@ public final class OverrunCauses {
         }
         List<String> parts = new ArrayList<>(5);
         if (wokenLate > 0) {
-            parts.add(String.format(Locale.ROOT, "%d woken late (up to %.2f ms after the deadline)", wokenLate,
-                maxLateNs / 1e6));
+            parts.add(String.format(Locale.ROOT, "%d woken late (up to %.2f ms after the deadline%s)", wokenLate,
+                maxLateNs / 1e6, skippedAfter(WOKEN_LATE)));
         }
         if (behindOverrun > 0) {
             parts.add(String.format(Locale.ROOT, "%d behind an overrun (started at once, up to %.2f ms after the "
-                + "deadline)", behindOverrun, maxBehindNs / 1e6));
+                + "deadline%s)", behindOverrun, maxBehindNs / 1e6, skippedAfter(BEHIND_OVERRUN)));
         }
         if (offCpu > 0) {
-            parts.add(String.format(Locale.ROOT, "%d off the CPU (up to %.2f ms in a tick without it)", offCpu,
-                maxOffCpuNs / 1e6));
+            parts.add(String.format(Locale.ROOT, "%d off the CPU (up to %.2f ms in a tick without it%s)", offCpu,
+                maxOffCpuNs / 1e6, skippedAfter(OFF_CPU)));
         }
         if (onCpu > 0) {
             StringBuilder part = new StringBuilder(String.format(Locale.ROOT, "%d on the CPU (up to %.2f ms of CPU time"
@@ -201,12 +235,21 @@ public final class OverrunCauses {
                 part.append(String.format(Locale.ROOT, "; %d of the %d in a step at least twice its usual time",
                     onCpuSlowStep, onCpu));
             }
-            parts.add(part.append(')').toString());
+            parts.add(part.append(skippedAfter(ON_CPU)).append(')').toString());
         }
         if (longTicks > 0) {
-            parts.add(String.format(Locale.ROOT, "%d long (up to %.2f ms; the thread's CPU time cannot be read here)",
-                longTicks, maxLongWallNs / 1e6));
+            parts.add(String.format(Locale.ROOT, "%d long (up to %.2f ms; the thread's CPU time cannot be read here%s)",
+                longTicks, maxLongWallNs / 1e6, skippedAfter(LONG_TICK)));
         }
         return "overruns by cause: " + String.join("; ", parts);
+    }
+
+    /** {@code ", 14 deadlines skipped"} for a cause whose overruns were followed by skipped deadlines, else empty. */
+    private String skippedAfter(int cause) {
+        long count = skipped[cause];
+        if (count == 0) {
+            return "";
+        }
+        return count == 1 ? ", 1 deadline skipped" : ", " + count + " deadlines skipped";
     }
 }

@@ -98,7 +98,7 @@ class RealTimeCommandsTest {
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
             "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses", "droppedSteps", "lateStarts",
-            "skippedDeadlines"), keys);
+            "skippedDeadlines", "skippedDeadlinesByCause"), keys);
         List<String> causeKeys = new ArrayList<>();
         json.get("overrunCauses").fieldNames().forEachRemaining(causeKeys::add);
         assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks", "behindOverrun"), causeKeys);
@@ -109,6 +109,15 @@ class RealTimeCommandsTest {
             overrunsSinceStart += json.get("overrunCauses").get(cause).asLong();
         }
         assertTrue(json.get("lateStarts").asLong() <= overrunsSinceStart, text);
+        // Only an overrun skips deadlines: those after each, under its cause, add up to all of them.
+        List<String> skippedKeys = new ArrayList<>();
+        json.get("skippedDeadlinesByCause").fieldNames().forEachRemaining(skippedKeys::add);
+        assertEquals(causeKeys, skippedKeys);
+        long skippedByCause = 0;
+        for (String cause : skippedKeys) {
+            skippedByCause += json.get("skippedDeadlinesByCause").get(cause).asLong();
+        }
+        assertEquals(json.get("skippedDeadlines").asLong(), skippedByCause, text);
         // Every overrun since the loop started under one cause; the CPU clock is readable on Linux.
         assertEquals(0L, json.get("overrunCauses").get("longTicks").asLong(), text);
         // The default scene's steps are microseconds: none comes near the solver's deadline.

@@ -1,9 +1,11 @@
 package org.hapticsd.server.loop;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.NanoClock;
@@ -22,21 +24,21 @@ class OverrunCausesTest {
         assertNull(causes.summary(), "nothing to say without overruns");
 
         // Started 1.2 ms late, ran 40 µs: the lateness is the largest part.
-        causes.record(1_200_000, 40_000, 32_000, 14_000, 0, false);
+        causes.record(1_200_000, 40_000, 32_000, 14_000, 0, false, 0);
         // Ran 3 ms with 50 µs of CPU: the thread was off its CPU for 2.95 ms of it.
-        causes.record(10_000, 3_000_000, 50_000, 20_000, 0, false);
+        causes.record(10_000, 3_000_000, 50_000, 20_000, 0, false, 0);
         // Ran 1.19 ms with 1.23 ms of CPU (the two clocks differ by a few per cent), the step 1.14 ms of it.
-        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, 0, false);
+        causes.record(1_000, 1_194_000, 1_225_000, 1_142_000, 0, false, 0);
         // 998 µs of work that started 4 µs late: it would have fitted without the 4 µs, and was a tick on the CPU.
-        causes.record(4_000, 998_000, 990_000, 900_000, 0, false);
+        causes.record(4_000, 998_000, 990_000, 900_000, 0, false, 0);
         // Ties: three equal parts go to the CPU; late against off the CPU, to off the CPU.
-        causes.record(400_000, 800_000, 400_000, 300_000, 0, false);
-        causes.record(500_000, 600_000, 100_000, 0, 0, false);
+        causes.record(400_000, 800_000, 400_000, 300_000, 0, false, 0);
+        causes.record(500_000, 600_000, 100_000, 0, 0, false, 0);
         // Late by more than the time off the CPU and the CPU time.
-        causes.record(700_000, 500_000, 100_000, 0, 0, false);
+        causes.record(700_000, 500_000, 100_000, 0, 0, false, 0);
         // No CPU clock: a long tick, or a late one when the lateness is the longer.
-        causes.record(0, 2_500_000, -1, 0, 0, false);
-        causes.record(900_000, 200_000, -1, 0, 0, false);
+        causes.record(0, 2_500_000, -1, 0, 0, false, 0);
+        causes.record(900_000, 200_000, -1, 0, 0, false, 0);
 
         assertEquals(3, causes.wokenLate());
         assertEquals(1_200_000, causes.maxLateNs());
@@ -61,13 +63,13 @@ class OverrunCausesTest {
     void shouldPutATickThatStartedLateBehindAnOverrunUnderThatCause() {
         OverrunCauses causes = new OverrunCauses();
         // Started 450 µs late behind an overrun, ran 600 µs of which 300 µs on the CPU: the late start is the largest.
-        causes.record(450_000, 600_000, 300_000, 250_000, 250_000, true);
+        causes.record(450_000, 600_000, 300_000, 250_000, 250_000, true, 0);
         // Started 300 µs late behind an overrun, then 800 µs on the CPU: its own work.
-        causes.record(300_000, 800_000, 800_000, 700_000, 250_000, true);
+        causes.record(300_000, 800_000, 800_000, 700_000, 250_000, true, 0);
         // Woken 1.2 ms late after a wait: a late wake-up, as before.
-        causes.record(1_200_000, 40_000, 32_000, 14_000, 0, false);
+        causes.record(1_200_000, 40_000, 32_000, 14_000, 0, false, 0);
         // Without a CPU clock, the late start longer than the tick.
-        causes.record(400_000, 350_000, -1, 0, 0, true);
+        causes.record(400_000, 350_000, -1, 0, 0, true, 0);
         assertEquals(2, causes.behindOverrun());
         assertEquals(450_000, causes.maxBehindNs());
         assertEquals(1, causes.wokenLate());
@@ -87,12 +89,12 @@ class OverrunCausesTest {
     void shouldSayHowTheStepOfAnOverrunOnTheCpuComparesWithItsUsualTime() {
         OverrunCauses causes = new OverrunCauses();
         // The pile's stall: a step of 1.03 ms that usually takes 0.31 ms.
-        causes.record(2_000, 1_080_000, 1_075_000, 1_030_000, 310_000, false);
+        causes.record(2_000, 1_080_000, 1_075_000, 1_030_000, 310_000, false, 0);
         // A step at exactly twice its usual time counts; one just under does not.
-        causes.record(0, 1_010_000, 1_005_000, 620_000, 310_000, false);
-        causes.record(0, 1_010_000, 1_004_000, 619_999, 310_000, false);
+        causes.record(0, 1_010_000, 1_005_000, 620_000, 310_000, false, 0);
+        causes.record(0, 1_010_000, 1_004_000, 619_999, 310_000, false, 0);
         // A heavy scene: the step as long as usual.
-        causes.record(0, 1_050_000, 1_040_000, 990_000, 980_000, false);
+        causes.record(0, 1_050_000, 1_040_000, 990_000, 980_000, false, 0);
         assertEquals(4, causes.onCpu());
         assertEquals(2, causes.onCpuSlowStep());
         assertEquals(310_000, causes.maxStepUsualNs(), "the usual time when the tick with the most CPU time ran");
@@ -100,9 +102,32 @@ class OverrunCausesTest {
             + " it, usually 0.31 ms; 2 of the 4 in a step at least twice its usual time)", causes.summary());
 
         OverrunCauses heavy = new OverrunCauses();
-        heavy.record(0, 1_050_000, 1_040_000, 990_000, 980_000, false);
+        heavy.record(0, 1_050_000, 1_040_000, 990_000, 980_000, false, 0);
         assertEquals("overruns by cause: 1 on the CPU (up to 1.04 ms of CPU time in a tick, the physics step 0.99 ms of"
             + " it, usually 0.98 ms)", heavy.summary(), "the scene's weight: no slow steps to count");
+    }
+
+    /**
+     * The deadlines skipped after each overrun go under its cause, so that a report can tell a host that stopped the
+     * loop (one tick woken 15 ms late, 15 deadlines) from a scene too heavy for the rate (ticks on the CPU).
+     */
+    @Test
+    void shouldPutTheDeadlinesSkippedAfterAnOverrunUnderItsCause() {
+        OverrunCauses causes = new OverrunCauses();
+        causes.record(15_200_000, 40_000, 32_000, 14_000, 0, false, 15);
+        causes.record(1_000, 1_600_000, 1_590_000, 1_500_000, 300_000, false, 1);
+        causes.record(1_000, 1_300_000, 1_290_000, 1_200_000, 300_000, false, 0);
+        causes.record(400_000, 700_000, 350_000, 250_000, 300_000, true, 1);
+
+        assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks", "behindOverrun"), OverrunCauses.SKIPPED_KEYS);
+        assertArrayEquals(new long[] {15, 0, 1, 0, 1}, causes.skippedDeadlines());
+        assertEquals("overruns by cause: 1 woken late (up to 15.20 ms after the deadline, 15 deadlines skipped); 1"
+            + " behind an overrun (started at once, up to 0.40 ms after the deadline, 1 deadline skipped); 2 on the CPU"
+            + " (up to 1.59 ms of CPU time in a tick, the physics step 1.50 ms of it, usually 0.30 ms; 2 of the 2 in a"
+            + " step at least twice its usual time, 1 deadline skipped)", causes.summary());
+        long[] copy = causes.skippedDeadlines();
+        copy[0] = 99;
+        assertEquals(15, causes.skippedDeadlines()[0], "a copy: the caller cannot change the counts");
     }
 
     /**
@@ -126,10 +151,10 @@ class OverrunCausesTest {
 
     private static void recordEachCause(OverrunCauses causes, int times) {
         for (int i = 0; i < times; i++) {
-            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, 0, false);
-            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, 0, false);
-            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, 310_000, false);
-            causes.record(0, 2_500_000 + i, -1, 0, 0, false);
+            causes.record(1_200_000 + i, 40_000, 32_000, 14_000, 0, false, 0);
+            causes.record(10_000, 3_000_000 + i, 50_000, 20_000, 0, false, 0);
+            causes.record(1_000, 1_194_000, 1_225_000 + i, 1_142_000, 310_000, false, 0);
+            causes.record(0, 2_500_000 + i, -1, 0, 0, false, 0);
         }
     }
 
@@ -216,6 +241,8 @@ class OverrunCausesTest {
         assertEquals(1_500_000L, causes.maxLateNs());
         assertEquals(0, causes.longTicks());
         assertEquals(f.assembly.stats().overruns(), causes.total(), "every overrun classified once");
+        assertEquals(runner.skippedDeadlines(), java.util.Arrays.stream(causes.skippedDeadlines()).sum(),
+            "every skipped deadline under the cause of the overrun it followed");
     }
 
     /**
@@ -283,6 +310,8 @@ class OverrunCausesTest {
         assertEquals(400_000L, causes.maxBehindNs());
         assertEquals(0, causes.wokenLate());
         assertEquals(f.assembly.stats().overruns(), causes.total(), "every overrun classified once");
+        // The +3 ms deadline skipped after the tick on the CPU, the +7 ms one behind the late tick that overran.
+        assertArrayEquals(new long[] {0, 0, 1, 0, 1}, causes.skippedDeadlines());
     }
 
     /**
