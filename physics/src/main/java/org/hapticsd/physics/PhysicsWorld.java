@@ -784,9 +784,11 @@ public final class PhysicsWorld {
      * says so and its stage times are the dropped step's (0 for the stages it did not reach). A scene whose typical
      * step does not fit before {@code endByNs} is never dropped, nor is a step before the world has learnt its
      * typical stage times ({@value StepPace#WARM_STEPS} whole steps, again after the scene changes), and after
-     * {@value StepPace#MAX_CONSECUTIVE_DROPS} dropped in a row the next runs whole and the typical times are learnt
-     * again from it on. For a loop on the wall clock, which then loses a step of simulated time instead of a
-     * deadline.
+     * {@value StepPace#MAX_CLOSE_DROPS} dropped with fewer than {@value StepPace#WARM_STEPS} whole steps in a row
+     * between them the next runs whole and the typical times are learnt again from it on: at most
+     * {@value StepPace#MAX_CLOSE_DROPS} of any {@value StepPace#MAX_CLOSE_DROPS} + {@value StepPace#WARM_STEPS}
+     * steps in a row are dropped. For a loop on the wall clock, which then loses a step of simulated time instead of
+     * a deadline.
      *
      * @param dtS             the time this step advances, seconds, finite and {@code > 0}
      * @param sweepDeadlineNs a time on the world's clock, as in {@link #step(double, long)}

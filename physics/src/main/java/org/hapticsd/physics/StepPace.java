@@ -26,11 +26,13 @@ package org.hapticsd.physics;
  *       before the time the step advances counted);</li>
  *   <li>at its pace, but at most {@link #MAX_PROJECTED_PACE}, the rest would not end in time ({@code elapsed + rest
  *       × min(pace, 4) > allowed});</li>
- *   <li>fewer than {@link #MAX_CONSECUTIVE_DROPS} steps in a row were dropped before it. The step after that many
- *       runs whole however slow, and the typical times are learnt afresh from it and the next
- *       {@code WARM_STEPS - 1} (a scene that truly got heavier, a tool pushed into a pile, has a new typical): so
- *       at most {@value #MAX_CONSECUTIVE_DROPS} of every {@value #MAX_CONSECUTIVE_DROPS} + {@value #WARM_STEPS}
- *       steps are dropped, however slow the machine.</li>
+ *   <li>fewer than {@link #MAX_CLOSE_DROPS} steps were dropped since the last run of {@link #WARM_STEPS} whole
+ *       steps in a row (or since the typical times were last set). Once that many were, the next whole step is
+ *       learnt afresh, however slow, with the next {@code WARM_STEPS - 1} (a scene that truly got heavier, a tool
+ *       pushed into a pile, has a new typical): so at most {@value #MAX_CLOSE_DROPS} of any
+ *       {@value #MAX_CLOSE_DROPS} + {@value #WARM_STEPS} steps in a row are dropped, however slow the machine, and
+ *       whatever whole steps come between the drops (a tick woken too late to save anything runs its step whole:
+ *       while only drops in a row counted, such a step let a test's slow stretch drop 13 steps, not 10).</li>
  * </ul>
  * No allocation. Owned by the world, on its thread.
  */
@@ -52,38 +54,48 @@ final class StepPace {
      * for a drop to be worth it.
      */
     static final double MIN_REST_SHARE = 0.05;
-    /** Steps dropped in a row at most (10 ms at 1 kHz: the slow stretches measured lasted up to about 12 ms). */
-    static final int MAX_CONSECUTIVE_DROPS = 10;
+    /**
+     * Steps dropped at most with fewer than {@link #WARM_STEPS} whole steps in a row between any two (10 ms at 1 kHz:
+     * the slow stretches measured lasted up to about 12 ms).
+     */
+    static final int MAX_CLOSE_DROPS = 10;
     /** Weight of each whole step in the typical times: about the last 32 steps count. */
     private static final double WEIGHT = 1.0 / 32;
 
     private final double[] typicalNs = new double[StepStage.count()];
     private double typicalPairs;
     private long learntSteps;
-    private int consecutiveDrops;
+    /** Steps dropped since the last {@link #WARM_STEPS} whole steps in a row, or since the typical times were set. */
+    private int closeDrops;
+    /** Whole steps learnt since the last drop. */
+    private long wholeSinceDrop;
     /** The time the step being judged advances, ns (the loop's period); 0 until {@link #stepNs} is called. */
     private long stepNs;
 
     /** Forgets the typical times (the scene changed): the next {@link #WARM_STEPS} whole steps set them again. */
     void reset() {
         learntSteps = 0;
-        consecutiveDrops = 0;
+        closeDrops = 0;
+        wholeSinceDrop = 0;
     }
 
     /** A step was dropped ({@link #shouldDrop} said so). */
     void dropped() {
-        consecutiveDrops++;
+        closeDrops++;
+        wholeSinceDrop = 0;
     }
 
     /**
      * Learns the stage times of a whole step from {@code profile}, and its number of pairs; after
-     * {@link #MAX_CONSECUTIVE_DROPS} drops in a row, learns them afresh from it.
+     * {@link #MAX_CLOSE_DROPS} close drops, learns them afresh from it.
      */
     void learn(StepProfile profile, int pairs) {
-        if (consecutiveDrops >= MAX_CONSECUTIVE_DROPS) {
+        if (closeDrops >= MAX_CLOSE_DROPS) {
             learntSteps = 0;
+            closeDrops = 0;
+        } else if (++wholeSinceDrop >= WARM_STEPS) {
+            closeDrops = 0;
         }
-        consecutiveDrops = 0;
         // Not capped like the times: the number of pairs is the scene's, whatever the machine's speed.
         typicalPairs = learntSteps == 0 ? pairs : typicalPairs + (pairs - typicalPairs) * WEIGHT;
         for (int s = 0; s < typicalNs.length; s++) {
@@ -130,7 +142,7 @@ final class StepPace {
      * @param endByNs     when the step must have ended, on the same clock
      */
     boolean shouldDrop(StepStage doneThrough, int pairs, long stepStartNs, long nowNs, long endByNs) {
-        if (!warm() || consecutiveDrops >= MAX_CONSECUTIVE_DROPS) {
+        if (!warm() || closeDrops >= MAX_CLOSE_DROPS) {
             return false;
         }
         double doneNs = 0.0;

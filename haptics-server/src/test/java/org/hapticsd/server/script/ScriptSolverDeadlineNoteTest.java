@@ -60,7 +60,8 @@ class ScriptSolverDeadlineNoteTest {
         slow.setWorldClockForTest(new SlowStretchClock());
         Matcher m = note(slow, script, DROPPED);
         long ticks = Long.parseLong(m.group(1));
-        // At most ten in a row, then one whole step and 64 before the next drop: the stretch holds one run of drops.
+        // At most ten close drops (whatever whole steps come between them), then one whole step learnt afresh and 64
+        // before the next drop: the stretch holds one run of drops.
         assertTrue(ticks >= 1 && ticks <= 10, m.group());
         assertEquals(String.format(Locale.ROOT, "%.3f", ticks / 1000.0), m.group(2), m.group());
 
