@@ -90,6 +90,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         LoopStats stats = assembly.stats();
 
         GarbageMaker garbage = new GarbageMaker(backgroundAllocMbps);
+        CollectorPauses collectorPauses = CollectorPauses.start();
         runner.start();
         garbage.start();
         long ticksBefore;
@@ -116,6 +117,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             garbage.stop();
             runner.close();
+            collectorPauses.close();
             opened.close();
         }
         long ticks = ticksAfter - ticksBefore;
@@ -163,6 +165,12 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             skippedByCause.put(OverrunCauses.SKIPPED_KEYS.get(i), skipped[i]);
         }
         result.put("skippedDeadlinesByCause", skippedByCause);
+        // The collector's stop-the-world pauses since the loop started (CollectorPauses; whole milliseconds).
+        Map<String, Object> pauses = new LinkedHashMap<>();
+        pauses.put("count", collectorPauses.count());
+        pauses.put("longestMs", collectorPauses.longestMs());
+        pauses.put("totalMs", collectorPauses.totalMs());
+        result.put("collectorPauses", pauses);
         LinkStatistics link = opened.linkStatistics();
         if (link != null) {
             Map<String, Object> roundTripUs = new LinkedHashMap<>();
@@ -192,6 +200,7 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
             if (causes.summary() != null) {
                 out.println("  " + causes.summary() + " (since the loop started)");
             }
+            out.println("  " + collectorPauses.summary() + " (since the loop started)");
             long dropped = assembly.loop().lastSnapshot().droppedSteps;
             if (dropped > 0) {
                 out.printf(Locale.ROOT, "  physics steps dropped as too slow for their tick: %d (since the loop"

@@ -164,6 +164,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         // From here the loop owns the scene: nothing else may keep the first one alive once it is replaced.
         assembly.releaseScene();
         scene = null;
+        CollectorPauses collectorPauses = CollectorPauses.start();
         runner.start();
         // The status lines' clock and the end report's start at the first tick's deadline, after the loop thread has
         // set its scheduling policy (a chrt subprocess, 10-30 ms: counted, they made the first second read 980 Hz).
@@ -176,6 +177,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             statusLoop(out, assembly, scenes, opened, board, runner, stopRequested, startNs, limitS);
         } finally {
             runner.close();
+            collectorPauses.close();
             if (stream != null) {
                 stream.finish();
                 stream.close();
@@ -190,6 +192,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             if (causes != null) {
                 out.println("  " + causes);
             }
+            // The JVM's own stops, which a tick due in one counts as woken late: told apart from the host's here.
+            out.println("  " + collectorPauses.summary());
             out.println("  loop thread: " + runner.policy() + "; " + runner.placement());
             if (opened.threadPolicies() != null) {
                 out.println("  " + opened.threadPolicies());

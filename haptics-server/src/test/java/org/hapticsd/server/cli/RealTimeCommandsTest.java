@@ -55,6 +55,9 @@ class RealTimeCommandsTest {
         assertTrue(out.toString().matches("(?s).*\n  loop thread: (real-time FIFO priority 10|normal: .+); "
             + "(CPU \\d+, kept awake by an idle-priority thread|any CPU: not kept awake \\(.+\\))\n.*"),
             out.toString());
+        // The collector's pauses, just before: none, or how many by which collector and how long (CollectorPauses).
+        assertTrue(out.toString().matches("(?s).*\n  collector pauses: (none|\\d+ \\(.+\\), (each |)under 1 ms|"
+            + "\\d+ \\(.+\\), longest \\d+ ms, \\d+ ms in all)\n  loop thread: .*"), out.toString());
         for (String stage : new String[] {"read device", "map into scene", "step physics", "render force", "safety",
             "write device", "publish snapshot"}) {
             assertTrue(out.toString().contains(stage), "per-stage line for " + stage);
@@ -98,7 +101,7 @@ class RealTimeCommandsTest {
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("loopThread", "loopCpu", "rateHz", "ticks", "periodErrorUs", "tickUs", "overruns",
             "allocatedBytesPerTick", "solverDeadlineTicks", "overrunCauses", "droppedSteps", "lateStarts",
-            "skippedDeadlines", "skippedDeadlinesByCause"), keys);
+            "skippedDeadlines", "skippedDeadlinesByCause", "collectorPauses"), keys);
         List<String> causeKeys = new ArrayList<>();
         json.get("overrunCauses").fieldNames().forEachRemaining(causeKeys::add);
         assertEquals(List.of("wokenLate", "offCpu", "onCpu", "longTicks", "behindOverrun"), causeKeys);
@@ -118,6 +121,15 @@ class RealTimeCommandsTest {
             skippedByCause += json.get("skippedDeadlinesByCause").get(cause).asLong();
         }
         assertEquals(json.get("skippedDeadlines").asLong(), skippedByCause, text);
+        // The collector's pauses: count, longest and total, whole milliseconds; the longest is within the total, and
+        // nothing is counted without a pause.
+        JsonNode pauses = json.get("collectorPauses");
+        List<String> pauseKeys = new ArrayList<>();
+        pauses.fieldNames().forEachRemaining(pauseKeys::add);
+        assertEquals(List.of("count", "longestMs", "totalMs"), pauseKeys);
+        assertTrue(pauses.get("count").asLong() >= 0 && pauses.get("longestMs").asLong() >= 0, text);
+        assertTrue(pauses.get("longestMs").asLong() <= pauses.get("totalMs").asLong(), text);
+        assertTrue(pauses.get("count").asLong() > 0 || pauses.get("totalMs").asLong() == 0, text);
         // Every overrun since the loop started under one cause; the CPU clock is readable on Linux.
         assertEquals(0L, json.get("overrunCauses").get("longTicks").asLong(), text);
         // The default scene's steps are microseconds: none comes near the solver's deadline.
