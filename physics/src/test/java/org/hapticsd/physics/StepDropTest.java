@@ -91,11 +91,7 @@ class StepDropTest {
     @Test
     void shouldRunTheStepAfterTenDropsInARowWholeAndLearnItsPaceAfresh() {
         PacedClock clock = new PacedClock();
-        PhysicsWorld world = balls(clock);
-        for (int i = 0; i < 100; i++) {
-            world.step(DT_S);
-        }
-        clock.perReadNs = SLOW_STAGE_NS;
+        PhysicsWorld world = slowAfterWarmUp(clock);
         for (int i = 0; i < StepPace.MAX_CLOSE_DROPS; i++) {
             assertFalse(stepOnTime(world), "slow step " + i);
         }
@@ -117,17 +113,13 @@ class StepDropTest {
     /**
      * A whole step between drops does not start the count again: three slow steps dropped, one run whole because
      * its tick had 100 µs left (a typical step of twelve 20 µs stages would not fit), then seven more dropped and
-     * the eleventh slow one runs whole and is learnt afresh. Ten of the fifteen steps from the first drop on, never
-     * more, as the CI's script test once saw (13) while only drops in a row counted.
+     * the eleventh slow one runs whole and is learnt afresh: ten drops in eleven steps, then none in the next 200,
+     * where the CI's script test once saw 13 while only drops in a row counted.
      */
     @Test
     void shouldDropAtMostTenStepsWhenWholeOnesComeBetween() {
         PacedClock clock = new PacedClock();
-        PhysicsWorld world = balls(clock);
-        for (int i = 0; i < 100; i++) {
-            world.step(DT_S);
-        }
-        clock.perReadNs = SLOW_STAGE_NS;
+        PhysicsWorld world = slowAfterWarmUp(clock);
         for (int i = 0; i < 3; i++) {
             assertFalse(stepOnTime(world), "slow step " + i);
         }
@@ -160,30 +152,31 @@ class StepDropTest {
         pace.learn(typical, PAIRS);
         assertFalse(pace.warm(), "learnt afresh from the step after the tenth drop");
 
-        StepPace rested = learnt(20_000, 50_000, 30_000, 50_000);
-        for (int i = 0; i < 9; i++) {
-            rested.dropped();
-        }
-        for (int i = 0; i < StepPace.WARM_STEPS - 1; i++) {
-            rested.learn(typical, PAIRS);
-        }
+        StepPace rested = dropsThenWholeSteps(9, StepPace.WARM_STEPS - 1);
         rested.dropped();
         assertFalse(drop(rested, StepStage.BROADPHASE, 200_000, 700_000), "63 whole steps between: still close");
         rested.learn(typical, PAIRS);
         assertFalse(rested.warm(), "the tenth close drop: learnt afresh");
 
-        StepPace apart = learnt(20_000, 50_000, 30_000, 50_000);
-        for (int i = 0; i < 9; i++) {
-            apart.dropped();
-        }
-        for (int i = 0; i < StepPace.WARM_STEPS; i++) {
-            apart.learn(typical, PAIRS);
-        }
+        StepPace apart = dropsThenWholeSteps(9, StepPace.WARM_STEPS);
         for (int i = 0; i < StepPace.MAX_CLOSE_DROPS; i++) {
             assertTrue(drop(apart, StepStage.BROADPHASE, 200_000, 700_000), "64 whole steps between: drop " + i);
             apart.dropped();
         }
         assertFalse(drop(apart, StepStage.BROADPHASE, 200_000, 700_000));
+    }
+
+    /** A pace learnt at 20/50/30/50 µs, then {@code drops} steps dropped and {@code whole} typical ones learnt. */
+    private static StepPace dropsThenWholeSteps(int drops, int whole) {
+        StepPace pace = learnt(20_000, 50_000, 30_000, 50_000);
+        for (int i = 0; i < drops; i++) {
+            pace.dropped();
+        }
+        StepProfile typical = profile(20_000, 50_000, 30_000, 50_000);
+        for (int i = 0; i < whole; i++) {
+            pace.learn(typical, PAIRS);
+        }
+        return pace;
     }
 
     @Test
@@ -259,12 +252,7 @@ class StepDropTest {
         threads.setThreadAllocatedMemoryEnabled(true);
         long bytes = -1;
         for (int round = 0; round < 3; round++) {
-            PacedClock clock = new PacedClock();
-            PhysicsWorld world = balls(clock);
-            for (int i = 0; i < 100; i++) {
-                world.step(DT_S);
-            }
-            clock.perReadNs = SLOW_STAGE_NS;
+            PhysicsWorld world = slowAfterWarmUp(new PacedClock());
             long id = Thread.currentThread().getId();
             long start = threads.getThreadAllocatedBytes(id);
             int dropped = 0;
@@ -275,6 +263,16 @@ class StepDropTest {
             assertEquals(StepPace.MAX_CLOSE_DROPS, dropped);
         }
         assertEquals(0L, bytes, "bytes allocated by ten dropped steps and a whole one");
+    }
+
+    /** The balls stepped 100 times at the typical pace (learnt), then the clock made ten times slow. */
+    private static PhysicsWorld slowAfterWarmUp(PacedClock clock) {
+        PhysicsWorld world = balls(clock);
+        for (int i = 0; i < 100; i++) {
+            world.step(DT_S);
+        }
+        clock.perReadNs = SLOW_STAGE_NS;
+        return world;
     }
 
     private static boolean stepOnTime(PhysicsWorld world) {
