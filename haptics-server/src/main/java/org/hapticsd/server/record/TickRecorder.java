@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -44,6 +45,13 @@ public final class TickRecorder implements TickSink, AutoCloseable {
     private final Thread writer;
     private final byte[] batch = new byte[BATCH_BYTES];
     private final UnsafeBuffer batchBuffer = new UnsafeBuffer(batch);
+    /**
+     * The batch as the channel writes it, and the ring's handler: made once, so that the writer thread allocates
+     * nothing per poll (a wrapper per flush, every 200 µs while idle, and a handler per read were 0.27 MB/s, a sixth
+     * of what a recorded run with a streaming client allocated; docs/performance.md, *Twenty-first session*).
+     */
+    private final ByteBuffer batchOut = ByteBuffer.wrap(batch);
+    private final MessageHandler appender = this::append;
     private int batchBytes;
     private final EventCounts eventCounts = new EventCounts();
 
@@ -158,7 +166,7 @@ public final class TickRecorder implements TickSink, AutoCloseable {
                     LockSupport.parkNanos(200_000);
                     continue;
                 }
-                int read = ring.read(this::append, 512);
+                int read = ring.read(appender, 512);
                 if (read == 0) {
                     flush();
                     if (closing && ring.size() == 0) {
@@ -213,11 +221,16 @@ public final class TickRecorder implements TickSink, AutoCloseable {
     }
 
     private void flush() throws IOException {
-        ByteBuffer out = ByteBuffer.wrap(batch, 0, batchBytes);
-        while (out.hasRemaining()) {
-            channel.write(out);
+        batchOut.clear().limit(batchBytes);
+        while (batchOut.hasRemaining()) {
+            channel.write(batchOut);
         }
         batchBytes = 0;
+    }
+
+    /** The writer thread's id (a test counts what it allocates). */
+    long writerThreadId() {
+        return writer.getId();
     }
 
     /** Ticks that found the ring full and were not recorded. Any thread. */
