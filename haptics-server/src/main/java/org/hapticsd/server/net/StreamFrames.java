@@ -18,6 +18,15 @@ public interface StreamFrames {
 
     byte[] stateBinary(LoopSnapshot snapshot);
 
+    /**
+     * The snapshot's binary STATE into {@code out}, a client's own buffer reused for each of its messages. The
+     * default holds {@link #stateBinary(LoopSnapshot)}'s array; the protocol's frames write in place and allocate
+     * nothing.
+     */
+    default void stateBinary(LoopSnapshot snapshot, StateBuffer out) {
+        out.hold(stateBinary(snapshot));
+    }
+
     String stateJson(LoopSnapshot snapshot);
 
     /**

@@ -107,10 +107,20 @@ public final class StreamCodec {
 
     // ---- encoding -------------------------------------------------------------------------------------------
 
-    private static void write(StreamMessage message, WireWriter w) {
+    /** The 4-byte header: version, type, reserved. */
+    static void writeHeader(StreamMessageType type, WireWriter w) {
         w.u8(StreamProtocol.VERSION);
-        w.u8(message.type().code());
+        w.u8(type.code());
         w.u16(0);
+    }
+
+    private static void write(StreamMessage message, WireWriter w) {
+        if (message instanceof StateMessage m) {
+            // The header is the encoder's too: a STATE is written by its field-by-field encoder, one layout for both.
+            StateEncoder.write(m, w);
+            return;
+        }
+        writeHeader(message.type(), w);
         if (message instanceof HelloMessage m) {
             w.u8(m.protocolVersion());
             w.u8(0);
@@ -118,8 +128,6 @@ public final class StreamCodec {
             w.str("serverVersion", m.serverVersion());
         } else if (message instanceof SceneMessage m) {
             writeScene(m, w);
-        } else if (message instanceof StateMessage m) {
-            writeState(m, w);
         } else if (message instanceof EventsMessage m) {
             w.u16(m.events().size());
             for (StreamEvent e : m.events()) {
@@ -213,48 +221,6 @@ public final class StreamCodec {
             }
         } else {
             throw new StreamFormatException("unknown shape " + shape);
-        }
-    }
-
-    private static void writeState(StateMessage m, WireWriter w) {
-        w.u64(m.tick());
-        w.u64(m.simTimeNs());
-        w.u32(m.sceneRevision());
-        w.u8(m.safetyState().code());
-        w.u8(m.safetyFault().code());
-        w.u8((m.deviceConnected() ? StateFlags.DEVICE_CONNECTED : 0) | (m.paused() ? StateFlags.PAUSED : 0)
-            | (m.loop().physicsOverBudget() ? StateFlags.PHYSICS_OVER_BUDGET : 0));
-        w.u8(m.loop().physicsLoadPercent());
-        w.vec(m.devicePositionM());
-        w.vec(m.toolPositionM());
-        w.vec(m.renderedForceN());
-        w.vec(m.commandedForceN());
-        w.f32(m.loop().achievedRateHz());
-        w.u32(m.loop().periodErrorP99Ns());
-        w.u32(m.loop().tickTimeP99Ns());
-        w.u32(m.loop().overruns());
-        w.u16(m.poses().size());
-        w.u16(m.contacts().size());
-        for (BodyPose p : m.poses()) {
-            w.u16(p.bodyId());
-            w.vec(p.positionM());
-            w.quat(p.orientation());
-        }
-        for (ContactPoint c : m.contacts()) {
-            w.u16(c.bodyA());
-            w.u16(c.bodyB());
-            w.vec(c.pointM());
-            w.vec(c.normal());
-            w.vec(c.forceN());
-            w.f32(c.depthM());
-        }
-        w.u16(m.deformables().size());
-        for (DeformableNodes d : m.deformables()) {
-            w.u16(d.bodyId());
-            w.u16(d.nodeCount());
-            for (int i = 0; i < 3 * d.nodeCount(); i++) {
-                w.f32(d.component(i));
-            }
         }
     }
 
