@@ -128,6 +128,9 @@ public final class EventLog implements TickSink {
         private int pendingFirst;
         private int pendingCount;
         private Sink sink;
+        /** The rings' handlers, made once: a method reference per receive call was garbage on every client run. */
+        private final org.agrona.concurrent.MessageHandler contactHandler = this::onContact;
+        private final org.agrona.concurrent.MessageHandler stateHandler = this::onState;
 
         Receiver(CopyBroadcastReceiver contacts, CopyBroadcastReceiver states) {
             this.contacts = contacts;
@@ -140,7 +143,7 @@ public final class EventLog implements TickSink {
             try {
                 readStates();
                 try {
-                    while (contacts.receive(this::onContact) > 0) {
+                    while (contacts.receive(contactHandler) > 0) {
                         // One event per receive call.
                     }
                 } catch (IllegalStateException lapped) {
@@ -158,15 +161,17 @@ public final class EventLog implements TickSink {
 
         private void readStates() {
             try {
-                while (states.receive((kind, buffer, offset, length) -> {
-                    if (buffer.getLong(offset) > floorTick) {
-                        keep(kind, buffer, offset);
-                    }
-                }) > 0) {
+                while (states.receive(stateHandler) > 0) {
                     // One event per receive call.
                 }
             } catch (IllegalStateException lapped) {
                 statesLapped++;
+            }
+        }
+
+        private void onState(int kind, DirectBuffer buffer, int offset, int length) {
+            if (buffer.getLong(offset) > floorTick) {
+                keep(kind, buffer, offset);
             }
         }
 

@@ -315,13 +315,14 @@ public final class ProtocolStreamFrames implements StreamFrames {
 
     @Override
     public List<Object> eventsFrames(EventLog.Receiver events, boolean json) {
-        List<StreamEvent> list = new ArrayList<>();
-        events.drain(e -> {
-            StreamEvent event = event(e);
-            if (event != null) {
-                list.add(event);
-            }
-        });
+        EventCollector collector = collectors.get();
+        List<StreamEvent> list = collector.events;
+        list.clear();
+        events.drain(collector);
+        if (list.isEmpty()) {
+            // Most runs of a client: nothing happened, and nothing is allocated.
+            return List.of();
+        }
         // Every event goes out: more than an EVENTS message holds is split over several, oldest first (before, the
         // events past the 1024th of a frame were read from the ring and lost).
         List<Object> frames = new ArrayList<>();
@@ -332,6 +333,24 @@ public final class ProtocolStreamFrames implements StreamFrames {
         }
         return frames;
     }
+
+    /**
+     * A thread's reusable list of the events one {@link #eventsFrames} call read: each Netty event loop has its own,
+     * so a client run with no event allocates nothing.
+     */
+    private final class EventCollector implements EventLog.Sink {
+        final List<StreamEvent> events = new ArrayList<>();
+
+        @Override
+        public void accept(EventLog.Event e) {
+            StreamEvent event = event(e);
+            if (event != null) {
+                events.add(event);
+            }
+        }
+    }
+
+    private final ThreadLocal<EventCollector> collectors = ThreadLocal.withInitial(EventCollector::new);
 
     private StreamEvent event(EventLog.Event e) {
         long tick = e.tick();

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A client's binary STATE of a 200-sphere pile: written in place into its buffer, with the content the object model
  * gave (poses, contacts turned into the spec's direction, forces in the scene frame), and nothing allocated per
- * message once warm, where the object model made about 1.6 kB of garbage per message and client.
+ * message once warm, where the object model made about 1.6 kB of garbage per message and client; nor by a client
+ * run's read of its events when nothing happened.
  */
 class StateFramesAllocationTest {
     private static final int SPHERES = 200;
@@ -136,6 +137,53 @@ class StateFramesAllocationTest {
         assertEquals(0, allocatedBytes(threads, buffer, 20_000),
             "bytes allocated by 20,000 STATEs of a 200-sphere pile");
         assertEquals(4 + 94 + 30 * SPHERES + 44 * CONTACTS, buffer.length(), "the last message whole");
+    }
+
+    /**
+     * A client's run also reads its events: with nothing new (the pile's 400 contacts held tick after tick), the
+     * event log's tick and the run's read allocate nothing; the first read, with the contacts' beginnings, is whole.
+     */
+    @Test
+    void shouldAllocateNothingForAClientRunWithNoNewEvents() {
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        EventLog log = new EventLog(1_000_000L);
+        EventLog.Receiver receiver = log.newClientReceiver();
+        // A tick without contacts, then the pile's: its 200 touching pairs begin.
+        snapshot.publishedContacts = 0;
+        log.onTick(snapshot);
+        snapshot.tick++;
+        snapshot.publishedContacts = CONTACTS;
+        log.onTick(snapshot);
+        java.util.List<Object> first = frames.eventsFrames(receiver, false);
+        assertEquals(1, first.size(), "one EVENTS message");
+        java.util.List<org.hapticsd.protocol.stream.StreamEvent> began =
+            ((org.hapticsd.protocol.stream.EventsMessage) StreamCodec.decode((byte[]) first.get(0))).events();
+        assertEquals(SPHERES, began.stream()
+            .filter(e -> e instanceof org.hapticsd.protocol.stream.StreamEvent.ContactBegan).count(),
+            "the pile's 200 touching pairs began");
+        int zeros = 0;
+        int windows = 0;
+        while ((windows < 8 || zeros < 3) && windows < 60) {
+            zeros = allocatedByRuns(threads, log, receiver, 5_000) == 0 ? zeros + 1 : 0;
+            windows++;
+        }
+        assertTrue(zeros >= 3, "three allocation-free windows of 5,000 runs in a row within 60, had " + zeros);
+        // Tolerance: zero bytes over 20,000 ticks and runs (before: two lists, a lambda and method references a run).
+        assertEquals(0, allocatedByRuns(threads, log, receiver, 20_000), "bytes allocated by 20,000 event reads");
+    }
+
+    private long allocatedByRuns(com.sun.management.ThreadMXBean threads, EventLog log, EventLog.Receiver receiver,
+                                 int runs) {
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < runs; i++) {
+            snapshot.tick++;
+            log.onTick(snapshot);
+            if (!frames.eventsFrames(receiver, false).isEmpty()) {
+                throw new AssertionError("an event with nothing changed");
+            }
+        }
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     private long allocatedBytes(com.sun.management.ThreadMXBean threads, StateBuffer buffer, int messages) {
