@@ -29,6 +29,15 @@ final class PairKeySort {
         if (n > keyBuffer.length) {
             throw new IllegalArgumentException(n + " keys, capacity " + keyBuffer.length);
         }
+        // Keys already in order are the common case (the engine lays its points out in sorted pair order): one
+        // pass says so, and nothing moves.
+        int ordered = 1;
+        while (ordered < n && keys[ordered - 1] <= keys[ordered]) {
+            ordered++;
+        }
+        if (ordered >= n) {
+            return;
+        }
         long[] fromKeys = keys;
         int[] fromValues = values;
         long[] toKeys = keyBuffer;
