@@ -126,13 +126,7 @@ class StateFramesAllocationTest {
         // code it compiles (string constants resolved, scalar-replaced objects re-materialised on deoptimisation),
         // and can land in any window. So at least 8 windows of 5,000 messages, then until 3 in a row allocate
         // nothing, at most 60: code that allocates per message never gets there.
-        int zeros = 0;
-        int windows = 0;
-        while ((windows < 8 || zeros < 3) && windows < 60) {
-            zeros = allocatedBytes(threads, buffer, 5_000) == 0 ? zeros + 1 : 0;
-            windows++;
-        }
-        assertTrue(zeros >= 3, "three allocation-free windows of 5,000 STATEs in a row within 60, had " + zeros);
+        warmUpToZero(n -> allocatedBytes(threads, buffer, n), "STATEs");
         // Tolerance: zero bytes over 20,000 messages (the object model: about 1.6 kB each for the default scene).
         assertEquals(0, allocatedBytes(threads, buffer, 20_000),
             "bytes allocated by 20,000 STATEs of a 200-sphere pile");
@@ -162,15 +156,23 @@ class StateFramesAllocationTest {
         assertEquals(SPHERES, began.stream()
             .filter(e -> e instanceof org.hapticsd.protocol.stream.StreamEvent.ContactBegan).count(),
             "the pile's 200 touching pairs began");
+        warmUpToZero(n -> allocatedByRuns(threads, log, receiver, n), "runs");
+        // Tolerance: zero bytes over 20,000 ticks and runs (before: two lists, a lambda and method references a run).
+        assertEquals(0, allocatedByRuns(threads, log, receiver, 20_000), "bytes allocated by 20,000 event reads");
+    }
+
+    /**
+     * At least 8 windows of 5,000, then until 3 in a row allocate nothing, at most 60: code that allocates every time
+     * never gets there and fails.
+     */
+    private static void warmUpToZero(java.util.function.IntToLongFunction window, String what) {
         int zeros = 0;
         int windows = 0;
         while ((windows < 8 || zeros < 3) && windows < 60) {
-            zeros = allocatedByRuns(threads, log, receiver, 5_000) == 0 ? zeros + 1 : 0;
+            zeros = window.applyAsLong(5_000) == 0 ? zeros + 1 : 0;
             windows++;
         }
-        assertTrue(zeros >= 3, "three allocation-free windows of 5,000 runs in a row within 60, had " + zeros);
-        // Tolerance: zero bytes over 20,000 ticks and runs (before: two lists, a lambda and method references a run).
-        assertEquals(0, allocatedByRuns(threads, log, receiver, 20_000), "bytes allocated by 20,000 event reads");
+        assertTrue(zeros >= 3, "three allocation-free windows of 5,000 " + what + " in a row within 60, had " + zeros);
     }
 
     private long allocatedByRuns(com.sun.management.ThreadMXBean threads, EventLog log, EventLog.Receiver receiver,
