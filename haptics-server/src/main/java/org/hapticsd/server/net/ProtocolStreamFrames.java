@@ -331,6 +331,8 @@ public final class ProtocolStreamFrames implements StreamFrames {
                 List.copyOf(list.subList(from, Math.min(list.size(), from + StreamProtocol.MAX_EVENTS))));
             frames.add(json ? StreamJson.encodeJson(message) : StreamCodec.encode(message));
         }
+        // The thread's list keeps no event past the call.
+        list.clear();
         return frames;
     }
 
@@ -382,9 +384,8 @@ public final class ProtocolStreamFrames implements StreamFrames {
                     (float) e.elasticity());
             }
             case EventLog.SAFETY_CHANGED -> new StreamEvent.SafetyChanged(tick,
-                SafetyCode.valueOf(SafetyState.values()[e.fromState()].name()),
-                SafetyCode.valueOf(SafetyState.values()[e.toStateAndFault() & 0xFF].name()),
-                FaultCode.valueOf(SafetyFault.values()[e.toStateAndFault() >>> 8].name()));
+                SAFETY_CODES[e.fromState()], SAFETY_CODES[e.toStateAndFault() & 0xFF],
+                FAULT_CODES[e.toStateAndFault() >>> 8]);
             case EventLog.DEVICE_CONNECTED -> new StreamEvent.DeviceConnected(tick);
             case EventLog.DEVICE_DISCONNECTED -> new StreamEvent.DeviceDisconnected(tick);
             case EventLog.PHYSICS_OVER_BUDGET -> new StreamEvent.PhysicsOverBudget(tick, Integer.toUnsignedLong(a),
