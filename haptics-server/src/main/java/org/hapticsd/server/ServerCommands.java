@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.Workspace;
 import org.hapticsd.device.sim.ExternalHandTarget;
 import org.hapticsd.device.sim.HandTarget;
@@ -27,11 +28,14 @@ import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.SceneBoard;
 import org.hapticsd.server.net.StreamEpoch;
+import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.SceneLoader;
 import org.joml.Vector3d;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server's side of the stream's COMMANDs: each is checked against local limits, turned into loop commands
@@ -56,6 +60,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     public static final String FORCE_SCALE = "render.forceScale";
     public static final String STIFFNESS = "contact.stiffnessNpm";
     public static final String DAMPING = "contact.dampingNspm";
+    private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
     private static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9._-]*";
 
     /** Builds a scene anew; throws with the file and place when it cannot. */
@@ -70,6 +75,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private final int rateHz;
     private final Path sceneDir;
     private final boolean simulated;
+    /** The device the loop drives, for the tool-stiffness warnings of a scene loaded later; null: no warnings. */
+    private final DeviceInfo device;
     private final ExecutorService builder = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "hapticsd-scene-builder");
         thread.setDaemon(true);
@@ -101,6 +108,17 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
      */
     public ServerCommands(CommandQueue queue, SceneBoard board, LoopStatsBoard stats, int rateHz,
                           BuiltScene first, SceneFactory firstFactory, Path sceneDir, boolean simulated) {
+        this(queue, board, stats, rateHz, first, firstFactory, sceneDir, simulated, null);
+    }
+
+    /**
+     * As above, and a scene that RESET_SCENE or LOAD_SCENE builds is checked against {@code device}: its
+     * {@link ToolStiffness} warnings go to the server's log, as the first scene's did at start.
+     */
+    public ServerCommands(CommandQueue queue, SceneBoard board, LoopStatsBoard stats, int rateHz,
+                          BuiltScene first, SceneFactory firstFactory, Path sceneDir, boolean simulated,
+                          DeviceInfo device) {
+        this.device = device;
         this.queue = queue;
         this.board = board;
         this.stats = stats;
@@ -336,6 +354,11 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 // The builder thread's allocation failed; the loop and its current scene are untouched.
                 return "SCENE: not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
                     + " MB)";
+            }
+            if (device != null) {
+                for (String warning : ToolStiffness.warnings(scene.name(), scene.haptic(), device, rateHz)) {
+                    LOG.warn(warning);
+                }
             }
             // The builder is one thread, the revision's only writer: a scene refused here takes no revision.
             long next = revision.get() + 1;

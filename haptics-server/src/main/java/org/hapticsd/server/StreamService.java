@@ -44,7 +44,8 @@ public final class StreamService implements AutoCloseable {
         SceneBoard board = new SceneBoard(
             ServerCommands.firstEpoch(assembly.scene(), assembly.snapshots(), assembly.rateHz(), stats));
         ServerCommands commands = new ServerCommands(assembly.commands(), board, stats, assembly.rateHz(),
-            assembly.scene(), rebuild, sceneDir, assembly.device() instanceof SimulatedDevice);
+            assembly.scene(), rebuild, sceneDir, assembly.device() instanceof SimulatedDevice,
+            assembly.device().info());
         try {
             StreamServer server = new StreamServer(config, board, new CommandGate(config.token(), commands), events,
                 assembly.loop().periodNs()).start();

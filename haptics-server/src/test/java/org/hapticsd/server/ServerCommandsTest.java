@@ -208,6 +208,38 @@ class ServerCommandsTest {
     }
 
     @Test
+    void shouldWarnOfALoadedScenesToolSpringThatTheDeviceCannotRenderPassively() throws Exception {
+        // The stylus's damping is 1 N·s/m and its rating 3000 N/m (the scene's device defaults). DROP's spring,
+        // 800·0.001/2 + 0.5 = 0.9 N·s/m, passes; 5000 N/m spends 2.5 + 0.5 = 3 N·s/m and exceeds the rating.
+        Files.writeString(sceneDir.resolve("stiff.yaml"), DROP.replace("name: drop", "name: stiff")
+            .replace("stiffnessNpm: 800.0", "stiffnessNpm: 5000.0"));
+        commands.close();
+        commands = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000, assembly.scene(),
+            this::build, sceneDir, true, assembly.device().info());
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        String quiet;
+        String warned;
+        try {
+            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertNull(run(new Command.LoadScene("drop")));
+            ticks(1);
+            quiet = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertNull(run(new Command.LoadScene("stiff")));
+            ticks(1);
+            warned = log.toString(java.nio.charset.StandardCharsets.UTF_8).substring(quiet.length());
+        } finally {
+            System.setErr(original);
+        }
+        assertFalse(quiet.contains("WARN scene 'drop'"), quiet);
+        assertTrue(warned.contains("WARN scene 'stiff': the tool's penalty contacts are not passive on device "
+            + "'simulated stylus': K·T/2 + B = 3 N·s/m"), warned);
+        assertTrue(warned.contains("WARN scene 'stiff': the tool's penalty contacts render 5000 N/m"), warned);
+        assertEquals("stiff", ((SceneMessage) StreamCodec.decode(board.current().frames().sceneBinary())).name(),
+            "a warning does not refuse the scene");
+    }
+
+    @Test
     void shouldRefuseLoadingWithoutASceneDirectory() throws Exception {
         try (ServerCommands none = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000,
                 assembly.scene(), this::build, null, true)) {

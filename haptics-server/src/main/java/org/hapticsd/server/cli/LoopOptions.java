@@ -16,16 +16,20 @@ import org.hapticsd.server.device.DeviceSelector;
 import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.ProtocolStreamFrames;
+import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.DeviceSpec;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.SceneLoader;
 import org.hapticsd.server.scene.SceneSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
 /** Options shared by the commands that run the loop: which scene, which device, what rate. */
 final class LoopOptions {
+    private static final Logger LOG = LoggerFactory.getLogger(LoopOptions.class);
     static final String SIM_DEVICE = "sim";
     static final String REPLAY_PREFIX = DeviceSelector.REPLAY_PREFIX;
 
@@ -290,8 +294,9 @@ final class LoopOptions {
      */
     OpenedDevice openDevice(BuiltScene built, int rateHz, int rtPriority) {
         checkDevice();
+        OpenedDevice opened;
         try {
-            return DeviceSelector.open(device, built, rateHz, null, rtPriority);
+            opened = DeviceSelector.open(device, built, rateHz, null, rtPriority);
         } catch (DeviceException | IllegalArgumentException e) {
             // A link's message starts with its own name ("tcp:host:port: ..."): say the flag's value once.
             String message = String.valueOf(e.getMessage());
@@ -307,6 +312,10 @@ final class LoopOptions {
             }
             throw new UsageException("--device " + device + ": " + detail);
         }
+        for (String warning : ToolStiffness.warnings(built.name(), built.haptic(), opened.device().info(), rateHz)) {
+            LOG.warn(warning);
+        }
+        return opened;
     }
 
     /**

@@ -40,6 +40,7 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.record.Recording;
 import org.hapticsd.server.record.TickRecorder;
+import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 import org.hapticsd.server.scene.BuiltScene;
@@ -48,6 +49,8 @@ import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.SceneLoader;
 import org.hapticsd.server.scene.SceneSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads a device-in-the-loop test script, runs it in real time and checks its assertions.
@@ -59,6 +62,7 @@ import org.hapticsd.server.scene.SceneSpec;
  * trace, or for link checks against the link's statistics.
  */
 public final class ScriptRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptRunner.class);
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
     private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
     private List<String> lastNotes = List.of();
@@ -469,6 +473,9 @@ public final class ScriptRunner {
                 unchecked.add(new AssertionResult("device", false, "nothing", "a run").asError(why));
             }
             return unchecked;
+        }
+        for (String warning : ToolStiffness.warnings(scene.name(), scene.haptic(), opened.device().info(), rateHz)) {
+            LOG.warn("{}: {}", scriptFile, warning);
         }
         if (opened.device() instanceof SimulatedDevice stylus && hasHandSteps) {
             stylus.setHandTarget(handPath);

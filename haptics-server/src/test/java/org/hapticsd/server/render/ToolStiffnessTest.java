@@ -1,0 +1,122 @@
+package org.hapticsd.server.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.hapticsd.device.DeviceInfo;
+import org.hapticsd.device.Workspace;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneException;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tool-stiffness warnings on the default scene ({@code wall.yaml}: contact k = 1000 N/m, B = 0.2 N·s/m; device
+ * b = 1 N·s/m, nominal 3000 N/m; 1 kHz), edited one value at a time. The passivity condition is
+ * {@code b > s²·k·T/2 + s²·B}; the numbers below are worked out in each test's comment.
+ */
+class ToolStiffnessTest {
+
+    @Test
+    void shouldStayQuietForTheDefaultScene() throws Exception {
+        // 1000·0.001/2 + 0.2 = 0.7 < 1, and 1000 <= 3000.
+        BuiltScene scene = scene(defaultText());
+        assertEquals(List.of(), warnings(scene, simulatedInfo(scene), 1000));
+    }
+
+    @Test
+    void shouldNameBothBoundsForAWallFarTooStiff() throws Exception {
+        // 1e6·0.001/2 + 0.2 = 500.2 >= 1; 1e6 > 3000.
+        BuiltScene scene = scene(defaultText().replace("stiffnessNpm: 1000.0", "stiffnessNpm: 1000000.0"));
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(2, warnings.size(), warnings.toString());
+        String passivity = warnings.get(0);
+        assertTrue(passivity.contains("scene 'wall'") && passivity.contains("device 'simulated stylus'"), passivity);
+        assertTrue(passivity.contains("K·T/2 + B = 500.2 N·s/m"), passivity);
+        assertTrue(passivity.contains("K = 1e+06 N/m") && passivity.contains("T = 1/1000 s"), passivity);
+        // 2·b/T = 2000 N/m is the most a spring without damping may be on this device at this rate.
+        assertTrue(passivity.contains("damping 1 N·s/m") && passivity.contains("at most 2000 N/m"), passivity);
+        String rating = warnings.get(1);
+        assertTrue(rating.contains("render 1e+06 N/m") && rating.contains("nominal stable stiffness 3000 N/m"),
+            rating);
+    }
+
+    @Test
+    void shouldCountTheContactDampingAgainstTheDevice() throws Exception {
+        // k within both bounds, but 1000·0.001/2 + 0.6 = 1.1 >= 1: the damping spends what the spring left.
+        BuiltScene scene = scene(defaultText().replace("dampingNspm: 0.2", "dampingNspm: 0.6"));
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("K·T/2 + B = 1.1 N·s/m"), warnings.get(0));
+    }
+
+    @Test
+    void shouldJudgeTheStiffnessFeltThroughTheMappingScale() throws Exception {
+        // s = 2: K = 4·1000 = 4000 N/m, B = 0.8; 4000·0.001/2 + 0.8 = 2.8 >= 1 and 4000 > 3000. What to change is
+        // said in the scene's own units: 2000 / s² = 500 N/m, 3000 / s² = 750 N/m.
+        BuiltScene scene = scene(defaultText().replace("scale: 1.0", "scale: 2.0"));
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("K·T/2 + B = 2.8 N·s/m") && warnings.get(0).contains("at most 500 N/m"),
+            warnings.get(0));
+        assertTrue(warnings.get(0).contains("mapping.scale²"), warnings.get(0));
+        assertTrue(warnings.get(1).contains("render 4000 N/m") && warnings.get(1).contains("at most 750 N/m"),
+            warnings.get(1));
+    }
+
+    @Test
+    void shouldUseTheRateAndTheConnectedDevicesOwnFigures() throws Exception {
+        // k = 2500: at 1 kHz 2500·0.0005 + 0.2 = 1.45 >= 1; at 4 kHz 2500·0.000125 + 0.2 = 0.5125 < 1.
+        BuiltScene scene = scene(defaultText().replace("stiffnessNpm: 1000.0", "stiffnessNpm: 2500.0"));
+        assertEquals(1, warnings(scene, simulatedInfo(scene), 1000).size());
+        assertEquals(List.of(), warnings(scene, simulatedInfo(scene), 4000));
+        // A device on a link reports its own damping and rating in INFO: b = 2 passes at 1 kHz (1.45 < 2), and a
+        // nominal 2000 N/m is below the scene's 2500.
+        DeviceInfo link = new DeviceInfo("falcon-emulated", 3, Workspace.cube(0.05), 9.0, 3.0, 2000.0, 2.0);
+        List<String> warnings = warnings(scene, link, 1000);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("device 'falcon-emulated''s nominal stable stiffness 2000 N/m"),
+            warnings.get(0));
+    }
+
+    @Test
+    void shouldSayNothingWhenTheToolHasNoPenaltyContact() throws Exception {
+        // Only a dynamic ball, met in LCP: the stiff spring renders nowhere. With the ball met in PENALTY, the same
+        // spring is warned about.
+        String head = defaultText().replace("stiffnessNpm: 1000.0", "stiffnessNpm: 1000000.0");
+        head = head.substring(0, head.indexOf("bodies:"));
+        String ball = "bodies:\n  - name: ball\n    motion: dynamic\n    shape: {type: sphere, radiusM: 0.02}\n"
+            + "    position: [0.0, 0.0, -0.05]\n    massKg: 0.1\n";
+        BuiltScene lcp = scene(head + "contactModes:\n  - {body: tool, mode: lcp}\n\n" + ball);
+        assertEquals(List.of(), warnings(lcp, simulatedInfo(lcp), 1000));
+        BuiltScene penalty = scene(head + "contactModes:\n  - {body: tool, mode: penalty}\n\n" + ball);
+        assertEquals(2, warnings(penalty, simulatedInfo(penalty), 1000).size());
+    }
+
+    private static List<String> warnings(BuiltScene scene, DeviceInfo device, int rateHz) {
+        return ToolStiffness.warnings(scene.name(), scene.haptic(), device, rateHz);
+    }
+
+    private static DeviceInfo simulatedInfo(BuiltScene scene) {
+        return scene.simDevice().info();
+    }
+
+    private static BuiltScene scene(String text) throws SceneException {
+        return SceneBuilder.build(new SceneLoader().parse("wall.yaml", new StringReader(text)));
+    }
+
+    private static String defaultText() throws IOException {
+        try (InputStream in = SceneLoader.class.getResourceAsStream("/scenes/wall.yaml")) {
+            if (in == null) {
+                throw new IOException("the embedded default scene /scenes/wall.yaml is not on the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
