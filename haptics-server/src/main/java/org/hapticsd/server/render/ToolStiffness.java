@@ -10,9 +10,9 @@ import org.hapticsd.physics.PhysicsWorld;
 
 /**
  * Whether the spring the tool's penalty contacts render can be felt stably on the device that will render it: the
- * two checks a scene is written against (docs/scenes.md, "How stiff may contacts be"), made once the device, its
- * damping and nominal stiffness (the scene's {@code device:} for the simulated stylus, the INFO of a device on a
- * link) and the loop rate are known.
+ * two checks a scene is written against (docs/scenes.md, section 4, "Choosing contact stiffness and damping"), made
+ * once the device, its damping and nominal stiffness (the scene's {@code device:} for the simulated stylus, the INFO
+ * of a device on a link) and the loop rate are known.
  *
  * <ul>
  *   <li><b>Passivity</b> (Colgate and Schenkel 1997, {@link PenaltyContactSettings#isPassiveFor}): the device stays
