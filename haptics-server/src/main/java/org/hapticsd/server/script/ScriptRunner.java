@@ -49,8 +49,6 @@ import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.SceneLoader;
 import org.hapticsd.server.scene.SceneSpec;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Loads a device-in-the-loop test script, runs it in real time and checks its assertions.
@@ -62,7 +60,6 @@ import org.slf4j.LoggerFactory;
  * trace, or for link checks against the link's statistics.
  */
 public final class ScriptRunner {
-    private static final Logger LOG = LoggerFactory.getLogger(ScriptRunner.class);
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
     private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
     private List<String> lastNotes = List.of();
@@ -474,9 +471,10 @@ public final class ScriptRunner {
             }
             return unchecked;
         }
-        for (String warning : ToolStiffness.warnings(scene.name(), scene.haptic(), opened.device().info(), rateHz)) {
-            LOG.warn("{}: {}", scriptFile, warning);
-        }
+        // In the script's notes, beside its verdicts, rather than the log: a wall that buzzes explains a failed
+        // force assertion.
+        List<String> stiffnessWarnings = ToolStiffness.warnings(scene.name(), scene.haptic(), opened.device().info(),
+            rateHz);
         if (opened.device() instanceof SimulatedDevice stylus && hasHandSteps) {
             stylus.setHandTarget(handPath);
         }
@@ -552,6 +550,7 @@ public final class ScriptRunner {
             }
         }
         lastNotes = notes(trace, assembly, rateHz);
+        lastNotes.addAll(stiffnessWarnings);
         if (loopPolicy != null) {
             // Why the host's stalls may have reached this run: the loop was not under the real-time policy.
             lastNotes.add(loopPolicy);

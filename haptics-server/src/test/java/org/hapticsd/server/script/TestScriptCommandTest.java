@@ -120,6 +120,32 @@ class TestScriptCommandTest {
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldNoteAToolSpringTheDeviceCannotRenderPassively(@TempDir Path dir) throws Exception {
+        // The default scene with a 5000 N/m wall: 5000·0.001/2 + 0.2 = 2.7 N·s/m against the stylus's 1 N·s/m, and
+        // above its rated 3000 N/m. The notes sit beside the verdicts, where a buzzing wall's failure is read.
+        String wall = new String(TestScriptCommandTest.class.getResourceAsStream("/scenes/wall.yaml").readAllBytes(),
+            java.nio.charset.StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("stiff.yaml"), wall.replace("stiffnessNpm: 1000.0", "stiffnessNpm: 5000.0"));
+        Path script = Files.writeString(dir.resolve("stiff-script.yaml"), """
+            name: stiff wall
+            timing: lockstep
+            scene: stiff.yaml
+            duration: 0.2
+            assertions:
+              - {name: no force, from: 0.0, to: 0.2, force: {axis: magnitude, max: 0.001}}
+            """);
+        Outcome outcome = run("test", script.toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains("  note: scene 'wall': the tool's penalty contacts are not passive on device "
+            + "'simulated stylus': K·T/2 + B = 2.7 N·s/m"), outcome.out());
+        assertTrue(outcome.out().contains("  note: scene 'wall': the tool's penalty contacts render 5000 N/m, above "
+            + "device 'simulated stylus''s nominal stable stiffness 3000 N/m"), outcome.out());
+        Outcome quiet = run("test", "../scripts/press-wall.yaml");
+        assertFalse(quiet.out().contains("penalty contacts"), quiet.out());
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldRefuseAnInstantAfterTheGivenEndOfTheRun(@TempDir Path dir) throws Exception {
         // The script contradicts itself: refused before it runs (it used to run, then fail with "no tick").
         Path script = dir.resolve("late.yaml");
