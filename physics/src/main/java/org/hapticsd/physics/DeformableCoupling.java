@@ -160,6 +160,18 @@ final class DeformableCoupling {
         return heldNode;
     }
 
+    int holder() {
+        return holder;
+    }
+
+    double holdStiffnessNpm() {
+        return holdStiffnessNpm;
+    }
+
+    double holdDampingNspm() {
+        return holdDampingNspm;
+    }
+
     /** The grasp's force, F = k·(x_body − x_node) + b·(v_body − v_node) on the node and −F on the body. */
     void pull(RigidBodies bodies, BodySleep sleep) {
         if (heldNode < 0) {

@@ -455,6 +455,43 @@ public final class PhysicsWorld {
         return deformables[Objects.checkIndex(index, deformables.length)].heldNode();
     }
 
+    /** The node–body coupling spring of deformable body {@code index}, N/m: what {@link #addDeformable} was given. */
+    public double deformableCouplingStiffnessNpm(int index) {
+        return deformables[Objects.checkIndex(index, deformables.length)].stiffnessNpm;
+    }
+
+    /** The coupling's damper of deformable body {@code index}, N·s/m. */
+    public double deformableCouplingDampingNspm(int index) {
+        return deformables[Objects.checkIndex(index, deformables.length)].dampingNspm;
+    }
+
+    /** The rigid body holding a node of deformable body {@code index} ({@link #holdDeformableNode}), or −1. */
+    public int deformableHolder(int index) {
+        DeformableCoupling d = deformables[Objects.checkIndex(index, deformables.length)];
+        return d.heldNode() < 0 ? -1 : d.holder();
+    }
+
+    /** The spring of the hold on deformable body {@code index}, N/m; 0 when no node is held. */
+    public double heldDeformableStiffnessNpm(int index) {
+        DeformableCoupling d = deformables[Objects.checkIndex(index, deformables.length)];
+        return d.heldNode() < 0 ? 0.0 : d.holdStiffnessNpm();
+    }
+
+    /** The damper of the hold on deformable body {@code index}, N·s/m; 0 when no node is held. */
+    public double heldDeformableDampingNspm(int index) {
+        DeformableCoupling d = deformables[Objects.checkIndex(index, deformables.length)];
+        return d.heldNode() < 0 ? 0.0 : d.holdDampingNspm();
+    }
+
+    /**
+     * Whether the nodes of deformable bodies push rigid body {@code body} (and it them): every body but one whose own
+     * contact mode is {@link ContactMode#NONE}, which passes through them.
+     */
+    public boolean touchesDeformableNodes(int body) {
+        Objects.checkIndex(body, bodyCount());
+        return modes.bodyMode(body) != ContactMode.NONE;
+    }
+
     /** Node–rigid contacts of deformable body {@code index} in the last step. */
     public int deformableContactCount(int index) {
         return deformables[Objects.checkIndex(index, deformables.length)].lastContacts;

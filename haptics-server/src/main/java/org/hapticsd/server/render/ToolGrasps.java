@@ -54,6 +54,21 @@ public final class ToolGrasps {
         return deformable.length;
     }
 
+    /** The deformable body grasp {@code i} grabs (its index in the world). */
+    public int deformable(int i) {
+        return deformable[i];
+    }
+
+    /** Grasp {@code i}'s spring, N/m. */
+    public double stiffnessNpm(int i) {
+        return stiffnessNpm[i];
+    }
+
+    /** Grasp {@code i}'s damper, N·s/m. */
+    public double dampingNspm(int i) {
+        return dampingNspm[i];
+    }
+
     /** Whether grasp {@code i} holds a node now. */
     public boolean holding(int i) {
         return holding[i];

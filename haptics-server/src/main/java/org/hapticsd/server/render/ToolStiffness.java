@@ -9,24 +9,30 @@ import org.hapticsd.physics.PenaltyContactSettings;
 import org.hapticsd.physics.PhysicsWorld;
 
 /**
- * Whether the spring the tool's penalty contacts render can be felt stably on the device that will render it: the
- * two checks a scene is written against (docs/scenes.md, section 4, "Choosing contact stiffness and damping"), made
- * once the device, its damping and nominal stiffness (the scene's {@code device:} for the simulated stylus, the INFO
- * of a device on a link) and the loop rate are known.
+ * Whether the springs the tool renders can be felt stably on the device that will render them: the two checks a
+ * scene is written against (docs/scenes.md, section 4, "Choosing contact stiffness and damping"), made once the
+ * device, its damping and nominal stiffness (the scene's {@code device:} for the simulated stylus, the INFO of a
+ * device on a link) and the loop rate are known.
  *
  * <ul>
  *   <li><b>Passivity</b> (Colgate and Schenkel 1997, {@link PenaltyContactSettings#isPassiveFor}): the device stays
  *       passive while {@code b > K·T/2 + B}, with {@code b} its damping, {@code T} the loop period, and {@code K},
  *       {@code B} the stiffness and damping felt at the handle. The mapping's scale {@code s} makes those
- *       {@code s²·k} and {@code s²·b_contact} ({@link DeviceMapping}).</li>
+ *       {@code s²·k} and {@code s²·b_spring} ({@link DeviceMapping}).</li>
  *   <li><b>The device's own rating:</b> {@code K} at most its nominal stable stiffness
  *       ({@link DeviceInfo#maxStiffnessNpm()}).</li>
  * </ul>
- * Either failing is a warning, not a refusal: the force stays within the safety layer's ceiling whatever the spring,
- * a user's grip adds damping the check cannot count on, and a researcher may mean to study exactly that edge. What
- * the warning buys is that a wall that buzzes was announced, with the numbers to change. The check reads only the
- * scene-wide spring: a tool whose contacts are all LCP or IMPULSE renders no spring and gets no warning (the
- * scenes document says why such a tool is bounded by no stiffness at all).
+ * The springs checked, each on its own: the scene-wide penalty contact when the tool meets some body in
+ * {@link ContactMode#PENALTY}; each deformable body's node coupling when the tool touches nodes (its own contact
+ * mode is not NONE); the tool's hold of a node from the start ({@code heldByTool}); and each button grab
+ * ({@code grab}). A spring of each kind is checked alone: several nodes under the tool at once add their springs, so
+ * a coupling that passes may still buzz under a broad press (the warning cannot know how many nodes a press meets).
+ *
+ * <p>Either check failing is a warning, not a refusal: the force stays within the safety layer's ceiling whatever
+ * the spring, a user's grip adds damping the check cannot count on, and a researcher may mean to study exactly that
+ * edge. What the warning buys is that a wall that buzzes was announced, with the numbers to change. A tool whose
+ * contacts are all LCP or IMPULSE renders no contact spring and gets no contact warning (the scenes document says
+ * why such a tool is bounded by no stiffness at all).
  */
 public final class ToolStiffness {
 
@@ -35,38 +41,84 @@ public final class ToolStiffness {
 
     /**
      * The warnings for {@code scene} on {@code device} at {@code rateHz}, each one line naming the scene, the
-     * device, the numbers and what to change; empty when the tool has no penalty contact or both checks pass.
+     * spring, the device, the numbers and what to change; empty when every spring the tool renders passes both checks.
      */
     public static List<String> warnings(String sceneName, HapticScene scene, DeviceInfo device, int rateHz) {
         List<String> warnings = new ArrayList<>(2);
-        if (!hasPenaltyContact(scene.world(), scene.toolBody())) {
-            return warnings;
+        PhysicsWorld world = scene.world();
+        int tool = scene.toolBody();
+        if (hasPenaltyContact(world, tool)) {
+            PenaltyContactSettings spring = world.contactSettings().penalty();
+            check(warnings, sceneName, scene, device, rateHz, new Spring("the tool's penalty contacts", true,
+                "contact.stiffnessNpm", "contact.dampingNspm", spring.stiffnessNpm(), spring.dampingNspm()));
         }
-        PenaltyContactSettings spring = scene.world().contactSettings().penalty();
+        for (int d = 0; d < world.deformableCount(); d++) {
+            String name = world.deformable(d).name();
+            if (world.touchesDeformableNodes(tool)) {
+                check(warnings, sceneName, scene, device, rateHz, new Spring(
+                    "deformable '" + name + "''s coupling of a node to the tool", false,
+                    field(d, "couplingStiffnessNpm"), field(d, "couplingDampingNspm"),
+                    world.deformableCouplingStiffnessNpm(d),
+                    world.deformableCouplingDampingNspm(d)));
+            }
+            if (world.deformableHolder(d) == tool) {
+                check(warnings, sceneName, scene, device, rateHz, new Spring(
+                    "the tool's hold on deformable '" + name + "'", false, field(d, "heldByTool.stiffnessNpm"),
+                    field(d, "heldByTool.dampingNspm"), world.heldDeformableStiffnessNpm(d),
+                    world.heldDeformableDampingNspm(d)));
+            }
+        }
+        ToolGrasps grasps = scene.grasps();
+        for (int g = 0; g < grasps.count(); g++) {
+            int d = grasps.deformable(g);
+            check(warnings, sceneName, scene, device, rateHz, new Spring(
+                "the grab of deformable '" + world.deformable(d).name() + "'", false, field(d, "grab.stiffnessNpm"),
+                field(d, "grab.dampingNspm"), grasps.stiffnessNpm(g), grasps.dampingNspm(g)));
+        }
+        return warnings;
+    }
+
+    /** A field of the scene's deformable body {@code index} (the world adds them in the file's order). */
+    private static String field(int index, String name) {
+        return "deformables[" + index + "]." + name;
+    }
+
+    /**
+     * A spring the tool renders: what to call it ({@code plural} for "are"), the scene fields that set it, and its
+     * values in the scene's units.
+     */
+    private record Spring(String subject, boolean plural, String stiffnessField, String dampingField,
+                          double stiffnessNpm, double dampingNspm) {
+    }
+
+    /** Adds the passivity and rating warnings {@code spring} earns on {@code device} at {@code rateHz}. */
+    private static void check(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
+                              int rateHz, Spring spring) {
         double s2 = scene.mapping().scale() * scene.mapping().scale();
         double feltStiffnessNpm = s2 * spring.stiffnessNpm();
         double feltDampingNspm = s2 * spring.dampingNspm();
         double periodS = 1.0 / rateHz;
         double spentNspm = feltStiffnessNpm * periodS / 2.0 + feltDampingNspm;
-        String felt = scene.mapping().scale() == 1.0 ? "" : " (mapping.scale² × the contact values)";
+        String felt = scene.mapping().scale() == 1.0 ? "" : " (mapping.scale² × the scene's values)";
         if (!(device.dampingNspm() > spentNspm)) {
             warnings.add(String.format(Locale.ROOT,
-                "scene '%s': the tool's penalty contacts are not passive on device '%s': K·T/2 + B = %s N·s/m "
-                    + "(K = %s N/m, B = %s N·s/m%s, T = 1/%d s) is not below the device's damping %s N·s/m, so a "
-                    + "wall may buzz; lower contact.stiffnessNpm or contact.dampingNspm (at most %s N/m without "
-                    + "damping), or raise rateHz (docs/scenes.md, \"Passivity bound\")",
-                sceneName, device.name(), number(spentNspm), number(feltStiffnessNpm), number(feltDampingNspm), felt,
-                rateHz, number(device.dampingNspm()),
+                "scene '%s': %s %s not passive on device '%s': K·T/2 + B = %s N·s/m "
+                    + "(K = %s N/m, B = %s N·s/m%s, T = 1/%d s) is not below the device's damping %s N·s/m, so the "
+                    + "handle may buzz; lower %s or %s (at most %s N/m without damping), or raise rateHz "
+                    + "(docs/scenes.md, \"Passivity bound\")",
+                sceneName, spring.subject(), spring.plural() ? "are" : "is", device.name(), number(spentNspm),
+                number(feltStiffnessNpm), number(feltDampingNspm), felt, rateHz, number(device.dampingNspm()),
+                spring.stiffnessField(), spring.dampingField(),
                 number(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
         }
         if (feltStiffnessNpm > device.maxStiffnessNpm()) {
             warnings.add(String.format(Locale.ROOT,
-                "scene '%s': the tool's penalty contacts render %s N/m%s, above device '%s''s nominal stable "
-                    + "stiffness %s N/m; lower contact.stiffnessNpm to at most %s N/m",
-                sceneName, number(feltStiffnessNpm), felt, device.name(), number(device.maxStiffnessNpm()),
+                "scene '%s': %s %s %s N/m%s, above device '%s''s nominal stable stiffness %s N/m; lower %s to at "
+                    + "most %s N/m",
+                sceneName, spring.subject(), spring.plural() ? "render" : "renders", number(feltStiffnessNpm), felt,
+                device.name(), number(device.maxStiffnessNpm()), spring.stiffnessField(),
                 number(device.maxStiffnessNpm() / s2)));
         }
-        return warnings;
     }
 
     /** Whether some body meets the tool in {@link ContactMode#PENALTY} (the tool against a static body always does). */

@@ -27,7 +27,7 @@ public final class DeformableSpec extends Located {
     private int substeps = 1;
     private double nodeRadiusM = 0.005;
     private double couplingStiffnessNpm = 1000.0;
-    private double couplingDampingNspm = 1.0;
+    private double couplingDampingNspm = 0.2;
     private HoldSpec heldByTool;
     private GrabSpec grab;
     private StringSpec string;

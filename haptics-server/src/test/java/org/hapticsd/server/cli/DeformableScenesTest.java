@@ -294,9 +294,9 @@ class DeformableScenesTest {
             "bad.yaml:3:5: deformables[0] (chain): springs[0].nodes: two different nodes of 0..1 needed, got [0, 2]");
         assertRefused(head + "    integrator: leapfrog\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "bad.yaml:5:17: deformables[0].integrator: must be newmark, modal, modal-truncated or symplectic-euler, got 'leapfrog'");
-        // 0.6 g with the default 1 N·s/m: (4·m − 2·b·Δt)/Δt² = 400 N/m.
-        assertRefused(head + "    massKg: 0.0006\n    couplingStiffnessNpm: 1000\n    nodes:\n      - {position: [0, 0, 0]}\n",
-            "couplingStiffnessNpm 1000.0 N/m is not below 400.0 N/m, the most a 6.0E-4 kg node keeps stable at 1000 Hz");
+        // 0.6 g with the default 0.2 N·s/m: (4·m − 2·b·Δt)/Δt² = 2000 N/m.
+        assertRefused(head + "    massKg: 0.0006\n    couplingStiffnessNpm: 3000\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "couplingStiffnessNpm 3000.0 N/m is not below 2000 N/m, the most a 6.0E-4 kg node keeps stable at 1000 Hz");
         assertRefused("name: bad\ndeformables:\n  - type: mass-spring\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "deformables[0].name: missing");
         assertRefused(head + "    integrator: modal-truncated\n    nodes:\n      - {position: [0, 0, 0]}\n",

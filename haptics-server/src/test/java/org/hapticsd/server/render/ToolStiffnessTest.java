@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.Workspace;
 import org.hapticsd.server.scene.BuiltScene;
@@ -97,6 +100,64 @@ class ToolStiffnessTest {
         assertEquals(List.of(), warnings(lcp, simulatedInfo(lcp), 1000));
         BuiltScene penalty = scene(head + "contactModes:\n  - {body: tool, mode: penalty}\n\n" + ball);
         assertEquals(2, warnings(penalty, simulatedInfo(penalty), 1000).size());
+    }
+
+    @Test
+    void shouldStayQuietForEveryShippedSceneOnItsOwnStylus() throws Exception {
+        // Each file in scenes/ on the simulated stylus its own `device:` section describes, at its own rate.
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(Path.of("../scenes"))) {
+            files = listing.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertTrue(files.size() >= 10, files.toString());
+        for (Path file : files) {
+            BuiltScene scene = SceneBuilder.build(new SceneLoader().load(file));
+            assertEquals(List.of(), warnings(scene, simulatedInfo(scene), scene.rateHz()), file.toString());
+        }
+    }
+
+    @Test
+    void shouldCheckTheClothsCouplingAndGrabLikeTheContactSpring() throws Exception {
+        // scenes/cloth.yaml on a Touch-like device (b = 0.2 N·s/m, rated 400 N/m), 1 kHz. The contact spring
+        // (defaults 1000 N/m, 0.2 N·s/m): 0.5 + 0.2 = 0.7 >= 0.2, 1000 > 400. The node coupling (500, 0.5):
+        // 0.25 + 0.5 = 0.75 >= 0.2, 500 > 400. The button grab (200, 0.5): 0.1 + 0.5 = 0.6 >= 0.2, 200 <= 400.
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(Path.of("../scenes/cloth.yaml")));
+        DeviceInfo touch = new DeviceInfo("touch-like", 3, Workspace.cube(0.08), 3.3, 0.9, 400.0, 0.2);
+        List<String> warnings = warnings(scene, touch, 1000);
+        assertEquals(5, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the tool's penalty contacts are not passive"), warnings.get(0));
+        assertTrue(warnings.get(1).contains("the tool's penalty contacts render 1000 N/m"), warnings.get(1));
+        String coupling = warnings.get(2);
+        assertTrue(coupling.contains("scene 'cloth': deformable 'cloth''s coupling of a node to the tool is not "
+            + "passive on device 'touch-like': K·T/2 + B = 0.75 N·s/m"), coupling);
+        assertTrue(coupling.contains("lower deformables[0].couplingStiffnessNpm or deformables[0].couplingDampingNspm"
+            + " (at most 400 N/m without damping)"), coupling);
+        String rating = warnings.get(3);
+        assertTrue(rating.contains("coupling of a node to the tool renders 500 N/m, above device 'touch-like''s "
+            + "nominal stable stiffness 400 N/m; lower deformables[0].couplingStiffnessNpm to at most 400 N/m"),
+            rating);
+        String grab = warnings.get(4);
+        assertTrue(grab.contains("the grab of deformable 'cloth' is not passive")
+            && grab.contains("K·T/2 + B = 0.6 N·s/m") && grab.contains("lower deformables[0].grab.stiffnessNpm"),
+            grab);
+    }
+
+    @Test
+    void shouldCheckAHoldFromTheStartAndNoCouplingForAToolThatTouchesNoNode() throws Exception {
+        // scenes/string-cantilever.yaml: the tool's own mode is NONE, so it meets no body and no node (the
+        // coupling's default 1000 N/m would fail both checks here); it holds node 20 through 50 N/m and
+        // 0.05 N·s/m: 0.025 + 0.05 = 0.075, not below a device damping of 0.05, and 50 <= 400.
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(Path.of("../scenes/string-cantilever.yaml")));
+        DeviceInfo light = new DeviceInfo("light", 3, Workspace.cube(0.08), 3.3, 0.9, 400.0, 0.05);
+        List<String> warnings = warnings(scene, light, 1000);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the tool's hold on deformable 'string' is not passive")
+            && warnings.get(0).contains("K·T/2 + B = 0.075 N·s/m")
+            && warnings.get(0).contains("lower deformables[0].heldByTool.stiffnessNpm or "
+                + "deformables[0].heldByTool.dampingNspm"), warnings.get(0));
+        // The same device with b = 0.1 passes it.
+        DeviceInfo damped = new DeviceInfo("damped", 3, Workspace.cube(0.08), 3.3, 0.9, 400.0, 0.1);
+        assertEquals(List.of(), warnings(scene, damped, 1000));
     }
 
     private static List<String> warnings(BuiltScene scene, DeviceInfo device, int rateHz) {
