@@ -1491,7 +1491,9 @@ public final class PhysicsWorld {
 
     /**
      * Symmetric (to 1e-9 of its largest element, far above the rounding of any computed tensor) and positive
-     * definite by Sylvester's criterion: the leading principal minors are all positive.
+     * definite by Sylvester's criterion: the leading principal minors are all positive. They must also be finite: the
+     * inverse is the adjugate over the determinant, so a determinant that overflows (a tester's 1e160 kg ball: its
+     * moments' cube passes 1e308) gives an inverse of 0 × ∞ = NaN, and the body was lost on its first step.
      */
     private static void requireInertia(Matrix3dc i) {
         double[] m = {i.m00(), i.m01(), i.m02(), i.m10(), i.m11(), i.m12(), i.m20(), i.m21(), i.m22()};
@@ -1508,9 +1510,11 @@ public final class PhysicsWorld {
             throw new IllegalArgumentException("inertiaKgM2 must be symmetric, was " + oneLine(i));
         }
         double minor2 = i.m00() * i.m11() - i.m01() * i.m10();
-        if (!(i.m00() > 0.0) || !(minor2 > 0.0) || !(i.determinant() > 0.0)) {
-            throw new IllegalArgumentException("inertiaKgM2 must be positive definite (its leading minors positive in "
-                + "double precision), was " + oneLine(i));
+        double determinant = i.determinant();
+        if (!(i.m00() > 0.0) || !(minor2 > 0.0) || !(determinant > 0.0) || !Double.isFinite(minor2)
+                || !Double.isFinite(determinant)) {
+            throw new IllegalArgumentException("inertiaKgM2 must be positive definite (its leading minors positive and "
+                + "finite in double precision), was " + oneLine(i));
         }
     }
 

@@ -4,6 +4,7 @@ import static org.hapticsd.physics.PenaltyContactSettingsTest.assertMessage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.hapticsd.physics.dynamics.SolidInertia;
 import org.hapticsd.physics.geometry.TriangleMesh;
@@ -149,11 +150,23 @@ class PhysicsWorldBuildingTest {
         Matrix3d tiny = new Matrix3d().scaling(1e-303);
         IllegalArgumentException underflow = assertThrows(IllegalArgumentException.class,
             () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, tiny, Material.DEFAULT));
-        assertEquals("inertiaKgM2 must be positive definite (its leading minors positive in double precision), was "
-            + "[[1.000e-303 0.000 0.000] [0.000 1.000e-303 0.000] [0.000 0.000 1.000e-303]]", underflow.getMessage());
+        assertEquals("inertiaKgM2 must be positive definite (its leading minors positive and finite in double "
+            + "precision), was [[1.000e-303 0.000 0.000] [0.000 1.000e-303 0.000] [0.000 0.000 1.000e-303]]",
+            underflow.getMessage());
+        // One whose minors overflow (a 1e160 kg ball of 5 cm: 4e156 kg·m², cubed past 1e308): its inverse would be
+        // NaN. 1e100 on the diagonal (determinant 1e300) is still a body.
+        Matrix3d huge = new Matrix3d().scaling(4e156);
+        IllegalArgumentException overflow = assertThrows(IllegalArgumentException.class,
+            () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1e160, huge, Material.DEFAULT));
+        assertTrue(overflow.getMessage().startsWith("inertiaKgM2 must be positive definite (its leading minors "
+            + "positive and finite in double precision), was [[4.000e+156"), overflow.getMessage());
+
         assertThrows(NullPointerException.class,
                 () -> world.addDynamicBody("ball", ball, new Vector3d(), identity, 1.0, inertia, null));
         assertEquals(0, world.bodyCount(), "a rejected body must leave the world unchanged");
+        world.addDynamicBody("heavy", ball, new Vector3d(), identity, 1e100, new Matrix3d().scaling(1e100),
+            Material.DEFAULT);
+        assertEquals(1, world.bodyCount());
     }
 
     @Test

@@ -361,8 +361,18 @@ public final class SceneBuilder {
             shape = new ConvexHullShape(recentred(hull.hull(), centre));
             position.add(orientation.transform(new Vector3d(centre)));
         }
-        return world.addDynamicBody(body.name(), shape, position, orientation, mass.massKg(),
-            mass.inertiaKgM2(new Matrix3d()), material);
+        try {
+            return world.addDynamicBody(body.name(), shape, position, orientation, mass.massKg(),
+                mass.inertiaKgM2(new Matrix3d()), material);
+        } catch (IllegalArgumentException e) {
+            // A scene has no inertia field: say where the refused tensor came from (a 1e160 kg ball overflows it).
+            String engine = "inertiaKgM2 ";
+            if (e.getMessage() != null && e.getMessage().startsWith(engine)) {
+                throw new IllegalArgumentException("the inertia that massKg (or densityKgpm3) gives this shape "
+                    + e.getMessage().substring(engine.length()), e);
+            }
+            throw e;
+        }
     }
 
     private static ConvexHull recentred(ConvexHull hull, Vector3d centre) {

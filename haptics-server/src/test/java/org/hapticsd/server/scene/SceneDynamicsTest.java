@@ -179,6 +179,26 @@ class SceneDynamicsTest {
         assertTrue(e.getMessage().contains("bodies[0].motion: a plane or mesh has no volume"), e.getMessage());
     }
 
+    /** Found by a tester: a 1e160 kg ball loaded, and was lost (NaN) on its first step, exit 1 with an engine trace. */
+    @Test
+    void shouldRefuseAMassWhoseInertiaOverflowsNamingTheBody() throws SceneException {
+        String ball = """
+            name: x
+            bodies:
+              - name: b
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.05}
+                massKg: MASS
+            """;
+        SceneException e = assertThrows(SceneException.class, () -> build(ball.replace("MASS", "1e160")));
+        assertTrue(e.getMessage().startsWith("test.yaml:3:"), e.getMessage());
+        assertTrue(e.getMessage().contains("bodies[0] (b): the inertia that massKg (or densityKgpm3) gives this shape "
+            + "must be positive definite (its leading minors positive and finite in double precision)"),
+            e.getMessage());
+        // 1e100 kg: moments of 1e97 kg·m², cubed 1e291, within double precision.
+        assertEquals(2, build(ball.replace("MASS", "1e100")).haptic().world().bodyCount());
+    }
+
     @Test
     void shouldRefuseBothMassAndDensity() {
         SceneException e = assertThrows(SceneException.class, () -> build("""
