@@ -106,18 +106,18 @@ public final class ToolStiffness {
                     + "(K = %s N/m, B = %s N·s/m%s, T = 1/%d s) is not below the device's damping %s N·s/m, so the "
                     + "handle may buzz; lower %s or %s (at most %s N/m without damping), or raise rateHz "
                     + "(docs/scenes.md, \"Passivity bound\")",
-                sceneName, spring.subject(), spring.plural() ? "are" : "is", device.name(), number(spentNspm),
-                number(feltStiffnessNpm), number(feltDampingNspm), felt, rateHz, number(device.dampingNspm()),
+                sceneName, spring.subject(), spring.plural() ? "are" : "is", device.name(), Numbers.significant(spentNspm),
+                Numbers.significant(feltStiffnessNpm), Numbers.significant(feltDampingNspm), felt, rateHz, Numbers.significant(device.dampingNspm()),
                 spring.stiffnessField(), spring.dampingField(),
-                number(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
+                Numbers.significant(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
         }
         if (feltStiffnessNpm > device.maxStiffnessNpm()) {
             warnings.add(String.format(Locale.ROOT,
                 "scene '%s': %s %s %s N/m%s, above device '%s''s nominal stable stiffness %s N/m; lower %s to at "
                     + "most %s N/m",
-                sceneName, spring.subject(), spring.plural() ? "render" : "renders", number(feltStiffnessNpm), felt,
-                device.name(), number(device.maxStiffnessNpm()), spring.stiffnessField(),
-                number(device.maxStiffnessNpm() / s2)));
+                sceneName, spring.subject(), spring.plural() ? "render" : "renders", Numbers.significant(feltStiffnessNpm), felt,
+                device.name(), Numbers.significant(device.maxStiffnessNpm()), spring.stiffnessField(),
+                Numbers.significant(device.maxStiffnessNpm() / s2)));
         }
     }
 
@@ -129,14 +129,5 @@ public final class ToolStiffness {
             }
         }
         return false;
-    }
-
-    /** Four significant digits, without a trailing ".0" for whole numbers (1000, 0.7, 2.5e+09). */
-    private static String number(double value) {
-        String s = String.format(Locale.ROOT, "%.4g", value);
-        if (s.contains("e")) {
-            return s.replaceFirst("\\.?0+e", "e");
-        }
-        return s.contains(".") ? s.replaceFirst("\\.?0+$", "") : s;
     }
 }

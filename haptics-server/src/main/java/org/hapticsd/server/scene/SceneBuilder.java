@@ -22,6 +22,7 @@ import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.ContactNeed;
 import org.hapticsd.physics.ConvexHullShape;
 import org.hapticsd.physics.Material;
+import org.hapticsd.physics.PenaltyContactSettings;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.deformable.MassSpringBody;
@@ -41,6 +42,7 @@ import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolGrasps;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
@@ -114,6 +116,7 @@ public final class SceneBuilder {
                 world.setGroupContactMode(groupIds.get(mode.group()), mode.mode());
             }
         }
+        requireStablePenaltyContacts(spec, world, indices);
         ToolGrasps grasps = addDeformables(spec, world, tool);
         applyContactBudget(spec, world);
 
@@ -522,6 +525,54 @@ public final class SceneBuilder {
      *
      * @param prefix {@code "coupling"} (the body's {@code couplingStiffnessNpm}) or a field prefix ending in '.'
      */
+    /**
+     * PENALTY contacts are explicit: a dynamic body on the contact spring k with damper b is stable at Δt only while
+     * {@code k·Δt² + 2·b·Δt < 4·m} (docs/scenes.md, section 4, "Integration bound"), with m the body's mass against a
+     * static or kinematic body (the tool), and the two bodies' reduced mass between two dynamic ones. That is the
+     * bound of one point through the centre of mass, the loosest the body can meet (a lever arm or several points on
+     * one mode tighten it), so a scene that fails it is certain to blow up: a tester's 1 g ball on a 1e9 N/m floor at
+     * 4 kHz left at 24 km/s. Such a scene is refused, naming the body, its partner and what would do.
+     *
+     * <p>Only bodies of at most twice the critical mass {@code (k·Δt² + 2·b·Δt)/4} are examined: a pair's reduced
+     * mass is at most the critical mass only if one of them is that light.
+     */
+    private static void requireStablePenaltyContacts(SceneSpec spec, PhysicsWorld world, int[] indices)
+            throws SceneException {
+        PenaltyContactSettings spring = world.contactSettings().penalty();
+        double dtS = 1.0 / spec.rateHz();
+        double criticalKg = (spring.stiffnessNpm() * dtS * dtS + 2.0 * spring.dampingNspm() * dtS) / 4.0;
+        for (int i = 0; i < indices.length; i++) {
+            int a = indices[i];
+            double massA = world.bodyMassKg(a);
+            if (world.bodyType(a) != BodyType.DYNAMIC || massA > 2.0 * criticalKg) {
+                continue;
+            }
+            for (int b = 0; b < world.bodyCount(); b++) {
+                if (b == a || world.contactMode(a, b) != ContactMode.PENALTY) {
+                    continue;
+                }
+                boolean pair = world.bodyType(b) == BodyType.DYNAMIC;
+                double massKg = pair ? massA * world.bodyMassKg(b) / (massA + world.bodyMassKg(b)) : massA;
+                if (massKg > criticalKg) {
+                    continue;
+                }
+                BodySpec body = spec.bodies().get(i);
+                double limitNpm = (4.0 * massKg - 2.0 * spring.dampingNspm() * dtS) / (dtS * dtS);
+                String remedy = limitNpm > 0
+                    ? "lower contact.stiffnessNpm below " + Numbers.significant(limitNpm) + " N/m"
+                    : "lower contact.dampingNspm below " + Numbers.significant(2.0 * massKg / dtS)
+                        + " N·s/m";
+                throw new SceneException(spec.source() + ":" + body.line() + ":" + body.column() + ": bodies[" + i
+                    + "] (" + body.name() + "): its PENALTY contact with '" + world.bodyName(b) + "' is unstable at "
+                    + spec.rateHz() + " Hz: k·Δt² + 2·b·Δt < 4·m fails for m = "
+                    + Numbers.significant(massKg) + " kg (" + (pair ? "the two bodies' reduced mass"
+                    : "the body's mass") + ") with contact.stiffnessNpm " + Numbers.significant(spring.stiffnessNpm())
+                    + " N/m and contact.dampingNspm " + Numbers.significant(spring.dampingNspm()) + " N·s/m" + "; " + remedy
+                    + ", make the body heavier, or give its contacts mode lcp (docs/scenes.md, \"Integration bound\")");
+            }
+        }
+    }
+
     private static void requireStableCoupling(String at, String prefix, double stiffnessNpm, double dampingNspm,
                                               double massKg, String node, int rateHz) throws SceneException {
         double dtS = 1.0 / rateHz;

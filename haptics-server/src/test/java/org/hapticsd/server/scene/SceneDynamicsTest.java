@@ -199,6 +199,69 @@ class SceneDynamicsTest {
         assertEquals(2, build(ball.replace("MASS", "1e100")).haptic().world().bodyCount());
     }
 
+    /**
+     * Found by a tester: a 1 g ball on a 1e9 N/m PENALTY floor at 4 kHz loaded and left at 24 km/s. k·Δt² + 2·b·Δt
+     * < 4·m is the loosest bound a body can meet, so a scene that fails it is refused, with what would do.
+     */
+    @Test
+    void shouldRefuseAPenaltyContactThatCannotBeStable() throws SceneException {
+        String ball = """
+            name: x
+            rateHz: 4000
+            contact: {mode: penalty, stiffnessNpm: 1.0e9}
+            bodies:
+              - name: floor
+                shape: {type: plane, normal: [0, 0, 1]}
+              - name: b
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.05}
+                position: [0.3, 0, 0.06]
+                massKg: 0.001
+            """;
+        SceneException e = assertThrows(SceneException.class, () -> build(ball));
+        // 4·m/Δt² − 2·b/Δt = 4·0.001·1.6e7 − 2·0.2·4000 = 64000 − 1600 = 62400 N/m.
+        assertEquals("test.yaml:7:5: bodies[1] (b): its PENALTY contact with 'floor' is unstable at 4000 Hz: "
+            + "k·Δt² + 2·b·Δt < 4·m fails for m = 0.001 kg (the body's mass) with contact.stiffnessNpm 1e+09 N/m and "
+            + "contact.dampingNspm 0.2 N·s/m; lower contact.stiffnessNpm below 6.24e+04 N/m, make the body heavier, or "
+            + "give its contacts mode lcp (docs/scenes.md, \"Integration bound\")", e.getMessage());
+        // Its contacts in LCP: no spring, nothing to refuse; 62 000 N/m passes, 63 000 does not.
+        assertEquals(3, build(ball + "contactModes:\n  - {body: b, mode: lcp}\n").haptic().world().bodyCount());
+        build(ball.replace("1.0e9", "62000"));
+        assertThrows(SceneException.class, () -> build(ball.replace("1.0e9", "63000")));
+        // Damping alone can do it: 2·b·Δt = 2·9·0.00025 = 0.0045 > 4·m = 0.004.
+        SceneException damped = assertThrows(SceneException.class,
+            () -> build(ball.replace("stiffnessNpm: 1.0e9", "stiffnessNpm: 1000, dampingNspm: 9")));
+        assertTrue(damped.getMessage().contains("lower contact.dampingNspm below 8 N·s/m"), damped.getMessage());
+    }
+
+    @Test
+    void shouldJudgeTwoDynamicBodiesByTheirReducedMass() throws SceneException {
+        // 1 kHz, k = 3000 N/m, b = 0.2 N·s/m: critical mass (0.003 + 0.0004)/4 = 0.85 g. Each 1 g ball on the floor
+        // passes; the two balls against each other move 0.5 g and fail, and the refusal names the partner.
+        String balls = """
+            name: x
+            contact: {mode: penalty, stiffnessNpm: 3000}
+            bodies:
+              - name: floor
+                shape: {type: plane, normal: [0, 0, 1]}
+              - name: a
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.01}
+                position: [0.3, 0, 0.01]
+                massKg: 0.001
+              - name: b
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.01}
+                position: [0.32, 0, 0.01]
+                massKg: 0.001
+            """;
+        SceneException e = assertThrows(SceneException.class, () -> build(balls));
+        assertTrue(e.getMessage().startsWith("test.yaml:6:5: bodies[1] (a): its PENALTY contact with 'b' is unstable "
+            + "at 1000 Hz: k·Δt² + 2·b·Δt < 4·m fails for m = 0.0005 kg (the two bodies' reduced mass)"),
+            e.getMessage());
+        build(balls + "contactModes:\n  - {pair: [a, b], mode: lcp}\n");
+    }
+
     @Test
     void shouldRefuseBothMassAndDensity() {
         SceneException e = assertThrows(SceneException.class, () -> build("""
