@@ -1,5 +1,7 @@
 package org.hapticsd.server.render;
 
+import static org.hapticsd.server.render.Numbers.significant;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -106,18 +108,18 @@ public final class ToolStiffness {
                     + "(K = %s N/m, B = %s N·s/m%s, T = 1/%d s) is not below the device's damping %s N·s/m, so the "
                     + "handle may buzz; lower %s or %s (at most %s N/m without damping), or raise rateHz "
                     + "(docs/scenes.md, \"Passivity bound\")",
-                sceneName, spring.subject(), spring.plural() ? "are" : "is", device.name(), Numbers.significant(spentNspm),
-                Numbers.significant(feltStiffnessNpm), Numbers.significant(feltDampingNspm), felt, rateHz, Numbers.significant(device.dampingNspm()),
-                spring.stiffnessField(), spring.dampingField(),
-                Numbers.significant(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
+                sceneName, spring.subject(), spring.plural() ? "are" : "is", device.name(), significant(spentNspm),
+                significant(feltStiffnessNpm), significant(feltDampingNspm), felt, rateHz,
+                significant(device.dampingNspm()), spring.stiffnessField(), spring.dampingField(),
+                significant(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
         }
         if (feltStiffnessNpm > device.maxStiffnessNpm()) {
             warnings.add(String.format(Locale.ROOT,
                 "scene '%s': %s %s %s N/m%s, above device '%s''s nominal stable stiffness %s N/m; lower %s to at "
                     + "most %s N/m",
-                sceneName, spring.subject(), spring.plural() ? "render" : "renders", Numbers.significant(feltStiffnessNpm), felt,
-                device.name(), Numbers.significant(device.maxStiffnessNpm()), spring.stiffnessField(),
-                Numbers.significant(device.maxStiffnessNpm() / s2)));
+                sceneName, spring.subject(), spring.plural() ? "render" : "renders", significant(feltStiffnessNpm),
+                felt, device.name(), significant(device.maxStiffnessNpm()), spring.stiffnessField(),
+                significant(device.maxStiffnessNpm() / s2)));
         }
     }
 

@@ -519,13 +519,6 @@ public final class SceneBuilder {
 
 
     /**
-     * A spring–damper on a node (the contact coupling, a grasp, a grab) must be stable on the lightest node it can
-     * act on at the scene's rate: k·Δt² + 2·b·Δt < 4·m ({@link PhysicsWorld#maxStableCouplingStiffnessNpm}). When
-     * the damping alone breaks it, no stiffness can help, and the message says so rather than give a negative limit.
-     *
-     * @param prefix {@code "coupling"} (the body's {@code couplingStiffnessNpm}) or a field prefix ending in '.'
-     */
-    /**
      * PENALTY contacts are explicit: a dynamic body on the contact spring k with damper b is stable at Δt only while
      * {@code k·Δt² + 2·b·Δt < 4·m} (docs/scenes.md, section 4, "Integration bound"), with m the body's mass against a
      * static or kinematic body (the tool), and the two bodies' reduced mass between two dynamic ones. That is the
@@ -562,17 +555,25 @@ public final class SceneBuilder {
                     ? "lower contact.stiffnessNpm below " + Numbers.significant(limitNpm) + " N/m"
                     : "lower contact.dampingNspm below " + Numbers.significant(2.0 * massKg / dtS)
                         + " N·s/m";
+                String which = pair ? "the two bodies' reduced mass" : "the body's mass";
                 throw new SceneException(spec.source() + ":" + body.line() + ":" + body.column() + ": bodies[" + i
                     + "] (" + body.name() + "): its PENALTY contact with '" + world.bodyName(b) + "' is unstable at "
-                    + spec.rateHz() + " Hz: k·Δt² + 2·b·Δt < 4·m fails for m = "
-                    + Numbers.significant(massKg) + " kg (" + (pair ? "the two bodies' reduced mass"
-                    : "the body's mass") + ") with contact.stiffnessNpm " + Numbers.significant(spring.stiffnessNpm())
-                    + " N/m and contact.dampingNspm " + Numbers.significant(spring.dampingNspm()) + " N·s/m" + "; " + remedy
-                    + ", make the body heavier, or give its contacts mode lcp (docs/scenes.md, \"Integration bound\")");
+                    + spec.rateHz() + " Hz: k·Δt² + 2·b·Δt < 4·m fails for m = " + Numbers.significant(massKg)
+                    + " kg (" + which + ") with contact.stiffnessNpm " + Numbers.significant(spring.stiffnessNpm())
+                    + " N/m and contact.dampingNspm " + Numbers.significant(spring.dampingNspm()) + " N·s/m; "
+                    + remedy + ", make the body heavier, or give its contacts mode lcp (docs/scenes.md, "
+                    + "\"Integration bound\")");
             }
         }
     }
 
+    /**
+     * A spring–damper on a node (the contact coupling, a grasp, a grab) must be stable on the lightest node it can
+     * act on at the scene's rate: k·Δt² + 2·b·Δt < 4·m ({@link PhysicsWorld#maxStableCouplingStiffnessNpm}). When
+     * the damping alone breaks it, no stiffness can help, and the message says so rather than give a negative limit.
+     *
+     * @param prefix {@code "coupling"} (the body's {@code couplingStiffnessNpm}) or a field prefix ending in '.'
+     */
     private static void requireStableCoupling(String at, String prefix, double stiffnessNpm, double dampingNspm,
                                               double massKg, String node, int rateHz) throws SceneException {
         double dtS = 1.0 / rateHz;

@@ -200,8 +200,8 @@ class SceneDynamicsTest {
     }
 
     /**
-     * Found by a tester: a 1 g ball on a 1e9 N/m PENALTY floor at 4 kHz loaded and left at 24 km/s. k·Δt² + 2·b·Δt
-     * < 4·m is the loosest bound a body can meet, so a scene that fails it is refused, with what would do.
+     * Found by a tester: a 1 g ball on a 1e9 N/m PENALTY floor at 4 kHz loaded and left at 24 km/s.
+     * k·Δt² + 2·b·Δt < 4·m is the loosest bound a body can meet, so a scene that fails it is refused.
      */
     @Test
     void shouldRefuseAPenaltyContactThatCannotBeStable() throws SceneException {
@@ -221,9 +221,9 @@ class SceneDynamicsTest {
         SceneException e = assertThrows(SceneException.class, () -> build(ball));
         // 4·m/Δt² − 2·b/Δt = 4·0.001·1.6e7 − 2·0.2·4000 = 64000 − 1600 = 62400 N/m.
         assertEquals("test.yaml:7:5: bodies[1] (b): its PENALTY contact with 'floor' is unstable at 4000 Hz: "
-            + "k·Δt² + 2·b·Δt < 4·m fails for m = 0.001 kg (the body's mass) with contact.stiffnessNpm 1e+09 N/m and "
-            + "contact.dampingNspm 0.2 N·s/m; lower contact.stiffnessNpm below 6.24e+04 N/m, make the body heavier, or "
-            + "give its contacts mode lcp (docs/scenes.md, \"Integration bound\")", e.getMessage());
+            + "k·Δt² + 2·b·Δt < 4·m fails for m = 0.001 kg (the body's mass) with contact.stiffnessNpm 1e+09 N/m "
+            + "and contact.dampingNspm 0.2 N·s/m; lower contact.stiffnessNpm below 6.24e+04 N/m, make the body "
+            + "heavier, or give its contacts mode lcp (docs/scenes.md, \"Integration bound\")", e.getMessage());
         // Its contacts in LCP: no spring, nothing to refuse; 62 000 N/m passes, 63 000 does not.
         assertEquals(3, build(ball + "contactModes:\n  - {body: b, mode: lcp}\n").haptic().world().bodyCount());
         build(ball.replace("1.0e9", "62000"));
