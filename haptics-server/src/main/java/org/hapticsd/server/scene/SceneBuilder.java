@@ -190,6 +190,15 @@ public final class SceneBuilder {
             }
             requireStableCoupling(at, "coupling", d.couplingStiffnessNpm(), d.couplingDampingNspm(), lightestKg,
                 "a " + lightestKg + " kg node", spec.rateHz());
+            // A dynamic body the nodes push moves too: the spring then acts on the pair's reduced mass, which is
+            // below the node's (a tester's 0.1 g ball on a 2 g cloth would have been thrown off).
+            int lightestBody = lightestDynamicBodyTouchingNodes(world);
+            if (lightestBody >= 0) {
+                double bodyKg = world.bodyMassKg(lightestBody);
+                requireStableCoupling(at, "coupling", d.couplingStiffnessNpm(), d.couplingDampingNspm(),
+                    lightestKg * bodyKg / (lightestKg + bodyKg), "a " + lightestKg + " kg node against body '"
+                        + world.bodyName(lightestBody) + "' (" + bodyKg + " kg; their reduced mass)", spec.rateHz());
+            }
             int index = world.addDeformable(body, d.couplingStiffnessNpm(), d.couplingDampingNspm());
             DeformableSpec.HoldSpec hold = d.heldByTool();
             if (hold != null) {
@@ -517,6 +526,18 @@ public final class SceneBuilder {
                     2 / hS) + " rad/s (docs/deformable.md)"));
     }
 
+
+    /** The lightest dynamic rigid body whose contact mode lets deformable nodes push it, or −1. */
+    private static int lightestDynamicBodyTouchingNodes(PhysicsWorld world) {
+        int lightest = -1;
+        for (int b = 0; b < world.bodyCount(); b++) {
+            if (world.bodyType(b) == BodyType.DYNAMIC && world.touchesDeformableNodes(b)
+                    && (lightest < 0 || world.bodyMassKg(b) < world.bodyMassKg(lightest))) {
+                lightest = b;
+            }
+        }
+        return lightest;
+    }
 
     /**
      * PENALTY contacts are explicit: a dynamic body on the contact spring k with damper b is stable at Δt only while

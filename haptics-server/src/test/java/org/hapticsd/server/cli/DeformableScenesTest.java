@@ -308,6 +308,14 @@ class DeformableScenesTest {
         assertRefused(head + "    heldByTool: {node: 0}\n    nodes:\n      - {position: [0, 0, 0], pinned: true}\n"
             + "      - {position: [0, 0, -1]}\n    springs:\n      - {nodes: [0, 1]}\n",
             "heldByTool.node: node 0 is pinned, so the tool could not move it");
+        // A 0.3 g rigid ball the 2 g nodes push: the coupling acts on their reduced mass, 0.2609 g, and
+        // (4·m − 2·b·Δt)/Δt² = (1.0435e-3 − 4e-4)/1e-6 = 643.5 N/m is below the default 1000 N/m. The ball's own
+        // contacts are LCP (in PENALTY the loader would refuse its 0.3 g first).
+        assertRefused("name: bad\nbodies:\n  - {name: ball, motion: dynamic, shape: {type: sphere, radiusM: 0.01}, "
+            + "position: [0, 0, 1], massKg: 0.0003}\ncontactModes:\n  - {body: ball, mode: lcp}\n"
+            + head.substring("name: bad\n".length()) + "    massKg: 0.002\n    nodes:\n      - {position: [0, 0, 0]}\n",
+            "deformables[0] (chain): couplingStiffnessNpm 1000.0 N/m is not below 643.5 N/m, the most a 0.002 kg node "
+                + "against body 'ball' (3.0E-4 kg; their reduced mass) keeps stable at 1000 Hz");
         // 1 N·s/m on 0.1 g at 1 kHz: 2·b·Δt = 2e-3 > 4·m = 4e-4 whatever the stiffness.
         assertRefused(head + "    massKg: 0.0001\n    couplingDampingNspm: 1\n    nodes:\n      - {position: [0, 0, 0]}\n",
             "couplingDampingNspm 1.0 N·s/m alone is too much for a 1.0E-4 kg node at 1000 Hz: 2·b·Δt < 4·m needs b "
