@@ -33,6 +33,7 @@ import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.server.scene.SceneSpec;
 import org.joml.Vector3d;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -171,7 +172,14 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             } catch (IllegalArgumentException e) {
                 return done("SCENE: " + e.getMessage());
             }
-            SceneFactory factory = () -> SceneBuilder.build(new SceneLoader().load(file));
+            SceneFactory factory = () -> {
+                SceneSpec spec = new SceneLoader().load(file);
+                // The loop keeps its rate, so the file's is not the one that runs: the build's stability checks (a
+                // PENALTY body, a deformable's coupling and substeps) and every Δt must be the loop's. A 4 kHz file
+                // whose spring holds only at 4 kHz was built and accepted into a 1 kHz server.
+                spec.setRateHz(rateHz);
+                return SceneBuilder.build(spec);
+            };
             return replace(factory, factory);
         }
         return done("UNSUPPORTED: " + command.getClass().getSimpleName() + " is not supported by this server");

@@ -239,6 +239,35 @@ class ServerCommandsTest {
             "a warning does not refuse the scene");
     }
 
+    /**
+     * A loaded scene runs at the server's rate, so it is built and checked at that rate, not its file's: a 1 g ball
+     * on a 30,000 N/m PENALTY floor holds at 4 kHz (limit 62,400 N/m) and not at this server's 1 kHz (3,600 N/m).
+     */
+    @Test
+    void shouldBuildALoadedSceneAtTheServersRate() throws Exception {
+        String light = """
+            name: light
+            rateHz: 4000
+            contact: {mode: penalty, stiffnessNpm: 30000}
+            bodies:
+              - name: floor
+                shape: {type: plane, normal: [0, 0, 1]}
+              - name: b
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.01}
+                position: [0.3, 0, 0.0101]
+                massKg: 0.001
+            """;
+        Files.writeString(sceneDir.resolve("light.yaml"), light);
+        SceneBuilder.build(new SceneLoader().load(sceneDir.resolve("light.yaml")));
+        String refusal = run(new Command.LoadScene("light"));
+        assertTrue(refusal != null && refusal.startsWith("SCENE: ")
+            && refusal.contains("light.yaml:7:5: bodies[1] (b): its PENALTY contact with 'floor' is unstable at 1000 Hz")
+            && refusal.contains("below 3600 N/m"), String.valueOf(refusal));
+        Files.writeString(sceneDir.resolve("light.yaml"), light.replace("30000", "3000"));
+        assertNull(run(new Command.LoadScene("light")));
+    }
+
     @Test
     void shouldRefuseLoadingWithoutASceneDirectory() throws Exception {
         try (ServerCommands none = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000,
