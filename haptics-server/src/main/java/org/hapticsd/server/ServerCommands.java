@@ -363,6 +363,9 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 return "SCENE: not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
                     + " MB)";
             }
+            for (String warning : scene.warnings()) {
+                LOG.warn(warning);
+            }
             if (device != null) {
                 for (String warning : ToolStiffness.warnings(scene.name(), scene.haptic(), device, rateHz)) {
                     LOG.warn(warning);

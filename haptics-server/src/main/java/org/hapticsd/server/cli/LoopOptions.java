@@ -312,6 +312,9 @@ final class LoopOptions {
             }
             throw new UsageException("--device " + device + ": " + detail);
         }
+        for (String warning : built.warnings()) {
+            LOG.warn(warning);
+        }
         for (String warning : ToolStiffness.warnings(built.name(), built.haptic(), opened.device().info(), rateHz)) {
             LOG.warn(warning);
         }

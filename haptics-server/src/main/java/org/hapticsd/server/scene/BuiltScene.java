@@ -19,10 +19,12 @@ import org.hapticsd.server.safety.SafetyConfig;
  * @param rateHz      the scene's loop rate
  * @param simDevice   mechanics of the simulated stylus
  * @param handTargets makes the virtual hand's target (a fresh one per device: path targets keep a cursor)
+ * @param warnings    what the build found legal but likely not meant, one line each (a contact spring stiff enough
+ *                    for a body's mass to bounce it by itself); the server logs them, {@code test} notes them
  */
 public record BuiltScene(String name, HapticScene haptic, List<String> bodyNames, int[] bodyIndices,
                          SafetyConfig safety, int rateHz, SimulatedDeviceConfig simDevice,
-                         Supplier<HandTarget> handTargets) {
+                         Supplier<HandTarget> handTargets, List<String> warnings) {
 
     /** A new, unopened simulated stylus moved by this scene's virtual hand. */
     public SimulatedDevice newSimulatedDevice() {

@@ -117,6 +117,7 @@ public final class SceneBuilder {
             }
         }
         requireStablePenaltyContacts(spec, world, indices);
+        List<String> warnings = penaltyMarginWarnings(spec, world, indices);
         ToolGrasps grasps = addDeformables(spec, world, tool);
         applyContactBudget(spec, world);
 
@@ -142,7 +143,7 @@ public final class SceneBuilder {
         world.prime();
         HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
-            indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()));
+            indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
     }
 
     /**
@@ -586,6 +587,68 @@ public final class SceneBuilder {
                     + "\"Integration bound\")");
             }
         }
+    }
+
+    /** At most this many bodies are named by {@link #penaltyMarginWarnings}; a last line counts the rest. */
+    private static final int MAX_MARGIN_WARNINGS = 3;
+
+    /**
+     * The bodies that pass {@link #requireStablePenaltyContacts} yet sit on a PENALTY spring stiff for their mass:
+     * {@code α + 2β = (k·Δt² + 2·b·Δt)/m >= 1}, m as there. The bound there is a two-sided spring's, and a contact
+     * only pushes: measured, a resting 1 g sphere bounced off the floor from α + 2β ≈ 3.2 with the default damping,
+     * and from α ≈ 1.5 without (docs/scenes.md, "Integration bound"). Below 1 it rested in every case tried. Legal,
+     * since a body that never rests on it may be meant, so a warning per body (the worst partner), the first
+     * {@link #MAX_MARGIN_WARNINGS} named.
+     */
+    private static List<String> penaltyMarginWarnings(SceneSpec spec, PhysicsWorld world, int[] indices) {
+        PenaltyContactSettings spring = world.contactSettings().penalty();
+        double dtS = 1.0 / spec.rateHz();
+        double spentKg = spring.stiffnessNpm() * dtS * dtS + 2.0 * spring.dampingNspm() * dtS;
+        List<String> warnings = new ArrayList<>();
+        int more = 0;
+        for (int i = 0; i < indices.length; i++) {
+            int a = indices[i];
+            double massA = world.bodyMassKg(a);
+            // α + 2β >= 1 needs m <= spentKg; a pair's reduced mass is at least half the lighter body's.
+            if (world.bodyType(a) != BodyType.DYNAMIC || massA > 2.0 * spentKg) {
+                continue;
+            }
+            int worst = -1;
+            double worstKg = Double.POSITIVE_INFINITY;
+            for (int b = 0; b < world.bodyCount(); b++) {
+                if (b == a || world.contactMode(a, b) != ContactMode.PENALTY) {
+                    continue;
+                }
+                double massKg = world.bodyType(b) == BodyType.DYNAMIC
+                    ? massA * world.bodyMassKg(b) / (massA + world.bodyMassKg(b)) : massA;
+                if (massKg < worstKg) {
+                    worst = b;
+                    worstKg = massKg;
+                }
+            }
+            if (worst < 0 || spentKg / worstKg < 1.0) {
+                continue;
+            }
+            if (warnings.size() == MAX_MARGIN_WARNINGS) {
+                more++;
+                continue;
+            }
+            double limitNpm = (worstKg - 2.0 * spring.dampingNspm() * dtS) / (dtS * dtS);
+            String remedy = limitNpm > 0
+                ? "lower contact.stiffnessNpm below " + Numbers.significant(limitNpm) + " N/m"
+                : "lower contact.dampingNspm below " + Numbers.significant(worstKg / (2.0 * dtS)) + " N·s/m";
+            String ratio = Numbers.significant(spentKg / worstKg);
+            warnings.add("scene '" + spec.name() + "': body '" + spec.bodies().get(i).name() + "' meets '"
+                + world.bodyName(worst) + "' in PENALTY with (k·Δt² + 2·b·Δt)/m = " + ratio
+                + " at " + spec.rateHz() + " Hz (m = " + Numbers.significant(worstKg) + " kg): a contact spring this "
+                + "stiff for the mass can bounce a resting body by itself; keep it below 1: " + remedy
+                + ", make the body heavier, or give its contacts mode lcp (docs/scenes.md, \"Integration bound\")");
+        }
+        if (more > 0) {
+            warnings.add("scene '" + spec.name() + "': " + more + " more bodies meet a PENALTY spring as stiff for "
+                + "their mass");
+        }
+        return warnings;
     }
 
     /**

@@ -473,8 +473,8 @@ public final class ScriptRunner {
         }
         // In the script's notes, beside its verdicts, rather than the log: a wall that buzzes explains a failed
         // force assertion.
-        List<String> stiffnessWarnings = ToolStiffness.warnings(scene.name(), scene.haptic(), opened.device().info(),
-            rateHz);
+        List<String> stiffnessWarnings = new ArrayList<>(scene.warnings());
+        stiffnessWarnings.addAll(ToolStiffness.warnings(scene.name(), scene.haptic(), opened.device().info(), rateHz));
         if (opened.device() instanceof SimulatedDevice stylus && hasHandSteps) {
             stylus.setHandTarget(handPath);
         }

@@ -114,6 +114,7 @@ class ToolStiffnessTest {
         for (Path file : files) {
             BuiltScene scene = SceneBuilder.build(new SceneLoader().load(file));
             assertEquals(List.of(), warnings(scene, simulatedInfo(scene), scene.rateHz()), file.toString());
+            assertEquals(List.of(), scene.warnings(), file + ": the build's own warnings");
         }
     }
 

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.hapticsd.physics.BodyType;
 import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.PhysicsWorld;
@@ -232,6 +235,51 @@ class SceneDynamicsTest {
         SceneException damped = assertThrows(SceneException.class,
             () -> build(ball.replace("stiffnessNpm: 1.0e9", "stiffnessNpm: 1000, dampingNspm: 9")));
         assertTrue(damped.getMessage().contains("lower contact.dampingNspm below 8 N·s/m"), damped.getMessage());
+    }
+
+    /**
+     * Legal but likely not meant: a spring that only pushes bounced a resting 1 g ball by itself at α + 2β = 3.24
+     * (docs/scenes.md, "Integration bound"). 1 kHz, k = 3000 N/m, b = 0.2 N·s/m: (k·Δt² + 2·b·Δt)/m = 0.0034/m.
+     */
+    @Test
+    void shouldWarnOfABodyOnAPenaltySpringStiffForItsMass() throws SceneException {
+        String ball = """
+            name: x
+            contact: {mode: penalty, stiffnessNpm: 3000}
+            bodies:
+              - name: floor
+                shape: {type: plane, normal: [0, 0, 1]}
+              - name: b
+                motion: dynamic
+                shape: {type: sphere, radiusM: 0.01}
+                position: [0.3, 0, 0.0101]
+                massKg: MASS
+            """;
+        // 1 g: 3.4. Below 1 needs k·Δt² < m − 2·b·Δt: k < (0.001 − 0.0004)/1e-6 = 600 N/m.
+        assertEquals(List.of("scene 'x': body 'b' meets 'floor' in PENALTY with (k·Δt² + 2·b·Δt)/m = 3.4 at 1000 Hz "
+            + "(m = 0.001 kg): a contact spring this stiff for the mass can bounce a resting body by itself; keep it "
+            + "below 1: lower contact.stiffnessNpm below 600 N/m, make the body heavier, or give its contacts mode lcp "
+            + "(docs/scenes.md, \"Integration bound\")"), build(ball.replace("MASS", "0.001")).warnings());
+        assertEquals(1, build(ball.replace("MASS", "0.0033")).warnings().size(), "3.3 g: 1.03");
+        assertEquals(List.of(), build(ball.replace("MASS", "0.0035")).warnings(), "3.5 g: 0.97");
+        assertEquals(List.of(), build(ball.replace("MASS", "0.001") + "contactModes:\n  - {body: b, mode: lcp}\n")
+            .warnings(), "no spring in LCP");
+        StringBuilder many = new StringBuilder(ball.replace("MASS", "0.002"));
+        for (int i = 0; i < 4; i++) {
+            many.append("  - {name: c").append(i).append(", motion: dynamic, shape: {type: sphere, radiusM: 0.01}, ")
+                .append("position: [").append(i).append(", 1, 0.0101], massKg: 0.002}\n");
+        }
+        // Five 2 g balls (1.7 on the floor): three named, each by its worst partner (another ball: their reduced
+        // mass, 1 g, gives 3.4), then a count.
+        List<String> warnings = build(many.toString()).warnings();
+        assertEquals(4, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("scene 'x': body 'b' meets 'c0' in PENALTY with (k·Δt² + 2·b·Δt)/m = "
+            + "3.4 at 1000 Hz (m = 0.001 kg)"), warnings.get(0));
+        assertEquals("scene 'x': 2 more bodies meet a PENALTY spring as stiff for their mass", warnings.get(3));
+        // A 10 g ball beside the 1 g one is fine alone (0.34) and is not named: the light one's line names the pair.
+        String pair = ball.replace("MASS", "0.001") + "  - {name: heavy, motion: dynamic, shape: {type: sphere, "
+            + "radiusM: 0.01}, position: [1, 1, 0.0101], massKg: 0.01}\n";
+        assertEquals(1, build(pair).warnings().size(), build(pair).warnings().toString());
     }
 
     @Test

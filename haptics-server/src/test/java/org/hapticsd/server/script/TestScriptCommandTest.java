@@ -142,6 +142,24 @@ class TestScriptCommandTest {
             + "device 'simulated stylus''s nominal stable stiffness 3000 N/m"), outcome.out());
         Outcome quiet = run("test", "../scripts/press-wall.yaml");
         assertFalse(quiet.out().contains("penalty contacts"), quiet.out());
+        assertFalse(quiet.out().contains("in PENALTY with"), quiet.out());
+        // The build's own warning is a note too: a 1 g pebble on the default 1000 N/m spring, (1e-3 + 4e-4)/1e-3.
+        Files.writeString(dir.resolve("pebble.yaml"), wall + "  - {name: pebble, motion: dynamic, "
+            + "shape: {type: sphere, radiusM: 0.005}, position: [-0.05, 0.0, 0.0], massKg: 0.001}\n"
+            + "gravity: [0.0, 0.0, 0.0]\n"
+            + "contactModes:\n  - {body: pebble, mode: penalty}\n");
+        Path pebble = Files.writeString(dir.resolve("pebble-script.yaml"), """
+            name: pebble
+            timing: lockstep
+            scene: pebble.yaml
+            duration: 0.2
+            assertions:
+              - {name: no force, from: 0.0, to: 0.2, force: {axis: magnitude, max: 0.001}}
+            """);
+        Outcome noted = run("test", pebble.toString());
+        assertEquals(0, noted.code(), noted.out() + noted.err());
+        assertTrue(noted.out().contains("  note: scene 'wall': body 'pebble' meets 'wall' in PENALTY with "
+            + "(k·Δt² + 2·b·Δt)/m = 1.4 at 1000 Hz (m = 0.001 kg)"), noted.out());
     }
 
     @Test
