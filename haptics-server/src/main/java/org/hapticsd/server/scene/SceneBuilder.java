@@ -558,35 +558,56 @@ public final class SceneBuilder {
         double criticalKg = (spring.stiffnessNpm() * dtS * dtS + 2.0 * spring.dampingNspm() * dtS) / 4.0;
         for (int i = 0; i < indices.length; i++) {
             int a = indices[i];
-            double massA = world.bodyMassKg(a);
-            if (world.bodyType(a) != BodyType.DYNAMIC || massA > 2.0 * criticalKg) {
+            if (world.bodyType(a) != BodyType.DYNAMIC || world.bodyMassKg(a) > 2.0 * criticalKg) {
                 continue;
             }
-            for (int b = 0; b < world.bodyCount(); b++) {
-                if (b == a || world.contactMode(a, b) != ContactMode.PENALTY) {
-                    continue;
-                }
-                boolean pair = world.bodyType(b) == BodyType.DYNAMIC;
-                double massKg = pair ? massA * world.bodyMassKg(b) / (massA + world.bodyMassKg(b)) : massA;
-                if (massKg > criticalKg) {
-                    continue;
-                }
-                BodySpec body = spec.bodies().get(i);
-                double limitNpm = (4.0 * massKg - 2.0 * spring.dampingNspm() * dtS) / (dtS * dtS);
-                String remedy = limitNpm > 0
-                    ? "lower contact.stiffnessNpm below " + Numbers.significant(limitNpm) + " N/m"
-                    : "lower contact.dampingNspm below " + Numbers.significant(2.0 * massKg / dtS)
-                        + " N·s/m";
-                String which = pair ? "the two bodies' reduced mass" : "the body's mass";
-                throw new SceneException(spec.source() + ":" + body.line() + ":" + body.column() + ": bodies[" + i
-                    + "] (" + body.name() + "): its PENALTY contact with '" + world.bodyName(b) + "' is unstable at "
-                    + spec.rateHz() + " Hz: k·Δt² + 2·b·Δt < 4·m fails for m = " + Numbers.significant(massKg)
-                    + " kg (" + which + ") with contact.stiffnessNpm " + Numbers.significant(spring.stiffnessNpm())
-                    + " N/m and contact.dampingNspm " + Numbers.significant(spring.dampingNspm()) + " N·s/m; "
-                    + remedy + ", make the body heavier, or give its contacts mode lcp (docs/scenes.md, "
-                    + "\"Integration bound\")");
+            int b = worstPenaltyPartner(world, a);
+            if (b < 0 || springMassKg(world, a, b) > criticalKg) {
+                continue;
+            }
+            double massKg = springMassKg(world, a, b);
+            BodySpec body = spec.bodies().get(i);
+            double limitNpm = (4.0 * massKg - 2.0 * spring.dampingNspm() * dtS) / (dtS * dtS);
+            String remedy = limitNpm > 0
+                ? "lower contact.stiffnessNpm below " + Numbers.significant(limitNpm) + " N/m"
+                : "lower contact.dampingNspm below " + Numbers.significant(2.0 * massKg / dtS) + " N·s/m";
+            String which = world.bodyType(b) == BodyType.DYNAMIC ? "the two bodies' reduced mass" : "the body's mass";
+            throw new SceneException(spec.source() + ":" + body.line() + ":" + body.column() + ": bodies[" + i
+                + "] (" + body.name() + "): its PENALTY contact with '" + world.bodyName(b) + "' is unstable at "
+                + spec.rateHz() + " Hz: k·Δt² + 2·b·Δt < 4·m fails for m = " + Numbers.significant(massKg)
+                + " kg (" + which + ") with contact.stiffnessNpm " + Numbers.significant(spring.stiffnessNpm())
+                + " N/m and contact.dampingNspm " + Numbers.significant(spring.dampingNspm()) + " N·s/m; "
+                + remedy + ", make the body heavier, or give its contacts mode lcp (docs/scenes.md, "
+                + "\"Integration bound\")");
+        }
+    }
+
+    /**
+     * The body {@code a} meets in PENALTY that leaves the least mass on the spring ({@link #springMassKg}; the first
+     * of equals), or −1 when it meets none.
+     */
+    private static int worstPenaltyPartner(PhysicsWorld world, int a) {
+        int worst = -1;
+        for (int b = 0; b < world.bodyCount(); b++) {
+            if (b != a && world.contactMode(a, b) == ContactMode.PENALTY
+                    && (worst < 0 || springMassKg(world, a, b) < springMassKg(world, a, worst))) {
+                worst = b;
             }
         }
+        return worst;
+    }
+
+    /**
+     * The mass a contact spring between dynamic body {@code a} and body {@code b} moves: {@code a}'s own against a
+     * static or kinematic body (infinite mass), the two bodies' reduced mass against a dynamic one.
+     */
+    private static double springMassKg(PhysicsWorld world, int a, int b) {
+        double massA = world.bodyMassKg(a);
+        if (world.bodyType(b) != BodyType.DYNAMIC) {
+            return massA;
+        }
+        double massB = world.bodyMassKg(b);
+        return massA * massB / (massA + massB);
     }
 
     /** At most this many bodies are named by {@link #penaltyMarginWarnings}; a last line counts the rest. */
@@ -613,19 +634,8 @@ public final class SceneBuilder {
             if (world.bodyType(a) != BodyType.DYNAMIC || massA > 2.0 * spentKg) {
                 continue;
             }
-            int worst = -1;
-            double worstKg = Double.POSITIVE_INFINITY;
-            for (int b = 0; b < world.bodyCount(); b++) {
-                if (b == a || world.contactMode(a, b) != ContactMode.PENALTY) {
-                    continue;
-                }
-                double massKg = world.bodyType(b) == BodyType.DYNAMIC
-                    ? massA * world.bodyMassKg(b) / (massA + world.bodyMassKg(b)) : massA;
-                if (massKg < worstKg) {
-                    worst = b;
-                    worstKg = massKg;
-                }
-            }
+            int worst = worstPenaltyPartner(world, a);
+            double worstKg = worst < 0 ? Double.POSITIVE_INFINITY : springMassKg(world, a, worst);
             if (worst < 0 || spentKg / worstKg < 1.0) {
                 continue;
             }
