@@ -1,6 +1,7 @@
 package org.hapticsd.server.cli;
 
 import java.io.PrintWriter;
+import org.hapticsd.physics.BodyStateLostException;
 import picocli.CommandLine;
 
 /**
@@ -95,9 +96,16 @@ public final class Main {
             .replaceAll("' is not an? (double|float|Double|Float)\\b", "' is not a number");
     }
 
-    /** "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. */
+    /**
+     * "N tick(s) failed; last error: …" on one line, as run and simulate report failed ticks. A body whose state went
+     * non-finite is the simulation's doing, not a fault of the program: its message, which names the body, is the
+     * whole story (a string pulled past what its step follows read "org.hapticsd.physics.BodyStateLostException: …
+     * (at org.hapticsd.physics.PhysicsWorld.runStages:910)"); anything else keeps its class and place to report.
+     */
     static String failedTicks(long count, Throwable last) {
-        return count + " tick(s) failed; last error: " + (last == null ? "unknown" : oneLine(last));
+        String error = last == null ? "unknown"
+            : last instanceof BodyStateLostException ? last.getMessage() : oneLine(last);
+        return count + " tick(s) failed; last error: " + error;
     }
 
     /**
