@@ -324,6 +324,14 @@ class DeformableScenesTest {
         assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
             + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",
             "deformables[0] (chain): no static equilibrium found");
+        // Held, but by a spring far too soft for the weight: it falls rather than hangs, and is refused at once (a
+        // cloth of 10⁻³⁰⁰ N/m relaxed for 17–23 s and reported "a force of NaN N stays unbalanced").
+        assertRefused(head + "    modesAbout: equilibrium\n    stiffnessNpm: 1e-300\n    nodes:\n"
+            + "      - {position: [0, 0, 0], pinned: true}\n      - {position: [0.1, 0, 0]}\n    springs:\n"
+            + "      - {nodes: [0, 1]}\n",
+            "deformables[0] (chain): no static equilibrium found: under its weight a node sags 9.81e+18 m, more than "
+                + "1000 times the body's size (0.100 m), after 2 steps of relaxation (are the springs far too soft "
+                + "for the weight?)");
         // 0.1 g on a 1000 N/m spring: ω = √(k/m) = 3162 rad/s, beyond 2/Δt = 2000 rad/s at 1 kHz; 2 substeps do.
         String stiff = head + "    integrator: newmark\n    massKg: 0.0001\n    couplingStiffnessNpm: 0\n"
             + "    couplingDampingNspm: 0\n"

@@ -18,6 +18,11 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
 public final class MassSpringStatics {
     private static final int MAX_RELAXATION_STEPS = 200_000;
     private static final int MAX_NEWTON_STEPS = 30;
+    /**
+     * A node moved this many times the body's size ({@link #size}) from its rest is no equilibrium of a body of
+     * linear springs worth finding: it is falling.
+     */
+    static final double SAG_LIMIT = 1000.0;
 
     private MassSpringStatics() {
     }
@@ -52,12 +57,22 @@ public final class MassSpringStatics {
             return x; // no load: the rest positions balance
         }
         double dt = 1.0 / Math.max(omegaMax, 1e-9);
+        double sizeM = size(spec);
         double tolerance = 1e-9 * weight;
         double previousKinetic = 0.0;
         for (int step = 0; step < MAX_RELAXATION_STEPS; step++) {
             double largest = forces(spec, x, f);
             if (largest < 1e-4 * weight) {
                 break;
+            }
+            double sagM = largestMove(spec, x);
+            if (!(sagM <= SAG_LIMIT * sizeM)) {
+                // Springs far too soft for the weight: 10⁻³⁰⁰ N/m under the cloth fell freely through all 200,000
+                // steps (17–23 s) and then overflowed in Newton's, to report "a force of NaN N".
+                throw new IllegalStateException(String.format(java.util.Locale.ROOT, "no static equilibrium found: "
+                    + "under its weight a node sags %.3g m, more than %.0f times the body's size (%.3g m), after %d "
+                    + "steps of relaxation (are the springs far too soft for the weight?)", sagM, SAG_LIMIT, sizeM,
+                    step + 1));
             }
             double kinetic = 0.0;
             for (int i = 0; i < n; i++) {
@@ -114,6 +129,45 @@ public final class MassSpringStatics {
                 + " N stays unbalanced (is every part of the body held?)");
         }
         return x;
+    }
+
+    /** The largest distance of a node from its rest position, m. */
+    private static double largestMove(MassSpringSpec spec, double[] x) {
+        double[] rest = spec.restPositionM();
+        double largest = 0.0;
+        for (int c = 0; c < x.length; c += 3) {
+            double dx = x[c] - rest[c];
+            double dy = x[c + 1] - rest[c + 1];
+            double dz = x[c + 2] - rest[c + 2];
+            double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            if (Double.isNaN(d)) {
+                return d;
+            }
+            largest = Math.max(largest, d);
+        }
+        return largest;
+    }
+
+    /**
+     * The body's size: the diagonal of its rest positions' bounding box, or its longest spring if larger, m; infinite
+     * (no limit on the sag) for a body whose nodes all rest at one point on springs of no length.
+     */
+    private static double size(MassSpringSpec spec) {
+        double[] rest = spec.restPositionM();
+        double[] low = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
+        double[] high = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (int c = 0; c < rest.length; c++) {
+            low[c % 3] = Math.min(low[c % 3], rest[c]);
+            high[c % 3] = Math.max(high[c % 3], rest[c]);
+        }
+        double dx = high[0] - low[0];
+        double dy = high[1] - low[1];
+        double dz = high[2] - low[2];
+        double size = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        for (double length : spec.restLengthM()) {
+            size = Math.max(size, length);
+        }
+        return size > 0.0 ? size : Double.POSITIVE_INFINITY;
     }
 
     /** Gravity plus the springs' forces on each free node into {@code f} (zero on pinned ones); the largest, N. */
