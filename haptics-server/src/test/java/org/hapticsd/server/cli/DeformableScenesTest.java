@@ -332,6 +332,14 @@ class DeformableScenesTest {
             "deformables[0] (chain): no static equilibrium found: under its weight a node sags 9.81e+18 m, more than "
                 + "1000 times the body's size (0.100 m), after 2 steps of relaxation (are the springs far too soft "
                 + "for the weight?)");
+        // Far too stiff: the relaxation's step (1/ω of the stiffest node) cannot follow the sag, and Newton's steps
+        // diverge from where it stopped. Said so, not "is every part of the body held?" (which sent a user looking
+        // for a missing pin).
+        assertRefused("name: bad\ndeformables:\n  - name: c\n    type: mass-spring\n    modesAbout: equilibrium\n"
+            + "    stiffnessNpm: 1e9\n    grid: {rows: 4, columns: 4, spacingM: 0.02, pinned: [[0, 0], [0, 3]]}\n",
+            "deformables[0] (c): no static equilibrium found: 200000 steps of relaxation left",
+            "N weight unbalanced, and Newton's method did not converge from there",
+            "are the springs far stiffer than the weight needs?");
         // 0.1 g on a 1000 N/m spring: ω = √(k/m) = 3162 rad/s, beyond 2/Δt = 2000 rad/s at 1 kHz; 2 substeps do.
         String stiff = head + "    integrator: newmark\n    massKg: 0.0001\n    couplingStiffnessNpm: 0\n"
             + "    couplingDampingNspm: 0\n"
