@@ -73,7 +73,7 @@ public final class Calibration {
     /** e, S_h, S_w, μ_s, μ_d: the parameters before the ratios. */
     private static final int MATERIAL = 5;
     /** Replayed time an event may take before it is cut off (a run of e > 1 can go on), s. */
-    private static final double MAX_EVENT_S = 5.0;
+    static final double MAX_EVENT_S = 5.0;
     /** An event's momentum at or below this, kg·m/s, is no motion: nothing to take errors relative to. */
     private static final double MIN_MOMENTUM_SCALE = 1e-12;
 

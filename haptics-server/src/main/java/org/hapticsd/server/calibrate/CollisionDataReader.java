@@ -201,6 +201,14 @@ public final class CollisionDataReader {
                 throw error(column("force_dt"), "force_dt must be > 0 s, was " + forceDtS);
             }
             forceN = samples("force");
+            // The replay stops after Calibration.MAX_EVENT_S, so samples beyond it compare with nothing (force_dt
+            // 1e300 overflowed the replay's buffer size into a NegativeArraySizeException).
+            double spanS = (forceN.length - 1) * forceDtS;
+            if (!(spanS <= Calibration.MAX_EVENT_S)) {
+                throw error(column("force_dt"), String.format(Locale.ROOT, "the %d force samples every %s s span %s s, "
+                    + "longer than the %s s an event is replayed for", forceN.length, forceDtS, spanS,
+                    Calibration.MAX_EVENT_S));
+            }
         }
         event.contacts.add(new CollisionData.Contact(a, b, point, normal, forceDtS, forceN, line));
     }

@@ -67,8 +67,22 @@ class CollisionDataReaderTest {
         assertError("taps.csv:2:3: body 'tip' cannot collide with itself", TAP.replace("wall", "tip"));
         assertError("taps.csv:2: has 28 fields, the header 29", TAP.substring(0, TAP.length() - 1));
         assertError("taps.csv:1:30: unknown column 'speed'", null, HEADER + ",speed");
+        // Force samples longer than an event's replay compare with nothing: force_dt 1e300 overflowed the replay's
+        // buffer into a NegativeArraySizeException. 5 s of them still read.
+        assertError("taps.csv:2:30: the 3 force samples every 1.0E300 s span 2.0E300 s, longer than the 5.0 s an "
+            + "event is replayed for", TAP + ",1e300,1 2 3", HEADER + ",force_dt,force");
+        assertError("taps.csv:2:30: the 3 force samples every 2.6 s span 5.2 s", TAP + ",2.6,1 2 3",
+            HEADER + ",force_dt,force");
         assertError("taps.csv:1: the header has no column 'b_vz1'", null,
             HEADER.substring(0, HEADER.lastIndexOf(',')));
+    }
+
+    @Test
+    void shouldReadForceSamplesSpanningAReplayedEvent() throws CollisionDataException {
+        CollisionData data = CollisionDataReader.parse("taps.csv", List.of(HEADER + ",force_dt,force",
+            TAP + ",2.5,1 2 3"));
+        assertEquals(2.5, data.events().get(0).contacts().get(0).forceDtS());
+        assertEquals(3, data.events().get(0).contacts().get(0).forceN().length);
     }
 
     @Test
