@@ -477,9 +477,10 @@ public final class DeformableSpec extends Located {
 
         /**
          * A copy of the string, left alone (nothing touching or holding it, bent by {@value #TRIAL_BEND_RAD} rad when
-         * it would start straight) for its first {@value #TRIAL_S} s, must stay finite: a start, an end force or a drive that no step can follow goes to NaN there (a 7.7 m move of
-         * the end in 1 ms after 26 steps, 10⁹ N on the source's 100 m rope after 6, 10⁶ N after 152), and would in
-         * the loop too, where the world takes the string out. The stability check above is linear, about the start at
+         * it would start straight) for its first {@value #TRIAL_S} s, must stay finite: a start, an end force or a
+         * drive that no step can follow goes to NaN there (a 7.7 m move of the end in 1 ms after 26 steps, 10⁹ N on
+         * the source's 100 m rope after 6, 10⁶ N after 152), and would in the loop too, where the world takes the
+         * string out. The stability check above is linear, about the start at
          * rest; this one sees the start's speed and what the linearisation leaves out (a string buckling faster than
          * the step can follow, whose modes then stiffen with the fold). Costs up to a second of the string's steps
          * (0.1–0.3 s more at load for the source's example at 1 kHz, from a cold start).

@@ -323,15 +323,15 @@ class DeformableScenesTest {
         // Nothing holds it up: under gravity a free body has no equilibrium to take its modes about.
         assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
             + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",
-            "deformables[0] (chain): no static equilibrium found");
+            "deformables[0] (chain): no static equilibrium found", "(no node is pinned, so nothing holds it up)");
         // Held, but by a spring far too soft for the weight: it falls rather than hangs, and is refused at once (a
         // cloth of 10⁻³⁰⁰ N/m relaxed for 17–23 s and reported "a force of NaN N stays unbalanced").
         assertRefused(head + "    modesAbout: equilibrium\n    stiffnessNpm: 1e-300\n    nodes:\n"
             + "      - {position: [0, 0, 0], pinned: true}\n      - {position: [0.1, 0, 0]}\n    springs:\n"
             + "      - {nodes: [0, 1]}\n",
             "deformables[0] (chain): no static equilibrium found: under its weight a node sags 9.81e+18 m, more than "
-                + "1000 times the body's size (0.100 m), after 2 steps of relaxation (are the springs far too soft "
-                + "for the weight?)");
+                + "1000 times the body's size (0.100 m), after 2 steps of relaxation (is every part of the body held, "
+                + "and are its springs stiff enough for its weight?)");
         // Far too stiff: the relaxation's step (1/ω of the stiffest node) cannot follow the sag, and Newton's steps
         // diverge from where it stopped. Said so, not "is every part of the body held?" (which sent a user looking
         // for a missing pin).

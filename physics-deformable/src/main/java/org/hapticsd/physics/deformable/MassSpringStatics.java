@@ -69,12 +69,18 @@ public final class MassSpringStatics {
             }
             double sagM = largestMove(spec, x);
             if (!(sagM <= SAG_LIMIT * sizeM)) {
-                // Springs far too soft for the weight: 10⁻³⁰⁰ N/m under the cloth fell freely through all 200,000
-                // steps (17–23 s) and then overflowed in Newton's, to report "a force of NaN N".
+                // It falls: nothing holds it, a part of it is held by nothing, or its springs are far too soft for
+                // the weight (10⁻³⁰⁰ N/m under the cloth fell through all 200,000 steps, 17–23 s, and then overflowed
+                // in Newton's, to report "a force of NaN N").
+                boolean anyPinned = false;
+                for (boolean pinned : spec.pinned()) {
+                    anyPinned |= pinned;
+                }
                 throw new IllegalStateException(String.format(java.util.Locale.ROOT, "no static equilibrium found: "
                     + "under its weight a node sags %.3g m, more than %.0f times the body's size (%.3g m), after %d "
-                    + "steps of relaxation (are the springs far too soft for the weight?)", sagM, SAG_LIMIT, sizeM,
-                    step + 1));
+                    + "steps of relaxation (%s)", sagM, SAG_LIMIT, sizeM, step + 1, anyPinned
+                        ? "is every part of the body held, and are its springs stiff enough for its weight?"
+                        : "no node is pinned, so nothing holds it up"));
             }
             double kinetic = 0.0;
             for (int i = 0; i < n; i++) {
