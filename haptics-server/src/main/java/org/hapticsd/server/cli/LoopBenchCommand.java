@@ -65,15 +65,16 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--background-alloc-mbps", paramLabel = "MB/S", defaultValue = "0",
         description = "Another thread allocates this many MB/s of short-lived garbage while the loop runs, as the "
             + "network and recording threads do, so that the collector's pauses show in the loop's numbers. "
-            + "Default: ${DEFAULT-VALUE}.")
+            + "0.." + GarbageMaker.MAX_MBPS + ". Default: ${DEFAULT-VALUE}.")
     double backgroundAllocMbps;
 
     @Override
     public Integer call() throws Exception {
         LoopOptions.positiveSeconds("--seconds", seconds);
         LoopOptions.nonNegativeSeconds("--warmup", warmupS);
-        if (!(backgroundAllocMbps >= 0) || Double.isInfinite(backgroundAllocMbps)) {
-            throw new UsageException("--background-alloc-mbps must be >= 0, got " + backgroundAllocMbps);
+        if (!(backgroundAllocMbps >= 0 && backgroundAllocMbps <= GarbageMaker.MAX_MBPS)) {
+            throw new UsageException("--background-alloc-mbps must be within 0.." + GarbageMaker.MAX_MBPS
+                + " MB/s, got " + backgroundAllocMbps);
         }
         WaitStrategy wait = RunCommand.waitStrategy(waitName);
         int rtPriority = realTime.rtPriority();
@@ -235,6 +236,12 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
      */
     private static final class GarbageMaker {
         private static final int CHUNK_BYTES = 1024;
+        /**
+         * The most the option takes, MB/s: well above what one thread allocates in 1 KiB arrays (a few GB/s on the
+         * machine of docs/performance.md), so the thread simply allocates flat out there. A tester's 10^12 MB/s owed
+         * a terabyte within the first microsecond, and the command went on allocating it for 55 s after its 0.3 s.
+         */
+        static final int MAX_MBPS = 100_000;
         private final double bytesPerMs;
         private final byte[][] live = new byte[4096][];
         private volatile boolean running = true;
@@ -261,7 +268,8 @@ final class LoopBenchCommand implements java.util.concurrent.Callable<Integer> {
                 long nowNs = System.nanoTime();
                 owed += bytesPerMs * (nowNs - lastNs) / 1e6;
                 lastNs = nowNs;
-                while (owed >= CHUNK_BYTES) {
+                // Stops when told to, however much is owed: a rate the thread cannot keep up with is owed forever.
+                while (owed >= CHUNK_BYTES && running) {
                     live[slot] = new byte[CHUNK_BYTES];
                     slot = (slot + 1) % live.length;
                     owed -= CHUNK_BYTES;

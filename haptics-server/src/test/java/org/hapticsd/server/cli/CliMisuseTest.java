@@ -538,6 +538,17 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldRejectBenchLoopBackgroundAllocationOutOfRange() {
+        // A tester's 10^12 MB/s owed a terabyte of garbage in the first microsecond; the 0.3 s benchmark took 55 s.
+        assertMisuse(run("bench", "loop", "--background-alloc-mbps", "999999999999", "--seconds", "0.2"),
+            "--background-alloc-mbps", "within 0..100000 MB/s");
+        assertMisuse(run("bench", "loop", "--background-alloc-mbps", "-1", "--seconds", "0.2"),
+            "--background-alloc-mbps");
+        assertMisuse(run("bench", "loop", "--background-alloc-mbps", "NaN", "--seconds", "0.2"),
+            "--background-alloc-mbps");
+    }
+
+    @Test
     void shouldSimulateEmbeddedSceneIntoCsv() throws IOException {
         Path csv = dir.resolve("ticks.csv");
 
