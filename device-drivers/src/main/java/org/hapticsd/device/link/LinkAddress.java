@@ -32,7 +32,10 @@ public record LinkAddress(Kind kind, String target, int number) {
         return text != null && (text.startsWith(SERIAL_PREFIX) || text.startsWith(TCP_PREFIX));
     }
 
-    /** Parses {@code serial:PORT[:BAUD]} or {@code tcp:HOST:PORT}; the message says what is wrong. */
+    /**
+     * Parses {@code serial:PORT[:BAUD]} or {@code tcp:HOST:PORT} ({@code tcp://HOST:PORT} too); the message says what
+     * is wrong.
+     */
     public static LinkAddress parse(String text) {
         if (text == null) {
             throw new IllegalArgumentException("no address");
@@ -55,12 +58,21 @@ public record LinkAddress(Kind kind, String target, int number) {
         }
         if (text.startsWith(TCP_PREFIX)) {
             String rest = text.substring(TCP_PREFIX.length());
+            // tcp://HOST:PORT, as watch --url spells a stream, is the same place: a tester's --device
+            // tcp://127.0.0.1:1 was taken for a host named "//127.0.0.1" ("Failed to select a proxy", exit 1).
+            if (rest.startsWith("//")) {
+                rest = rest.substring(2);
+            }
             int colon = rest.lastIndexOf(':');
             if (colon <= 0 || colon == rest.length() - 1) {
                 throw new IllegalArgumentException("expected tcp:HOST:PORT, got '" + text + "'");
             }
-            return new LinkAddress(Kind.TCP, rest.substring(0, colon),
-                    parseNumber(rest.substring(colon + 1), "TCP port", text));
+            String host = rest.substring(0, colon);
+            if (host.indexOf('/') >= 0 || host.indexOf('\\') >= 0) {
+                throw new IllegalArgumentException("host '" + host + "' in '" + text
+                        + "' is not a host name or address (expected tcp:HOST:PORT, no path)");
+            }
+            return new LinkAddress(Kind.TCP, host, parseNumber(rest.substring(colon + 1), "TCP port", text));
         }
         throw new IllegalArgumentException("expected serial:PORT[:BAUD] or tcp:HOST:PORT, got '" + text + "'");
     }
