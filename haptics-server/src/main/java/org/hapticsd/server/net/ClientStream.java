@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.NanoClock;
 import org.hapticsd.server.loop.LoopSnapshot;
+import org.hapticsd.server.loop.SnapshotExchange;
 
 /**
  * Sends one client the loop's newest state at the client's own rate, on the client's Netty event loop. The loop is
@@ -38,6 +39,8 @@ final class ClientStream implements Runnable {
     private long periodNs;
     private long nextNs;
     private long lastTick = -1;
+    /** The exchange's number of the last STATE sent ({@link SnapshotExchange#published()}); 0 before the first. */
+    private long lastPublish;
     private long unwritableSinceNs;
     private boolean running;
     private long lastSentNs;
@@ -128,27 +131,53 @@ final class ClientStream implements Runnable {
                 // First run, or the loop replaced its scene: the SCENE goes before any STATE that uses its ids.
                 epoch = now;
                 snapshot = now.exchange().newSnapshot();
+                lastPublish = 0;
                 channel.write(wrap(kind == Kind.WEBSOCKET_JSON ? now.frames().sceneJson() : now.frames().sceneBinary()),
                     channel.voidPromise());
             }
             StreamFrames frames = epoch.frames();
-            boolean fresh = epoch.exchange().read(snapshot) != 0 && snapshot.tick != lastTick;
-            if (events != null) {
-                if (fresh && lastTick < 0) {
-                    // The first STATE: what happened before it is the past, not this client's news.
-                    events.skipThrough(snapshot.tick);
+            SnapshotExchange exchange = epoch.exchange();
+            long newest = exchange.published();
+            // An every-tick client gets each publish since its last STATE while the exchange still holds them: its
+            // runs come in whole milliseconds (NIO's timers), so one run in four or five found two new ticks and
+            // sent only the newer. Further behind (a stall, a client that could not take more), only the newest.
+            long first = newest;
+            if (periodNs == loopPeriodNs && lastPublish > 0 && newest - lastPublish < SnapshotExchange.HISTORY) {
+                first = lastPublish + 1;
+            }
+            boolean sent = false;
+            for (long publish = first; publish <= newest && publish > lastPublish; publish++) {
+                if (!exchange.read(publish, snapshot) && (publish < newest || exchange.read(snapshot) == 0)) {
+                    // Its slot was taken meanwhile (the loop ran on): the next one, or the newest instead.
+                    continue;
                 }
+                if (snapshot.tick == lastTick) {
+                    continue;
+                }
+                if (events != null) {
+                    if (lastTick < 0) {
+                        // The first STATE: what happened before it is the past, not this client's news.
+                        events.skipThrough(snapshot.tick);
+                    }
+                    if (!sent) {
+                        for (Object eventsFrame : frames.eventsFrames(events, kind == Kind.WEBSOCKET_JSON)) {
+                            channel.write(wrap(eventsFrame), channel.voidPromise());
+                        }
+                    }
+                }
+                lastTick = snapshot.tick;
+                lastPublish = publish;
+                sent = true;
+                channel.write(stateFrame(), channel.voidPromise());
+            }
+            if (sent) {
+                lastSentNs = nowNs;
+            } else if (events != null) {
                 for (Object eventsFrame : frames.eventsFrames(events, kind == Kind.WEBSOCKET_JSON)) {
                     channel.write(wrap(eventsFrame), channel.voidPromise());
                 }
             }
-            if (fresh) {
-                lastTick = snapshot.tick;
-                lastSentNs = nowNs;
-                channel.writeAndFlush(stateFrame(), channel.voidPromise());
-            } else {
-                channel.flush();
-            }
+            channel.flush();
         } else {
             if (unwritableSinceNs == 0) {
                 unwritableSinceNs = nowNs;

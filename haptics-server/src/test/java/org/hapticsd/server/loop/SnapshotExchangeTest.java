@@ -1,6 +1,7 @@
 package org.hapticsd.server.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +25,28 @@ class SnapshotExchangeTest {
         assertEquals(4, exchange.read(read), "two publishes, version 2 each");
         assertEquals(42, read.tick);
         assertEquals(7.5, read.bodyPose[13], 0.0);
+    }
+
+    @Test
+    void shouldKeepTheNewestPublishesForAReaderThatAsksForOneByNumber() {
+        SnapshotExchange exchange = new SnapshotExchange(1);
+        LoopSnapshot written = exchange.newSnapshot();
+        LoopSnapshot read = exchange.newSnapshot();
+        assertFalse(exchange.read(1, read), "nothing published yet");
+        for (long tick = 1; tick <= 20; tick++) {
+            written.tick = 100 + tick;
+            written.bodyPose[0] = tick;
+            exchange.publish(written);
+        }
+        assertEquals(20, exchange.published());
+        for (long publish = 20 - SnapshotExchange.HISTORY + 1; publish <= 20; publish++) {
+            assertTrue(exchange.read(publish, read), "publish " + publish + " is kept");
+            assertEquals(100 + publish, read.tick);
+            assertEquals(publish, read.bodyPose[0], 0.0);
+        }
+        assertFalse(exchange.read(20 - SnapshotExchange.HISTORY, read), "its slot holds publish 20 now");
+        assertFalse(exchange.read(21, read), "not published yet");
+        assertFalse(exchange.read(0, read), "publishes count from 1");
     }
 
     @Test
@@ -85,6 +108,13 @@ class SnapshotExchangeTest {
                     }
                     if (copy.timeNs != tick || copy.toolPositionM[2] != tick) {
                         failure.set("torn read in scalars at tick " + tick);
+                    }
+                    // An older publish by number (an every-tick stream client's read): whole, or refused.
+                    long older = exchange.published() - (SnapshotExchange.HISTORY - 2);
+                    if (older > 0 && exchange.read(older, copy)) {
+                        if (copy.tick != older || copy.timeNs != older || copy.bodyPose[bodies - 1] != older) {
+                            failure.set("torn or wrong read of publish " + older + ": tick " + copy.tick);
+                        }
                     }
                 }
             });

@@ -118,6 +118,22 @@ class StreamScheduleTest {
             channel.runPendingTasks();
         }
 
+        /**
+         * The event loop wakes {@code ms} late: the loop publishes a tick every millisecond meanwhile, and the
+         * client's stream runs once, at the end.
+         */
+        void lateBy(long ms) {
+            for (long i = 0; i < ms; i++) {
+                clock.advance(MS);
+                channel.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+                nowMs++;
+                published.tick = nowMs;
+                exchange.publish(published);
+            }
+            channel.runScheduledPendingTasks();
+            channel.runPendingTasks();
+        }
+
         /** The client stops taking bytes (true) or takes them again (false), as Netty's high water mark says. */
         void stuck(boolean stuck) {
             channel.unsafe().outboundBuffer().setUserDefinedWritability(STUCK_BIT, !stuck);
@@ -245,6 +261,43 @@ class StreamScheduleTest {
         assertEquals(List.of(600L), client.stateTicks());
         client.advance(20);
         assertEquals(List.of(605L, 610L, 615L, 620L), client.stateTicks(), "next deadline one period after the stall");
+        client.close();
+    }
+
+    /**
+     * An every-tick client's event loop wakes in whole milliseconds (NIO) and often late: a run that finds several
+     * ticks it has not had sends each of them, in order, while the exchange still holds them (3 behind the newest);
+     * further behind, only the newest, as after a stall. On the real server a `watch --rate 0` got 75–80 % of the
+     * ticks of an idle 1 kHz loop when each run sent only the newest.
+     */
+    @Test
+    void shouldSendAnEveryTickClientEachTickItsLateRunFindsWhileTheExchangeStillHoldsIt() throws Exception {
+        SimulatedClient client = SimulatedClient.webSocket("?rate=0");
+        client.advance(100);
+        assertEquals(expectedTicks(MS, 100), client.stateTicks());
+
+        client.lateBy(SnapshotExchange.HISTORY - 1);
+        List<Long> all = new ArrayList<>();
+        for (long tick = 101; tick < 101 + SnapshotExchange.HISTORY - 1; tick++) {
+            all.add(tick);
+        }
+        assertEquals(all, client.stateTicks(), "found at one run, and all still held: each of them, in order");
+        long newest = 100 + SnapshotExchange.HISTORY - 1 + SnapshotExchange.HISTORY;
+        client.lateBy(SnapshotExchange.HISTORY);
+        assertEquals(List.of(newest), client.stateTicks(), "one more than held: only the newest");
+        client.advance(2);
+        assertEquals(List.of(newest + 1, newest + 2), client.stateTicks());
+        client.close();
+    }
+
+    @Test
+    void shouldSendARateLimitedClientOnlyTheNewestTickWhenItsRunIsLate() throws Exception {
+        SimulatedClient client = SimulatedClient.webSocket("?rate=200");
+        client.advance(100);
+        client.stateTicks();
+        client.lateBy(7);
+        // The deadline at 105 ms ran at 107 ms: the newest tick, never a backlog for a client that asked for fewer.
+        assertEquals(List.of(107L), client.stateTicks());
         client.close();
     }
 
