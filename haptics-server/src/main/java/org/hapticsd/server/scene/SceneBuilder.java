@@ -63,6 +63,96 @@ public final class SceneBuilder {
     }
 
     private static BuiltScene buildChecked(SceneSpec spec) throws SceneException {
+        Map<Integer, Solved> solved = new HashMap<>();
+        BuiltScene scene = buildChecked(spec, solved, Map.of());
+        if (!solved.isEmpty()) {
+            requireFiniteTrial(spec, solved);
+        }
+        return scene;
+    }
+
+    /**
+     * A mass–spring body's equilibrium and modal basis, the slow part of building one (seconds for the cloth),
+     * computed once per load and shared by the copy {@link #requireFiniteTrial} steps (neither is changed by a body).
+     */
+    private record Solved(double[] equilibrium, ModalBasis basis) {
+    }
+
+    /** What a trial lost: the step (from 1) after which a body was no longer finite, and the step's words. */
+    private record Lost(int step, String message) {
+    }
+
+    /** How long the load runs a copy of a scene with a mass–spring body ({@link #requireFiniteTrial}), s. */
+    static final double TRIAL_S = 1.0;
+    /** The most substeps the trial tries, doubling from the body's own, to name some that keep it finite. */
+    static final int MAX_TRIAL_SUBSTEPS = 16;
+
+    /**
+     * Runs a copy of the scene for its first {@link #TRIAL_S} (its rigid bodies, its deformable ones, the tool where
+     * it starts, nothing on the device), and refuses it, in one line, if a body's state stops being finite there. The
+     * load's check of a mass–spring body's step is linear, about its modes' shape (its highest kept mode), and a
+     * body deformed further, by a contact pressing into it or by where it starts, stiffens beyond it: the cloth of
+     * {@code scenes/cloth.yaml} with springs of 10⁵ N/m passed the load, went non-finite 0.02 s into every run where
+     * the post presses into it, and {@code run} then held the device at zero force for good, with no word on why.
+     * The line says which substeps, doubled from the body's own up to {@link #MAX_TRIAL_SUBSTEPS}, keep it finite.
+     * The copy is as deterministic as the run, so what it loses a run without a hand would lose; what a hand on the
+     * device does later, a load cannot see (the run then names the body, as for a string).
+     */
+    private static void requireFiniteTrial(SceneSpec spec, Map<Integer, Solved> solved) throws SceneException {
+        int steps = (int) Math.ceil(TRIAL_S * spec.rateHz());
+        Lost lost = trial(spec, solved, Map.of(), steps);
+        if (lost == null) {
+            return;
+        }
+        String when = String.format(java.util.Locale.ROOT, "after %d steps (%.3f s at %d Hz)", lost.step(),
+            lost.step() / (double) spec.rateHz(), spec.rateHz());
+        for (int i = 0; i < spec.deformables().size(); i++) {
+            DeformableSpec d = spec.deformables().get(i);
+            if (!solved.containsKey(i) || !lost.message().contains("deformable body '" + d.name() + "'")) {
+                continue;
+            }
+            int holds = -1;
+            for (int substeps = 2 * d.substeps(); substeps <= MAX_TRIAL_SUBSTEPS && holds < 0; substeps *= 2) {
+                Lost again = trial(spec, solved, Map.of(i, substeps), steps);
+                if (again == null || !again.message().contains("deformable body '" + d.name() + "'")) {
+                    holds = substeps;
+                }
+            }
+            throw new SceneException(spec.source() + ":" + d.line() + ":" + d.column() + ": deformables[" + i + "] ("
+                + d.name() + "): run with the scene's bodies for " + TRIAL_S + " s, no hand on the device, it is no "
+                + "longer finite " + when + ": its step is checked at load for small motions about its modes' shape "
+                + "only, and deformed further (a contact pressing into it, where it starts) its springs stiffen beyond "
+                + "it; " + (holds > 0
+                    ? "substeps: " + holds + " keeps it finite (each substep costs a step of the body), or use softer "
+                        + "springs or fewer modes"
+                    : "no substeps up to " + MAX_TRIAL_SUBSTEPS + " keep it finite: use softer springs, fewer modes "
+                        + "or a higher rateHz"));
+        }
+        throw new SceneException(spec.source() + ": scene '" + spec.name() + "': run for " + TRIAL_S + " s with no "
+            + "hand on the device, it loses a body " + when + ": " + lost.message());
+    }
+
+    /** Steps a copy of the scene built with {@code substeps} for the named deformables; what it lost, or null. */
+    private static Lost trial(SceneSpec spec, Map<Integer, Solved> solved, Map<Integer, Integer> substeps, int steps)
+            throws SceneException {
+        PhysicsWorld world = buildChecked(spec, solved, substeps).haptic().world();
+        double dtS = 1.0 / spec.rateHz();
+        for (int step = 1; step <= steps; step++) {
+            try {
+                world.step(dtS);
+            } catch (org.hapticsd.physics.BodyStateLostException e) {
+                return new Lost(step, e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Builds the scene; mass–spring bodies take their equilibrium and basis from {@code solved}, or compute and add
+     * them there, and the deformables named in {@code substeps} take that many substeps.
+     */
+    private static BuiltScene buildChecked(SceneSpec spec, Map<Integer, Solved> solved,
+                                           Map<Integer, Integer> substeps) throws SceneException {
         ContactSpec contact = spec.contact();
         // The heap check first, from the file's counts: after adding 30,000 bodies to a 64 MB heap, the same
         // refusal came only after minutes of garbage collection (a tester).
@@ -118,7 +208,7 @@ public final class SceneBuilder {
         }
         requireStablePenaltyContacts(spec, world, indices);
         List<String> warnings = penaltyMarginWarnings(spec, world, indices);
-        ToolGrasps grasps = addDeformables(spec, world, tool);
+        ToolGrasps grasps = addDeformables(spec, world, tool, solved, substeps);
         applyContactBudget(spec, world);
 
         MappingSpec m = spec.mapping();
@@ -151,7 +241,8 @@ public final class SceneBuilder {
      * {@code k·Δt² + 2·b·Δt < 4·m} at the scene's rate for the lightest node; a scene that breaks it is refused
      * (the body's own integrator may diverge: showing that is what source 004's comparison is for).
      */
-    private static ToolGrasps addDeformables(SceneSpec spec, PhysicsWorld world, int toolBody)
+    private static ToolGrasps addDeformables(SceneSpec spec, PhysicsWorld world, int toolBody,
+                                             Map<Integer, Solved> solved, Map<Integer, Integer> substeps)
             throws SceneException {
         double dtS = 1.0 / spec.rateHz();
         List<DeformableSpec.GrabSpec> grabs = new ArrayList<>();
@@ -169,15 +260,27 @@ public final class SceneBuilder {
                     body = d.string().build(d.name(), d.nodeRadiusM(), spec.gravityMps2(), dtS);
                 } else {
                 MassSpringSpec massSpring = d.toSpec(spec.gravityMps2());
-                requireDenseBasisFits(massSpring);
-                double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
-                    ? MassSpringStatics.equilibrium(massSpring) : null;
-                ModalBasis basis = ModalBasis.of(massSpring,
-                    d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM());
-                MassSpringBody massSpringBody = new MassSpringBody(d.name(), massSpring, d.nodeRadiusM(), basis,
-                    d.surfaceTriangles());
+                Solved known = solved.get(i);
+                if (known == null) {
+                    requireDenseBasisFits(massSpring);
+                    double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
+                        ? MassSpringStatics.equilibrium(massSpring) : null;
+                    known = new Solved(equilibrium, ModalBasis.of(massSpring,
+                        d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM()));
+                    solved.put(i, known);
+                }
+                Integer trialSubsteps = substeps.get(i);
+                if (trialSubsteps != null) {
+                    massSpring = new MassSpringSpec(massSpring.massKg(), massSpring.restPositionM(),
+                        massSpring.springNodes(), massSpring.stiffnessNpm(), massSpring.restLengthM(),
+                        massSpring.pinned(), massSpring.gravityMps2(), massSpring.dampingRatio(),
+                        massSpring.integrator(), massSpring.modes(), trialSubsteps);
+                }
+                MassSpringBody massSpringBody = new MassSpringBody(d.name(), massSpring, d.nodeRadiusM(),
+                    known.basis(), d.surfaceTriangles());
                 requireStableSubstep(massSpringBody, d, dtS);
                 if (d.startAtEquilibrium()) {
+                    double[] equilibrium = known.equilibrium();
                     massSpringBody.setState(equilibrium, new double[equilibrium.length]);
                 }
                 body = massSpringBody;
