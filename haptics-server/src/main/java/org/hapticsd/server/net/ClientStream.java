@@ -147,35 +147,28 @@ final class ClientStream implements Runnable {
             }
             boolean sent = false;
             for (long publish = first; publish <= newest && publish > lastPublish; publish++) {
-                if (!exchange.read(publish, snapshot) && (publish < newest || exchange.read(snapshot) == 0)) {
-                    // Its slot was taken meanwhile (the loop ran on): the next one, or the newest instead.
+                // Its slot taken meanwhile (the loop ran on): the next one, or for the last the newest there is.
+                long read = exchange.read(publish, snapshot) ? publish
+                    : publish == newest ? exchange.read(snapshot) / 2 : 0;
+                if (read == 0 || snapshot.tick <= lastTick) {
                     continue;
                 }
-                if (snapshot.tick == lastTick) {
-                    continue;
-                }
-                if (events != null) {
+                if (!sent && events != null) {
                     if (lastTick < 0) {
                         // The first STATE: what happened before it is the past, not this client's news.
                         events.skipThrough(snapshot.tick);
                     }
-                    if (!sent) {
-                        for (Object eventsFrame : frames.eventsFrames(events, kind == Kind.WEBSOCKET_JSON)) {
-                            channel.write(wrap(eventsFrame), channel.voidPromise());
-                        }
-                    }
+                    writeEvents(frames);
                 }
                 lastTick = snapshot.tick;
-                lastPublish = publish;
+                lastPublish = read;
                 sent = true;
                 channel.write(stateFrame(), channel.voidPromise());
             }
             if (sent) {
                 lastSentNs = nowNs;
             } else if (events != null) {
-                for (Object eventsFrame : frames.eventsFrames(events, kind == Kind.WEBSOCKET_JSON)) {
-                    channel.write(wrap(eventsFrame), channel.voidPromise());
-                }
+                writeEvents(frames);
             }
             channel.flush();
         } else {
@@ -192,6 +185,13 @@ final class ClientStream implements Runnable {
             nextNs = nowNs + periodNs;
         }
         scheduled = channel.eventLoop().schedule(this, nextNs - nowNs, TimeUnit.NANOSECONDS);
+    }
+
+    /** The events not yet sent to this client, before the STATEs of this run. */
+    private void writeEvents(StreamFrames frames) {
+        for (Object eventsFrame : frames.eventsFrames(events, kind == Kind.WEBSOCKET_JSON)) {
+            channel.write(wrap(eventsFrame), channel.voidPromise());
+        }
     }
 
     Channel channel() {
