@@ -3,10 +3,14 @@ package org.hapticsd.server.scene;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.ref.SoftReference;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.Workspace;
@@ -76,6 +80,65 @@ public final class SceneBuilder {
      * computed once per load and shared by the copy {@link #requireFiniteTrial} steps (neither is changed by a body).
      */
     private record Solved(double[] equilibrium, ModalBasis basis) {
+    }
+
+    /**
+     * What a {@link Solved} is computed from: every field of the body that its equilibrium and modes depend on (all
+     * but the substeps), compared by value, and where the modes and the start are taken.
+     */
+    private record SolvedKey(MassSpringSpec spec, boolean modesAboutEquilibrium, boolean startAtEquilibrium) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof SolvedKey k && modesAboutEquilibrium == k.modesAboutEquilibrium
+                && startAtEquilibrium == k.startAtEquilibrium && Arrays.equals(spec.massKg(), k.spec.massKg())
+                && Arrays.equals(spec.restPositionM(), k.spec.restPositionM())
+                && Arrays.equals(spec.springNodes(), k.spec.springNodes())
+                && Arrays.equals(spec.stiffnessNpm(), k.spec.stiffnessNpm())
+                && Arrays.equals(spec.restLengthM(), k.spec.restLengthM())
+                && Arrays.equals(spec.pinned(), k.spec.pinned())
+                && Arrays.equals(spec.gravityMps2(), k.spec.gravityMps2())
+                && Double.compare(spec.dampingRatio(), k.spec.dampingRatio()) == 0
+                && spec.integrator() == k.spec.integrator() && spec.modes() == k.spec.modes();
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(modesAboutEquilibrium, startAtEquilibrium, Arrays.hashCode(spec.massKg()),
+                Arrays.hashCode(spec.restPositionM()), Arrays.hashCode(spec.springNodes()),
+                Arrays.hashCode(spec.stiffnessNpm()), Arrays.hashCode(spec.restLengthM()),
+                Arrays.hashCode(spec.pinned()), Arrays.hashCode(spec.gravityMps2()), spec.dampingRatio(),
+                spec.integrator(), spec.modes());
+        }
+    }
+
+    /**
+     * The last bodies solved in this process, by value: the same file built again (run's throwaway copy for the
+     * warm-up, a stream's RESET_SCENE, a LOAD_SCENE back to it) takes its equilibrium and modes from here instead of
+     * seconds of dense linear algebra (4–8 s for the cloth on the machine of docs/performance.md). Softly held, so a
+     * heap that needs the room (a 24 × 24 cloth's basis is 24 MB) takes it back; at most two.
+     */
+    private static final RecentlySolved RECENTLY_SOLVED = new RecentlySolved(2);
+
+    /** A small cache of softly held {@link Solved}, least recently used out first; any thread. */
+    private static final class RecentlySolved {
+        private final int capacity;
+        private final LinkedHashMap<SolvedKey, SoftReference<Solved>> entries = new LinkedHashMap<>(4, 0.75f, true);
+
+        RecentlySolved(int capacity) {
+            this.capacity = capacity;
+        }
+
+        synchronized Solved get(SolvedKey key) {
+            SoftReference<Solved> held = entries.get(key);
+            return held == null ? null : held.get();
+        }
+
+        synchronized void put(SolvedKey key, Solved value) {
+            entries.put(key, new SoftReference<>(value));
+            while (entries.size() > capacity) {
+                entries.remove(entries.keySet().iterator().next());
+            }
+        }
     }
 
     /** What a trial lost: the step (from 1) after which a body was no longer finite, and the step's words. */
@@ -262,11 +325,16 @@ public final class SceneBuilder {
                 MassSpringSpec massSpring = d.toSpec(spec.gravityMps2());
                 Solved known = solved.get(i);
                 if (known == null) {
-                    requireDenseBasisFits(massSpring);
-                    double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
-                        ? MassSpringStatics.equilibrium(massSpring) : null;
-                    known = new Solved(equilibrium, ModalBasis.of(massSpring,
-                        d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM()));
+                    SolvedKey key = new SolvedKey(massSpring, d.modesAboutEquilibrium(), d.startAtEquilibrium());
+                    known = RECENTLY_SOLVED.get(key);
+                    if (known == null) {
+                        requireDenseBasisFits(massSpring);
+                        double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
+                            ? MassSpringStatics.equilibrium(massSpring) : null;
+                        known = new Solved(equilibrium, ModalBasis.of(massSpring,
+                            d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM()));
+                        RECENTLY_SOLVED.put(key, known);
+                    }
                     solved.put(i, known);
                 }
                 Integer trialSubsteps = substeps.get(i);

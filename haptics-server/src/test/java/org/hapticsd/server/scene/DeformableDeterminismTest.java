@@ -69,6 +69,31 @@ class DeformableDeterminismTest {
         return hash;
     }
 
+    /**
+     * The cloth built again (run's warm-up copy, a stream's RESET_SCENE) takes the equilibrium and modes solved the
+     * first time, seconds of dense linear algebra, and still steps to the golden hash; a cloth differing in one
+     * spring's stiffness is solved anew.
+     */
+    @Test
+    void shouldReuseTheModesOfABodyBuiltAgainAndSolveAChangedOneAnew() throws Exception {
+        SceneLoader loader = new SceneLoader();
+        Path cloth = Path.of("..", "scenes", "cloth.yaml");
+        org.hapticsd.physics.deformable.MassSpringBody first = clothOf(SceneBuilder.build(loader.load(cloth)));
+        org.hapticsd.physics.deformable.MassSpringBody again = clothOf(SceneBuilder.build(loader.load(cloth)));
+        org.junit.jupiter.api.Assertions.assertSame(first.basis(), again.basis());
+        assertEquals(GOLDEN_CLOTH, run("cloth.yaml", 1000));
+
+        SceneSpec stiffer = loader.load(cloth);
+        stiffer.deformables().get(0).setStiffnessNpm(2000.5);
+        org.hapticsd.physics.deformable.MassSpringBody changed = clothOf(SceneBuilder.build(stiffer));
+        org.junit.jupiter.api.Assertions.assertNotSame(first.basis(), changed.basis());
+        org.junit.jupiter.api.Assertions.assertNotEquals(first.basis().omegaRadps(29), changed.basis().omegaRadps(29));
+    }
+
+    private static org.hapticsd.physics.deformable.MassSpringBody clothOf(BuiltScene scene) {
+        return (org.hapticsd.physics.deformable.MassSpringBody) scene.haptic().world().deformable(0);
+    }
+
     @Test
     void shouldStepSource004sChainBitIdenticallyAndToItsGoldenHash() throws Exception {
         long first = run("modal-2dof.yaml", 1000);
