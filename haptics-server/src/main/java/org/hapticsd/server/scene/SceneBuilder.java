@@ -1,9 +1,9 @@
 package org.hapticsd.server.scene;
 
 import java.io.IOException;
+import java.lang.ref.SoftReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.lang.ref.SoftReference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -147,7 +147,10 @@ public final class SceneBuilder {
 
     /** How long the load runs a copy of a scene with a mass–spring body ({@link #requireFiniteTrial}), s. */
     static final double TRIAL_S = 1.0;
-    /** The most substeps the trial tries, doubling from the body's own, to name some that keep it finite. */
+    /**
+     * The most substeps the trial tries, doubling from the body's own (or four times the body's own, if more), to name
+     * some that keep it finite.
+     */
     static final int MAX_TRIAL_SUBSTEPS = 16;
 
     /**
@@ -175,7 +178,8 @@ public final class SceneBuilder {
                 continue;
             }
             int holds = -1;
-            for (int substeps = 2 * d.substeps(); substeps <= MAX_TRIAL_SUBSTEPS && holds < 0; substeps *= 2) {
+            int most = Math.max(MAX_TRIAL_SUBSTEPS, 4 * d.substeps());
+            for (int substeps = 2 * d.substeps(); substeps <= most && holds < 0; substeps *= 2) {
                 Lost again = trial(spec, solved, Map.of(i, substeps), steps);
                 if (again == null || !again.message().contains("deformable body '" + d.name() + "'")) {
                     holds = substeps;
@@ -188,8 +192,8 @@ public final class SceneBuilder {
                 + "it; " + (holds > 0
                     ? "substeps: " + holds + " keeps it finite (each substep costs a step of the body), or use softer "
                         + "springs or fewer modes"
-                    : "no substeps up to " + MAX_TRIAL_SUBSTEPS + " keep it finite: use softer springs, fewer modes "
-                        + "or a higher rateHz"));
+                    : "no substeps up to " + most + " keep it finite: use softer springs, fewer modes or a higher "
+                        + "rateHz"));
         }
         throw new SceneException(spec.source() + ": scene '" + spec.name() + "': run for " + TRIAL_S + " s with no "
             + "hand on the device, it loses a body " + when + ": " + lost.message());
