@@ -41,6 +41,9 @@ final class ClientStream implements Runnable {
     private long lastTick = -1;
     /** The exchange's number of the last STATE sent ({@link SnapshotExchange#published()}); 0 before the first. */
     private long lastPublish;
+    /** The scene and its exchange's newest publish when the last ACK was written: no STATE before it since. */
+    private StreamEpoch ackedEpoch;
+    private long ackedPublish;
     private long unwritableSinceNs;
     private boolean running;
     private long lastSentNs;
@@ -98,6 +101,7 @@ final class ClientStream implements Runnable {
         acks = acks.thenCombine(ack, (previous, message) -> {
             channel.eventLoop().execute(() -> {
                 try {
+                    noStateBeforeNow();
                     send.accept(message);
                 } catch (RuntimeException e) {
                     channel.close();
@@ -105,6 +109,17 @@ final class ClientStream implements Runnable {
             });
             return null;
         });
+    }
+
+    /**
+     * An ACK follows its command's effect (stream-protocol.md 3.1), so no STATE after it may be older than the newest
+     * publish now, which holds the effect: an every-tick client's catching up on the exchange's history would send
+     * one (a tester's PAUSE was acknowledged, then a STATE not paused came). Event loop only, as the ACK is written.
+     */
+    private void noStateBeforeNow() {
+        StreamEpoch now = source.current();
+        ackedEpoch = now;
+        ackedPublish = now.exchange().published();
     }
 
     /** The transport and form of this client's messages: its ACKs take the same form. */
@@ -144,6 +159,9 @@ final class ClientStream implements Runnable {
             long first = newest;
             if (periodNs == loopPeriodNs && lastPublish > 0 && newest - lastPublish < SnapshotExchange.HISTORY) {
                 first = lastPublish + 1;
+            }
+            if (epoch == ackedEpoch) {
+                first = Math.max(first, ackedPublish);
             }
             boolean sent = false;
             for (long publish = first; publish <= newest && publish > lastPublish; publish++) {

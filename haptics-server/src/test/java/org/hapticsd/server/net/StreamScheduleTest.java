@@ -123,6 +123,13 @@ class StreamScheduleTest {
          * client's stream runs once, at the end.
          */
         void lateBy(long ms) {
+            publishWhileAsleep(ms);
+            channel.runScheduledPendingTasks();
+            channel.runPendingTasks();
+        }
+
+        /** The loop publishes a tick every millisecond for {@code ms} while the event loop's timers do not run. */
+        void publishWhileAsleep(long ms) {
             for (long i = 0; i < ms; i++) {
                 clock.advance(MS);
                 channel.advanceTimeBy(1, TimeUnit.MILLISECONDS);
@@ -130,8 +137,6 @@ class StreamScheduleTest {
                 published.tick = nowMs;
                 exchange.publish(published);
             }
-            channel.runScheduledPendingTasks();
-            channel.runPendingTasks();
         }
 
         /** The client stops taking bytes (true) or takes them again (false), as Netty's high water mark says. */
@@ -287,6 +292,28 @@ class StreamScheduleTest {
         assertEquals(List.of(newest), client.stateTicks(), "one more than held: only the newest");
         client.advance(2);
         assertEquals(List.of(newest + 1, newest + 2), client.stateTicks());
+        client.close();
+    }
+
+    /**
+     * An ACK follows its command's effect, so no STATE after it may be older than the newest publish when it was
+     * written: the full suite once caught a STATE not paused after PAUSE's ACK, from an every-tick client catching up
+     * on the exchange's history (StreamConformanceTest).
+     */
+    @Test
+    void shouldSendNoStateOlderThanAnAckAnEveryTickClientWasJustSent() throws Exception {
+        SimulatedClient client = SimulatedClient.tcp(new CommandGate(TOKEN, new CommandQueue()));
+        client.send(StreamCodec.encode(new SubscribeMessage(0)));
+        client.advance(100);
+        client.stateTicks();
+        client.publishWhileAsleep(3);
+        // Refused at once (a wrong token): its ACK is written now, ahead of the run that finds ticks 101 to 103.
+        client.send(StreamCodec.encode(new org.hapticsd.protocol.stream.CommandMessage(7, "wrong-token",
+            new org.hapticsd.protocol.stream.Command.Pause())));
+        client.lateBy(0);
+        assertEquals(List.of(103L), client.stateTicks(), "after the ACK, the newest then and on, not 101 and 102");
+        client.advance(2);
+        assertEquals(List.of(104L, 105L), client.stateTicks());
         client.close();
     }
 
