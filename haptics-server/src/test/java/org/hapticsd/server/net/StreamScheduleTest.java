@@ -80,6 +80,15 @@ class StreamScheduleTest {
             return new SimulatedClient(StreamServer::initTcpPipeline, requests, false);
         }
 
+        /** A TCP client subscribed to every tick, {@code ms} in, with what it was sent so far read and dropped. */
+        static SimulatedClient everyTickTcp(long ms) throws Exception {
+            SimulatedClient client = tcp(new CommandGate(TOKEN, new CommandQueue()));
+            client.send(StreamCodec.encode(new SubscribeMessage(0)));
+            client.advance(ms);
+            client.stateTicks();
+            return client;
+        }
+
         /** A WebSocket client upgraded with {@code query}; the upgrade response is read and dropped. */
         static SimulatedClient webSocket(String query) throws Exception {
             SimulatedClient client = new SimulatedClient(StreamServer::initWebPipeline, new NoRequests(), true);
@@ -302,10 +311,7 @@ class StreamScheduleTest {
      */
     @Test
     void shouldSendNoStateOlderThanAnAckAnEveryTickClientWasJustSent() throws Exception {
-        SimulatedClient client = SimulatedClient.tcp(new CommandGate(TOKEN, new CommandQueue()));
-        client.send(StreamCodec.encode(new SubscribeMessage(0)));
-        client.advance(100);
-        client.stateTicks();
+        SimulatedClient client = SimulatedClient.everyTickTcp(100);
         client.publishWhileAsleep(3);
         // Refused at once (a wrong token): its ACK is written now, ahead of the run that finds ticks 101 to 103.
         client.send(StreamCodec.encode(new org.hapticsd.protocol.stream.CommandMessage(7, "wrong-token",
@@ -330,10 +336,7 @@ class StreamScheduleTest {
 
     @Test
     void shouldSendNothingWhileAClientCannotTakeMoreAndThenOnlyTheNewestState() throws Exception {
-        SimulatedClient client = SimulatedClient.tcp(new CommandGate(TOKEN, new CommandQueue()));
-        client.send(StreamCodec.encode(new SubscribeMessage(0)));
-        client.advance(100);
-        client.stateTicks();
+        SimulatedClient client = SimulatedClient.everyTickTcp(100);
 
         client.stuck(true);
         client.advance(2_000);
