@@ -14,19 +14,25 @@ import org.junit.jupiter.api.Test;
  * thread parked) is not the scene's weight. A tester's loaded machine flagged a 6 µs step over its 800 µs budget.
  */
 class ThreadCpuClockTest {
+    private static final int PARKS = 5;
 
     @Test
     void shouldCountWorkNotWaiting() {
         NanoClock cpu = ThreadCpuClock.ifSupported();
         assertNotNull(cpu, "HotSpot on Linux reads a thread's CPU time");
-        long cpuStart = cpu.nanoTime();
-        long wallStart = System.nanoTime();
-        LockSupport.parkNanos(50_000_000L);
-        long waitedWallNs = System.nanoTime() - wallStart;
-        long waitedCpuNs = cpu.nanoTime() - cpuStart;
-        assertTrue(waitedWallNs >= 50_000_000L, "parked 50 ms: " + waitedWallNs);
-        // Parking, waking and two clock readings: well under a millisecond of CPU on any machine.
-        assertTrue(waitedCpuNs < 5_000_000L, "CPU time while parked 50 ms: " + waitedCpuNs + " ns");
+        // Parking, waking and two clock readings: well under a millisecond of CPU on any machine. But a guest kernel
+        // without steal-time accounting charges the thread for the time its vCPU was held by the host while the
+        // thread was on it (CI saw 7.4 ms in one 50 ms park), so the quietest of a few parks is judged.
+        long leastCpuNs = Long.MAX_VALUE;
+        for (int park = 0; park < PARKS; park++) {
+            long cpuStart = cpu.nanoTime();
+            long wallStart = System.nanoTime();
+            LockSupport.parkNanos(50_000_000L);
+            long waitedWallNs = System.nanoTime() - wallStart;
+            leastCpuNs = Math.min(leastCpuNs, cpu.nanoTime() - cpuStart);
+            assertTrue(waitedWallNs >= 50_000_000L, "parked 50 ms: " + waitedWallNs);
+        }
+        assertTrue(leastCpuNs < 5_000_000L, "least CPU time in " + PARKS + " parks of 50 ms: " + leastCpuNs + " ns");
 
         long spinStart = cpu.nanoTime();
         long until = System.nanoTime() + 20_000_000L;
