@@ -26,6 +26,10 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  * the tool's grasp as point forces. Loop thread; allocates only at construction.
  */
 public final class ElasticString {
+    /** The largest turn of θ at any point one step may make, rad, before the step is taken again in substeps. */
+    public static final double MAX_TURN_PER_STEP_RAD = 0.25;
+    /** The most substeps one step is split into. */
+    public static final int MAX_SUBSTEPS = 64;
     /** The bases of θ. */
     public enum Projection {
         /** Source 001's: the θ̈ that minimises E = ∫h² ds (least squares of the equation of motion). */
@@ -134,6 +138,13 @@ public final class ElasticString {
     private final double[] kktRhs;
     private final double[] kktSolution;
     private Scheme scheme = Scheme.SOURCE;
+    /** The coefficients before the step and θ̈ at k + 1, for a step taken again in substeps. */
+    private final double[] savedA;
+    private final double[] savedNext;
+    private final double[] savedAcceleration;
+    /** max |φᵢ| over the samples: the turn a change of aᵢ makes at most. */
+    private final double[] largestPhi;
+    private int substeps = 1;
     /** Within a CENTRED step: θ from the second coefficient vector given, not the first. */
     private boolean shapeAtNext;
 
@@ -195,6 +206,15 @@ public final class ElasticString {
         kkt = new double[(n + 2) * (n + 2)];
         kktRhs = new double[n + 2];
         kktSolution = new double[n + 2];
+        savedA = new double[n];
+        savedNext = new double[n];
+        savedAcceleration = new double[n];
+        largestPhi = new double[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j <= samples; j++) {
+                largestPhi[i] = Math.max(largestPhi[i], Math.abs(phi[i][j]));
+            }
+        }
     }
 
     /**
@@ -361,7 +381,10 @@ public final class ElasticString {
     }
 
     /**
-     * The source's step: aᵏ⁺² from aᵏ and aᵏ⁺¹ by the least-squares solve of (15), then shifts (k ← k + 1).
+     * The source's step: aᵏ⁺² from aᵏ and aᵏ⁺¹ by the least-squares solve of (15), then shifts (k ← k + 1). A step
+     * that would turn the string by more than {@link #MAX_TURN_PER_STEP_RAD} anywhere along it, or leave it not
+     * finite, is taken again in 2, 4, … up to {@link #MAX_SUBSTEPS} equal substeps (the forces applied act over all
+     * of them); see {@link #substepsOfLastStep}.
      */
     public void step(double dtS) {
         if (ratePending) {
@@ -370,6 +393,76 @@ public final class ElasticString {
             }
             ratePending = false;
         }
+        System.arraycopy(a, 0, savedA, 0, n);
+        System.arraycopy(aNext, 0, savedNext, 0, n);
+        stepOnce(dtS);
+        // θ̈ at k + 1, from aᵏ and aᵏ⁺¹: what the substeps' first rate needs.
+        System.arraycopy(lastAcceleration, 0, savedAcceleration, 0, n);
+        substeps = 1;
+        if (!followed()) {
+            // A whip (the tool's grasp yanking the free end from far away, say) turns the string faster than the
+            // explicit step can follow: the one step is taken again in halves until each substep follows.
+            for (int count = 2; count <= MAX_SUBSTEPS; count *= 2) {
+                substeps = count;
+                if (subdivided(dtS, count)) {
+                    break;
+                }
+            }
+        }
+        if (forcesApplied) {
+            java.util.Arrays.fill(pointForceX, 0.0);
+            java.util.Arrays.fill(pointForceZ, 0.0);
+            forcesApplied = false;
+        }
+    }
+
+    /**
+     * Substeps the last {@link #step} took: 1, or a power of two when it was subdivided ({@link #MAX_SUBSTEPS} also
+     * when even that many did not follow).
+     */
+    public int substepsOfLastStep() {
+        return substeps;
+    }
+
+    /**
+     * The step from the saved aᵏ, aᵏ⁺¹ taken in {@code count} substeps of T/count; true if each followed (a try
+     * stops at the first that does not, but the last try takes them all).
+     */
+    private boolean subdivided(double dtS, int count) {
+        double h = dtS / count;
+        // (aᵏ⁺¹ − aᵏ)/T is the rate half a step back, at k + ½; the rate half a substep back is that plus ä·(T − h)/2
+        // (ä at k + 1), so the substeps start at the same motion, not a rate that is T·ä/2 stale.
+        for (int i = 0; i < n; i++) {
+            double rate = (savedNext[i] - savedA[i]) / dtS + 0.5 * (dtS - h) * savedAcceleration[i];
+            aNext[i] = savedNext[i];
+            a[i] = savedNext[i] - h * rate;
+        }
+        // The last try takes all its substeps whatever they turn: the step must end at k + 2 (non-finite there, the
+        // world takes the body out).
+        boolean last = count >= MAX_SUBSTEPS;
+        boolean followed = true;
+        for (int k = 0; k < count && (followed || last); k++) {
+            stepOnce(h);
+            followed &= followed();
+        }
+        // Back to steps T apart: the rate half a step back from the last substep's.
+        for (int i = 0; i < n; i++) {
+            double rate = (aNext[i] - a[i]) / h - 0.5 * (dtS - h) * lastAcceleration[i];
+            a[i] = aNext[i] - dtS * rate;
+        }
+        return followed;
+    }
+
+    /** Whether the step just taken (aᵏ to aᵏ⁺¹ now) is finite and turned no point of θ by more than the limit. */
+    private boolean followed() {
+        double turn = 0.0;
+        for (int i = 0; i < n; i++) {
+            turn += Math.abs(aNext[i] - a[i]) * largestPhi[i];
+        }
+        return turn <= MAX_TURN_PER_STEP_RAD;
+    }
+
+    private void stepOnce(double dtS) {
         shapeAtNext = scheme == Scheme.CENTRED;
         accelerationAt(a, aNext, dtS, acceleration);
         if (shapeAtNext) {
@@ -388,11 +481,6 @@ public final class ElasticString {
             a[i] = aNext[i];
             aNext[i] = next;
             lastAcceleration[i] = acceleration[i];
-        }
-        if (forcesApplied) {
-            java.util.Arrays.fill(pointForceX, 0.0);
-            java.util.Arrays.fill(pointForceZ, 0.0);
-            forcesApplied = false;
         }
     }
 

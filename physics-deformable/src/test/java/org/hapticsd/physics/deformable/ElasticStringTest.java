@@ -346,6 +346,52 @@ class ElasticStringTest {
     }
 
     /**
+     * A grasp yanking the free end from far away whips the string faster than a 1 ms step can follow: the
+     * string-cantilever scene with the stylus at (0, 0, 0.3), 0.42 m from the end it holds at 50 N/m (21 N on 15 g),
+     * went non-finite 58 ticks in. Its steps are now taken again in substeps where they would turn it by more than
+     * {@link ElasticString#MAX_TURN_PER_STEP_RAD}: it stays finite for 2 s, and the energy of string and grasp
+     * never exceeds its start by more than 5 % (measured 1.7 %; the grasp is a force held over each step).
+     */
+    @Test
+    void shouldFollowAWhipInSubsteps() {
+        ElasticString string = new ElasticString(0.3, 0.05, 0.02, 0.0, ElasticString.Basis.CLAMPED_FREE, 4, 200);
+        string.setProjection(ElasticString.Projection.GALERKIN);
+        string.setScheme(ElasticString.Scheme.CENTRED);
+        double[] zero = new double[4];
+        string.setCoefficients(zero, zero);
+        int end = string.samples();
+        double[] xz = new double[2 * (end + 1)];
+        double[] a = new double[4];
+        double k = 50.0;
+        double start = grasp(k, string.positions(xz), end);
+        double highest = start;
+        int subdivided = 0;
+        int most = 1;
+        for (int step = 0; step < 2_000; step++) {
+            string.positions(xz);
+            string.applyForce(end, k * (0.0 - xz[2 * end]), k * (0.3 - xz[2 * end + 1]));
+            string.step(1e-3);
+            for (double ai : string.coefficients(a)) {
+                assertTrue(Double.isFinite(ai), "finite at step " + step);
+            }
+            subdivided += string.substepsOfLastStep() > 1 ? 1 : 0;
+            most = Math.max(most, string.substepsOfLastStep());
+            highest = Math.max(highest, string.energyJ(1e-3) + grasp(k, string.positions(xz), end));
+        }
+        System.out.println("whip: " + subdivided + " steps subdivided, up to " + most + " substeps; energy "
+            + start + " J at the start, at most " + highest + " J");
+        assertTrue(subdivided > 0, "the whip needs substeps");
+        assertTrue(highest < 1.05 * start, "energy at most " + highest + " J against " + start + " J at the start");
+    }
+
+    /** The grasp's spring energy, ½k·|p − r(L)|² with the stylus at p = (0, 0.3), J. */
+    private static double grasp(double k, double[] xz, int end) {
+        double dx = 0.0 - xz[2 * end];
+        double dz = 0.3 - xz[2 * end + 1];
+        return 0.5 * k * (dx * dx + dz * dz);
+    }
+
+    /**
      * The right end held on the x axis (the source's example's boundary condition, a multiplier per step) with the
      * left one clamped: a clamped–pinned column, whose Euler load is 2.046·π²R/L². Below it a slightly bent string
      * swings about straight for 10 s with its end on the axis to the bend's own first-order offset; above it, under
