@@ -128,6 +128,17 @@ class ElasticStringTest {
         return string;
     }
 
+    /** A clamped–free string with no end force (Galerkin, centred steps, 200 samples), straight and at rest. */
+    private static ElasticString straightAtRest(double lengthM, double densityKgpm, double stiffnessNm2, int terms) {
+        ElasticString string = new ElasticString(lengthM, densityKgpm, stiffnessNm2, 0.0,
+            ElasticString.Basis.CLAMPED_FREE, terms, 200);
+        string.setProjection(ElasticString.Projection.GALERKIN);
+        string.setScheme(ElasticString.Scheme.CENTRED);
+        double[] zero = new double[terms];
+        string.setCoefficients(zero, zero);
+        return string;
+    }
+
     /** The largest |a₀| over {@code seconds} at 1 ms, from a₀ = {@code start} at rest. */
     private static double largestSwing(ElasticString string, double start, double seconds) {
         double[] a = {start, 0, 0, 0};
@@ -327,11 +338,7 @@ class ElasticStringTest {
      */
     @Test
     void shouldSagUnderATipLoadAsABeamDoes() {
-        ElasticString string = new ElasticString(1.0, 0.15, 0.03, 0.0, ElasticString.Basis.CLAMPED_FREE, 6, 200);
-        string.setProjection(ElasticString.Projection.GALERKIN);
-        string.setScheme(ElasticString.Scheme.CENTRED);
-        double[] zero = new double[6];
-        string.setCoefficients(zero, zero);
+        ElasticString string = straightAtRest(1.0, 0.15, 0.03, 6);
         double force = 0.002;
         double[] xz = new double[2 * (string.samples() + 1)];
         double sum = 0;
@@ -354,11 +361,7 @@ class ElasticStringTest {
      */
     @Test
     void shouldFollowAWhipInSubsteps() {
-        ElasticString string = new ElasticString(0.3, 0.05, 0.02, 0.0, ElasticString.Basis.CLAMPED_FREE, 4, 200);
-        string.setProjection(ElasticString.Projection.GALERKIN);
-        string.setScheme(ElasticString.Scheme.CENTRED);
-        double[] zero = new double[4];
-        string.setCoefficients(zero, zero);
+        ElasticString string = straightAtRest(0.3, 0.05, 0.02, 4);
         int end = string.samples();
         double[] xz = new double[2 * (end + 1)];
         double[] a = new double[4];
@@ -528,12 +531,8 @@ class ElasticStringTest {
     @Test
     void shouldSagUnderItsOwnWeightAsABeamDoes() {
         double g = 0.032;
-        ElasticString string = new ElasticString(1.0, 0.15, 0.03, 0.0, ElasticString.Basis.CLAMPED_FREE, 6, 200);
-        string.setProjection(ElasticString.Projection.GALERKIN);
-        string.setScheme(ElasticString.Scheme.CENTRED);
+        ElasticString string = straightAtRest(1.0, 0.15, 0.03, 6);
         string.setGravity(0.0, -g);
-        double[] zero = new double[6];
-        string.setCoefficients(zero, zero);
         double[] xz = new double[2 * (string.samples() + 1)];
         double expected = -0.15 * g / (8 * 0.03);
         double sum = 0;
