@@ -17,7 +17,8 @@ import org.joml.Vector3d;
  * apply-force call). Frictionless; a body whose own contact mode is NONE passes through. A node can also be held by a
  * body ({@link #hold}: the tool's grasp). Explicit in the step: the force is computed from the start-of-step state, so
  * {@code k·Δt² + 2·b·Δt < 4·m} must hold with {@code m} the lighter of the node and the body
- * ({@link #maxStableStiffnessNpm}). Allocates only when built.
+ * ({@link #maxStableStiffnessNpm}). The grasp is also handed to the body ({@link DeformableBody#grasp}): one that splits
+ * a step into substeps evaluates it again at each (a string's whip). Allocates only when built.
  */
 final class DeformableCoupling {
     final DeformableBody body;
@@ -184,6 +185,9 @@ final class DeformableCoupling {
         bodyVelocityMps.set(bodies.linearVelocityMps[holder]).sub(nodeVelocityMps).mul(holdDampingNspm);
         forceN.add(bodyVelocityMps);
         body.applyNodeForce(heldNode, forceN.x, forceN.y, forceN.z);
+        Vector3d holderVelocity = bodies.linearVelocityMps[holder];
+        body.grasp(heldNode, holderPointM.x, holderPointM.y, holderPointM.z, holderVelocity.x, holderVelocity.y,
+            holderVelocity.z, holdStiffnessNpm, holdDampingNspm);
         forceN.negate();
         reactionN[holder].add(forceN);
         touched[holder] = true;

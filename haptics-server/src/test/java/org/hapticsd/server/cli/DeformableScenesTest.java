@@ -403,8 +403,8 @@ class DeformableScenesTest {
 
         // A string is lost at run time only by what the trial cannot see: here the tool's grasp, the device starting
         // 3.3 m from the cantilever's tip and pulling it in along its length (1.3 m was lost too before the substeps;
-        // they do not save this one: the grasp's force is computed once a tick). The loop takes the string out and
-        // zeroes the force; the run says which body in a user's words, without an exception's class and place.
+        // they do not save this one, 165 N on 15 g, the grasp evaluated at each of them). The loop takes the string
+        // out and zeroes the force; the run says which body in a user's words, without an exception's class and place.
         Path pulled = dir.resolve("pulled.yaml");
         Files.writeString(pulled, cantilever.replace("initialPosition: [0.3, 0.0, 0.0]",
             "initialPosition: [-3.0, 0.0, 0.0]"));

@@ -19,10 +19,11 @@ class DeformableDeterminismTest {
     private static final long GOLDEN_CLOTH = 4333907063489012676L;
     /**
      * Moved (from 3177281770303604415) when ElasticString began taking a step that would turn the string by more than
-     * 0.25 rad again in substeps: this run's tool starts where the tool body is built, and its first second has steps
-     * that would turn the string by up to 0.67 rad.
+     * 0.25 rad again in substeps, and again (from 7092679377461426129) when the tool's grasp was evaluated at each
+     * substep: this run's tool starts where the tool body is built, and its first second has steps that would turn
+     * the string by up to 0.67 rad.
      */
-    private static final long GOLDEN_STRING = 7092679377461426129L;
+    private static final long GOLDEN_STRING = 653793271713938367L;
     private static final long GOLDEN_STRING_BUCKLING = -655727733200402560L;
 
     private static long run(String scene, int ticks) throws Exception {

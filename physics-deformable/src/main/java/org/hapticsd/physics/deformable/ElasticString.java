@@ -145,6 +145,24 @@ public final class ElasticString {
     /** max |φᵢ| over the samples: the turn a change of aᵢ makes at most. */
     private final double[] largestPhi;
     private int substeps = 1;
+    /** A grasp on sample {@code graspSample} for this step (−1: none): spring and damper to a point moving. */
+    private int graspSample = -1;
+    private double graspX;
+    private double graspZ;
+    private double graspVx;
+    private double graspVz;
+    private double graspK;
+    private double graspB;
+    /** The grasped sample's point force as applied for the step, and the part of it that is not the grasp's, N. */
+    private double appliedFx;
+    private double appliedFz;
+    private double otherFx;
+    private double otherFz;
+    private final double[] point = new double[2];
+    private final double[] pointBefore = new double[2];
+    private final double[] graspForce = new double[2];
+    /** Scratch for {@link #samplePosition}: every sample's (x, z) up to the one asked for. */
+    private final double[] scratchXz;
     /** Within a CENTRED step: θ from the second coefficient vector given, not the first. */
     private boolean shapeAtNext;
 
@@ -209,6 +227,7 @@ public final class ElasticString {
         savedA = new double[n];
         savedNext = new double[n];
         savedAcceleration = new double[n];
+        scratchXz = new double[2 * (samples + 1)];
         largestPhi = new double[n];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j <= samples; j++) {
@@ -308,6 +327,22 @@ public final class ElasticString {
     }
 
     /**
+     * The grasp on sample {@code sample} for the next {@link #step}, whose force at the step's start is already among
+     * the {@link #applyForce} forces: a spring {@code k} (N/m) and damper {@code b} (N·s/m) to the point ({@code x},
+     * {@code z}) (m, from the left end) moving at ({@code vx}, {@code vz}) (m/s). A step taken in substeps replaces
+     * that force at each substep after the first by the grasp's force on the substep's own state.
+     */
+    public void grasp(int sample, double x, double z, double vx, double vz, double k, double b) {
+        graspSample = sample;
+        graspX = x;
+        graspZ = z;
+        graspVx = vx;
+        graspVz = vz;
+        graspK = k;
+        graspB = b;
+    }
+
+    /**
      * Gravity in the string's plane, x and z (m/s²): a load ρ·g along its length, entering the Galerkin equations as
      * generalised forces like {@link #applyForce}'s ({@link Projection#GALERKIN} only). Source 001 has none.
      */
@@ -384,7 +419,7 @@ public final class ElasticString {
      * The source's step: aᵏ⁺² from aᵏ and aᵏ⁺¹ by the least-squares solve of (15), then shifts (k ← k + 1). A step
      * that would turn the string by more than {@link #MAX_TURN_PER_STEP_RAD} anywhere along it, or leave it not
      * finite, is taken again in 2, 4, … up to {@link #MAX_SUBSTEPS} equal substeps (the forces applied act over all
-     * of them); see {@link #substepsOfLastStep}.
+     * of them, but a {@link #grasp}, evaluated again at each); see {@link #substepsOfLastStep}.
      */
     public void step(double dtS) {
         if (ratePending) {
@@ -402,6 +437,16 @@ public final class ElasticString {
         if (!followed()) {
             // A whip (the tool's grasp yanking the free end from far away, say) turns the string faster than the
             // explicit step can follow: the one step is taken again in halves until each substep follows.
+            if (graspSample >= 0) {
+                // The grasp's force at the step's start, from the saved state, as the world computed it from the
+                // positions T apart; the rest of the sample's force stays as applied.
+                int j = graspSample;
+                appliedFx = pointForceX[j];
+                appliedFz = pointForceZ[j];
+                graspForce(savedA, savedNext, dtS, 0.0);
+                otherFx = appliedFx - graspForce[0];
+                otherFz = appliedFz - graspForce[1];
+            }
             for (int count = 2; count <= MAX_SUBSTEPS; count *= 2) {
                 substeps = count;
                 if (subdivided(dtS, count)) {
@@ -414,6 +459,7 @@ public final class ElasticString {
             java.util.Arrays.fill(pointForceZ, 0.0);
             forcesApplied = false;
         }
+        graspSample = -1;
     }
 
     /**
@@ -442,6 +488,17 @@ public final class ElasticString {
         boolean last = count >= MAX_SUBSTEPS;
         boolean followed = true;
         for (int k = 0; k < count && (followed || last); k++) {
+            if (graspSample >= 0) {
+                // The first substep takes the force as applied; each later one the grasp's on its own state.
+                if (k == 0) {
+                    pointForceX[graspSample] = appliedFx;
+                    pointForceZ[graspSample] = appliedFz;
+                } else {
+                    graspForce(a, aNext, h, k * h);
+                    pointForceX[graspSample] = otherFx + graspForce[0];
+                    pointForceZ[graspSample] = otherFz + graspForce[1];
+                }
+            }
             stepOnce(h);
             followed &= followed();
         }
@@ -451,6 +508,26 @@ public final class ElasticString {
             a[i] = aNext[i] - dtS * rate;
         }
         return followed;
+    }
+
+    /**
+     * The grasp's force on its sample into {@link #graspForce}: the sample at {@code now} moving at its change from
+     * {@code before} over {@code dtS}, the grasping point {@code elapsedS} into the step.
+     */
+    private void graspForce(double[] before, double[] now, double dtS, double elapsedS) {
+        samplePosition(before, graspSample, pointBefore);
+        samplePosition(now, graspSample, point);
+        graspForce[0] = (graspX + graspVx * elapsedS - point[0]) * graspK
+            + (graspVx - (point[0] - pointBefore[0]) / dtS) * graspB;
+        graspForce[1] = (graspZ + graspVz * elapsedS - point[1]) * graspK
+            + (graspVz - (point[1] - pointBefore[1]) / dtS) * graspB;
+    }
+
+    /** Sample {@code sample}'s position (x, z) for the coefficients {@code c}, as {@link #positions} has it. */
+    private void samplePosition(double[] c, int sample, double[] destXz) {
+        positions(c, sample, scratchXz);
+        destXz[0] = scratchXz[2 * sample];
+        destXz[1] = scratchXz[2 * sample + 1];
     }
 
     /** Whether the step just taken (aᵏ to aᵏ⁺¹ now) is finite and turned no point of θ by more than the limit. */
@@ -838,25 +915,30 @@ public final class ElasticString {
 
     /** Positions of the sample points, x and z interleaved (2 per sample), for the shape at step k + 1. */
     public double[] positions(double[] destXz) {
+        return positions(aNext, samples, destXz);
+    }
+
+    /** The positions of samples 0 … {@code last} for the coefficients {@code c}: x = ∫cos θ, z = ∫sin θ, trapezoidal. */
+    private double[] positions(double[] c, int last, double[] destXz) {
         double x = 0;
         double z = 0;
         double previousCos = 0;
         double previousSin = 0;
-        for (int j = 0; j <= samples; j++) {
+        for (int j = 0; j <= last; j++) {
             double th = 0;
             for (int i = 0; i < n; i++) {
-                th += aNext[i] * phi[i][j];
+                th += c[i] * phi[i][j];
             }
-            double c = Math.cos(th);
-            double s = Math.sin(th);
+            double cs = Math.cos(th);
+            double sn = Math.sin(th);
             if (j > 0) {
-                x += 0.5 * ds * (previousCos + c);
-                z += 0.5 * ds * (previousSin + s);
+                x += 0.5 * ds * (previousCos + cs);
+                z += 0.5 * ds * (previousSin + sn);
             }
             destXz[2 * j] = x;
             destXz[2 * j + 1] = z;
-            previousCos = c;
-            previousSin = s;
+            previousCos = cs;
+            previousSin = sn;
         }
         return destXz;
     }

@@ -107,6 +107,12 @@ public final class StringBody implements DeformableBody {
         string.applyForce(node * stride, fxN, fzN);
     }
 
+    /** The string's substeps evaluate the grasp again (in its plane: the y parts are dropped, as a force's are). */
+    @Override
+    public void grasp(int node, double x, double y, double z, double vx, double vy, double vz, double k, double b) {
+        string.grasp(node * stride, x - originM[0], z - originM[2], vx, vz, k, b);
+    }
+
     @Override
     public int[] edges() {
         int[] out = new int[2 * (nodes - 1)];

@@ -36,6 +36,15 @@ public interface DeformableBody {
     /** Adds a force on a node, N, acting over the next {@link #step}. */
     void applyNodeForce(int node, double fxN, double fyN, double fzN);
 
+    /**
+     * The grasp on {@code node} for the next {@link #step}, after its force at the step's start has been applied with
+     * {@link #applyNodeForce}: a spring {@code k} and damper {@code b} to a point at ({@code x}, {@code y}, {@code z}),
+     * m, moving at ({@code vx}, {@code vy}, {@code vz}), m/s. A body that splits a step into substeps evaluates the
+     * grasp again at each from its own state; the default keeps the first force over the whole step.
+     */
+    default void grasp(int node, double x, double y, double z, double vx, double vy, double vz, double k, double b) {
+    }
+
     /** Pairs of node indices to draw as lines (springs, a string's segments); a new array, for a viewer at load. */
     int[] edges();
 
