@@ -56,6 +56,14 @@ public final class DeviceMapping {
     }
 
     /**
+     * The tool's scene position for a device position: the position part of {@link #deviceToScene}. Uses no scratch
+     * state (any thread); safe when {@code destM == deviceM}.
+     */
+    public Vector3d devicePointToScene(Vector3dc deviceM, Vector3d destM) {
+        return rotation.transform(deviceM, destM).mul(scale).add(originM);
+    }
+
+    /**
      * The device position whose tool lands on {@code sceneM}: the inverse of the position part of
      * {@link #deviceToScene}. Uses no scratch state (any thread); safe when {@code destM == sceneM}.
      */

@@ -141,8 +141,11 @@ public final class SceneBuilder {
         }
     }
 
-    /** What a trial lost: the step (from 1) after which a body was no longer finite, and the step's words. */
-    private record Lost(int step, String message) {
+    /**
+     * What a trial lost: the step (from 1) after which a body was no longer finite, the step's words, and, per
+     * deformable body the tool holds ({@code heldByTool}), how far from its node the tool started.
+     */
+    private record Lost(int step, String message, Map<Integer, String> holds) {
     }
 
     /** How long the load runs a copy of a scene with a mass–spring body ({@link #requireFiniteTrial}), s. */
@@ -155,7 +158,8 @@ public final class SceneBuilder {
 
     /**
      * Runs a copy of the scene for its first {@link #TRIAL_S} (its rigid bodies, its deformable ones, the tool where
-     * it starts, nothing on the device), and refuses it, in one line, if a body's state stops being finite there. The
+     * the simulated stylus starts, nothing on the device), and refuses it, in one line, if a body's state stops being
+     * finite there; for a body the tool holds, the line says how far from the held node the stylus starts. The
      * load's check of a mass–spring body's step is linear, about its modes' shape (its highest kept mode), and a
      * body deformed further, by a contact pressing into it or by where it starts, stiffens beyond it: the cloth of
      * {@code scenes/cloth.yaml} with springs of 10⁵ N/m passed the load, went non-finite 0.02 s into every run where
@@ -189,7 +193,7 @@ public final class SceneBuilder {
                 + d.name() + "): run with the scene's bodies for " + TRIAL_S + " s, no hand on the device, it is no "
                 + "longer finite " + when + ": its step is checked at load for small motions about its modes' shape "
                 + "only, and deformed further (a contact pressing into it, where it starts) its springs stiffen beyond "
-                + "it; " + (holds > 0
+                + "it" + (lost.holds().containsKey(i) ? "; " + lost.holds().get(i) : "") + "; " + (holds > 0
                     ? "substeps: " + holds + " keeps it finite (each substep costs a step of the body), or use softer "
                         + "springs or fewer modes"
                     : "no substeps up to " + most + " keep it finite: use softer springs, fewer modes or a higher "
@@ -199,16 +203,34 @@ public final class SceneBuilder {
             + "hand on the device, it loses a body " + when + ": " + lost.message());
     }
 
-    /** Steps a copy of the scene built with {@code substeps} for the named deformables; what it lost, or null. */
+    /**
+     * Steps a copy of the scene built with {@code substeps} for the named deformables, the tool still where the
+     * simulated stylus starts (a tool is built at the scene's origin until a device moves it: the cloth's corner,
+     * the string's clamp); what it lost, or null.
+     */
     private static Lost trial(SceneSpec spec, Map<Integer, Solved> solved, Map<Integer, Integer> substeps, int steps)
             throws SceneException {
-        PhysicsWorld world = buildChecked(spec, solved, substeps).haptic().world();
+        HapticScene haptic = buildChecked(spec, solved, substeps).haptic();
+        PhysicsWorld world = haptic.world();
+        double[] p0 = spec.device().initialPositionM();
+        Vector3d start = haptic.mapping().devicePointToScene(new Vector3d(p0[0], p0[1], p0[2]), new Vector3d());
+        world.setToolState(haptic.toolBody(), start, new Vector3d());
+        Map<Integer, String> holds = new HashMap<>();
+        for (int i = 0; i < spec.deformables().size(); i++) {
+            DeformableSpec.HoldSpec hold = spec.deformables().get(i).heldByTool();
+            if (hold != null) {
+                double distanceM = world.deformable(i).nodePosition(hold.node(), new Vector3d()).distance(start);
+                holds.put(i, String.format(java.util.Locale.ROOT, "the tool holds node %d from %.3g m where the "
+                    + "stylus starts (device.initialPosition), a pull of %.3g N: start it nearer", hold.node(),
+                    distanceM, distanceM * hold.stiffnessNpm()));
+            }
+        }
         double dtS = 1.0 / spec.rateHz();
         for (int step = 1; step <= steps; step++) {
             try {
                 world.step(dtS);
             } catch (org.hapticsd.physics.BodyStateLostException e) {
-                return new Lost(step, e.getMessage());
+                return new Lost(step, e.getMessage(), holds);
             }
         }
         return null;
