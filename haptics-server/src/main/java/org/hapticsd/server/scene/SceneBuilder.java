@@ -205,8 +205,8 @@ public final class SceneBuilder {
 
     /**
      * Steps a copy of the scene built with {@code substeps} for the named deformables, the tool still where the
-     * simulated stylus starts (a tool is built at the scene's origin until a device moves it: the cloth's corner,
-     * the string's clamp); what it lost, or null.
+     * simulated stylus starts (a tool is built at the scene's origin until a device moves it: for the cloth, on its
+     * pinned corner); what it lost, or null.
      */
     private static Lost trial(SceneSpec spec, Map<Integer, Solved> solved, Map<Integer, Integer> substeps, int steps)
             throws SceneException {
