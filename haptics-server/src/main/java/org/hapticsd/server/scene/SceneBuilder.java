@@ -354,11 +354,21 @@ public final class SceneBuilder {
                     SolvedKey key = new SolvedKey(massSpring, d.modesAboutEquilibrium(), d.startAtEquilibrium());
                     known = RECENTLY_SOLVED.get(key);
                     if (known == null) {
-                        requireDenseBasisFits(massSpring);
+                        // A truncated body needs only its lowest modes: the sparse route, in memory that grows with
+                        // its springs. Every other integrator steps with all n modes or n × n matrices.
+                        boolean truncated = massSpring.integrator() == MassSpringSpec.Integrator.MODAL_TRUNCATED;
+                        if (truncated) {
+                            requireSparseBasisFits(massSpring);
+                        } else {
+                            requireDenseBasisFits(massSpring);
+                        }
                         double[] equilibrium = d.modesAboutEquilibrium() || d.startAtEquilibrium()
                             ? MassSpringStatics.equilibrium(massSpring) : null;
-                        known = new Solved(equilibrium, ModalBasis.of(massSpring,
-                            d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM()));
+                        double[] about = d.modesAboutEquilibrium() ? equilibrium : massSpring.restPositionM();
+                        known = new Solved(equilibrium, truncated
+                            ? ModalBasis.lowest(massSpring, about, massSpring.modes(),
+                                Runtime.getRuntime().maxMemory() / 2)
+                            : ModalBasis.of(massSpring, about));
                         RECENTLY_SOLVED.put(key, known);
                     }
                     solved.put(i, known);
@@ -702,6 +712,22 @@ public final class SceneBuilder {
                     + "than half the heap (%d MB): at most about %d free nodes fit; use fewer nodes or give the JVM "
                     + "more heap (HAPTICSD_JAVA_OPTS, e.g. -Xmx4g)", massSpring.nodeCount(), dofs, needBytes / 1e6,
                 haveBytes * 2 / (1024 * 1024), fitNodes));
+        }
+    }
+
+    /**
+     * Refuses a truncated body whose sparse solves ({@link ModalBasis#lowestBytes}: the stiffness's factor and the
+     * iteration's blocks of vectors) cannot fit half the heap, at once and in one line.
+     */
+    private static void requireSparseBasisFits(MassSpringSpec massSpring) {
+        double needBytes = ModalBasis.lowestBytes(massSpring, massSpring.modes());
+        long haveBytes = Runtime.getRuntime().maxMemory() / 2;
+        if (needBytes > haveBytes) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                "%d nodes (%d free degrees of freedom) need about %.0f MB for their %d lowest modes (the stiffness's "
+                    + "sparse factor and the iteration's vectors), more than half the heap (%d MB): use fewer nodes "
+                    + "or modes, or give the JVM more heap (HAPTICSD_JAVA_OPTS, e.g. -Xmx4g)", massSpring.nodeCount(),
+                massSpring.freeDofs(), needBytes / 1e6, massSpring.modes(), haveBytes * 2 / (1024 * 1024)));
         }
     }
 

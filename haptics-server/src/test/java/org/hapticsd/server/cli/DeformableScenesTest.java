@@ -109,6 +109,28 @@ class DeformableScenesTest {
     }
 
     /**
+     * A 32 × 32 cloth (3,066 free DOFs) truncated to 30 modes loads and runs: its lowest modes come from the sparse
+     * route. The dense eigendecomposition of every mode refused it at this heap (752 MB of n × n matrices against
+     * the 512 MB half of the tests' 1 GB), and a tester's 40 × 40 took 190 s before running out of memory.
+     */
+    @Test
+    void shouldLoadAClothTooLargeForTheDenseModes() throws Exception {
+        Path large = dir.resolve("cloth32.yaml");
+        Files.writeString(large, Files.readString(Path.of("../scenes/cloth.yaml"))
+            .replace("      rows: 20\n      columns: 20\n", "      rows: 32\n      columns: 32\n")
+            .replace("pinned: [[0, 0], [0, 19]]", "pinned: [[0, 0], [0, 31]]"));
+        Csv csv = simulate(large, "0.2");
+        double lowest = 0.0;
+        for (int i = 0; i < 32 * 32; i++) {
+            double z = csv.last("cloth.n" + i + ".pz");
+            assertTrue(Double.isFinite(z) && z <= 1e-9, "node " + i + " at z = " + z);
+            lowest = Math.min(lowest, z);
+        }
+        // 31 rows of 2 cm springs, stretched by their weight below the pins: 0.631 m (the rows alone are 0.62 m).
+        assertEquals(-0.631, lowest, 0.005, "the cloth hangs");
+    }
+
+    /**
      * The page's drag can bring the stylus to the cloth, as the scene's header says: found with the default 0.1 m
      * workspace, which held the hand 2 cm short of the cloth's edge and 10 cm in front of it. Nodes of the cloth's
      * right half lie inside the device's workspace mapped into the scene.
@@ -320,6 +342,14 @@ class DeformableScenesTest {
             + "    grid: {rows: 200, columns: 200, spacingM: 0.01, pinned: [[0, 0]]}\n",
             "bad.yaml:4:5: deformables[0] (c): 40000 nodes (119997 free degrees of freedom) need about 1151942 MB for "
                 + "the dense modal basis and solves, more than half the heap");
+        // Truncated, it needs only its lowest modes, by the sparse route: still more than the heap, and refused at
+        // once too (the factor's band of about 600 rows, 120,000 times, and the iteration's 60 vectors).
+        assertRefused("name: bad\ngravity: [0, 0, 0]\ndeformables:\n  - name: c\n    type: mass-spring\n"
+            + "    integrator: modal-truncated\n    modes: 30\n"
+            + "    grid: {rows: 200, columns: 200, spacingM: 0.01, pinned: [[0, 0]]}\n",
+            "bad.yaml:4:5: deformables[0] (c): 40000 nodes (119997 free degrees of freedom) need about 2142 MB for "
+                + "their 30 lowest modes (the stiffness's sparse factor and the iteration's vectors), more than half "
+                + "the heap");
         // Nothing holds it up: under gravity a free body has no equilibrium to take its modes about.
         assertRefused(head + "    modesAbout: equilibrium\n    nodes:\n      - {position: [0, 0, 0]}\n"
             + "      - {position: [0.1, 0, 0]}\n    springs:\n      - {nodes: [0, 1]}\n",

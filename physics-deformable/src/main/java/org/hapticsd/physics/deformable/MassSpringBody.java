@@ -123,10 +123,20 @@ public final class MassSpringBody implements DeformableBody {
                     throw new IllegalArgumentException("modes must be 1.." + dofs + " for this body, got "
                         + spec.modes());
                 }
+                if (spec.modes() > basis.modeCount()) {
+                    throw new IllegalArgumentException("modes: " + spec.modes() + " kept, but the basis holds only "
+                        + "the lowest " + basis.modeCount());
+                }
                 requireWeightCarried(spec, basis);
                 yield spec.modes();
             }
-            default -> dofs;
+            default -> {
+                if (basis.modeCount() != dofs) {
+                    throw new IllegalArgumentException(spec.integrator() + " integrates every mode, but the basis "
+                        + "holds only the lowest " + basis.modeCount() + " of " + dofs);
+                }
+                yield dofs;
+            }
         };
         x = spec.restPositionM().clone();
         v = new double[3 * nodes];
@@ -251,7 +261,7 @@ public final class MassSpringBody implements DeformableBody {
         }
         double kept = 0;
         int firstCarrying = -1;
-        for (int m = 0; m < dofs; m++) {
+        for (int m = 0; m < basis.modeCount(); m++) {
             double q = 0;
             for (int i = 0; i < dofs; i++) {
                 q += basis.phi(m, i) * load[i];
@@ -265,7 +275,16 @@ public final class MassSpringBody implements DeformableBody {
             }
         }
         if (kept < 1e-9) {
-            boolean zeroModes = basis.omegaRadps(spec.modes() - 1) < 1e-6 * basis.omegaRadps(dofs - 1);
+            if (firstCarrying < 0) {
+                // A basis of the lowest modes only (ModalBasis.lowest), none of which carries weight.
+                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "modes: the %d lowest modes "
+                    + "(%.4g to %.4g rad/s) take none of the body's weight, so it would hang frozen under gravity; "
+                    + "take the modes about equilibrium (modesAbout: equilibrium), where tension stiffens the "
+                    + "zero-frequency motions no spring resists at rest", spec.modes(), basis.omegaRadps(0),
+                    basis.omegaRadps(spec.modes() - 1)));
+            }
+            boolean zeroModes = basis.omegaRadps(spec.modes() - 1)
+                < 1e-6 * basis.omegaRadps(basis.modeCount() - 1);
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "modes: the %d lowest modes "
                 + "(%.4g to %.4g rad/s) take none of the body's weight, so it would hang frozen under gravity: the "
                 + "first mode that carries weight is mode %d (%.4g rad/s); keep at least %d%s", spec.modes(),

@@ -113,6 +113,80 @@ public final class ModalBasis {
     }
 
     /**
+     * Only the {@code count} lowest modes about {@code referencePositionM} (all of them when the body has no more),
+     * for a body that integrates no others ({@code MODAL_TRUNCATED}). A body of many DOFs gets them from the sparse
+     * subspace iteration of {@link LowestModes}, in time and memory that grow with its springs and band rather than
+     * with n³ and n². A small one (fewer than {@link #SUBSPACE_FROM} times the iteration's block of vectors) gets
+     * them from the dense eigendecomposition, which returns every mode; so does one whose shifted stiffness is not
+     * positive definite there (no stable equilibrium: a spring compressed at the reference shape), when that
+     * decomposition's {@link #denseBytes} fit {@code denseBytesAllowed}.
+     *
+     * @throws IllegalArgumentException if the dense route is needed and does not fit
+     */
+    public static ModalBasis lowest(MassSpringSpec spec, double[] referencePositionM, int count,
+                                    long denseBytesAllowed) {
+        if (referencePositionM.length != 3 * spec.nodeCount()) {
+            throw new IllegalArgumentException("reference positions need 3 per node");
+        }
+        int dofs = spec.freeDofs();
+        int wanted = Math.min(Math.max(count, 1), dofs);
+        if (dofs == 0 || dofs < SUBSPACE_FROM * LowestModes.blockSize(wanted, dofs)) {
+            return of(spec, referencePositionM);
+        }
+        LowestModes.Result found = LowestModes.solve(spec, referencePositionM, wanted);
+        if (found == null) {
+            if (denseBytes(dofs) > denseBytesAllowed) {
+                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "the stiffness about the "
+                    + "modes' reference shape is not positive definite (no stable equilibrium there: a spring "
+                    + "compressed?), so its lowest modes need the dense eigendecomposition of all %d free degrees of "
+                    + "freedom, about %.0f MB, more than the %.0f MB allowed: take the modes about equilibrium "
+                    + "(modesAbout: equilibrium), or use fewer nodes", dofs, denseBytes(dofs) / 1e6,
+                    denseBytesAllowed / 1e6));
+            }
+            return of(spec, referencePositionM);
+        }
+        int[] countOut = new int[1];
+        int[] dofOf = dofIndex(spec, countOut);
+        int[] coordinate = new int[dofs];
+        for (int c = 0; c < dofOf.length; c++) {
+            if (dofOf[c] >= 0) {
+                coordinate[dofOf[c]] = c;
+            }
+        }
+        double[] omega = new double[wanted];
+        for (int m = 0; m < wanted; m++) {
+            omega[m] = Math.sqrt(found.lambda()[m]);
+        }
+        return new ModalBasis(dofs, coordinate, omega, found.phi(), referencePositionM.clone());
+    }
+
+    /**
+     * Heap the dense eigendecomposition of {@link #of} takes for {@code dofs} free DOFs, bytes: about six n × n
+     * matrices of doubles (the stiffness, the decomposition's working copies and eigenvectors, φ).
+     */
+    public static double denseBytes(long dofs) {
+        return 6.0 * Double.BYTES * dofs * dofs;
+    }
+
+    /**
+     * Heap {@link #lowest} takes for {@code count} modes of {@code spec} by the sparse route, bytes: the stiffness's
+     * nonzeros and its factor (within the envelope of {@link SparseStiffness}, twice for an LU), and about ten
+     * n × p blocks of doubles.
+     */
+    public static double lowestBytes(MassSpringSpec spec, int count) {
+        SparseStiffness stiffness = new SparseStiffness(spec);
+        long n = stiffness.dofs();
+        int p = LowestModes.blockSize(Math.min(Math.max(count, 1), (int) Math.max(n, 1)), (int) n);
+        return Double.BYTES * (2.0 * stiffness.envelope() + 10.0 * n * p) + 12.0 * stiffness.nonzeros();
+    }
+
+    /**
+     * The sparse route of {@link #lowest} pays from this many times its block of vectors: below, the dense
+     * eigendecomposition of all n modes is a few milliseconds.
+     */
+    static final int SUBSPACE_FROM = 4;
+
+    /**
      * The springs' tangent stiffness at positions {@code x} over the free DOFs ({@code dofOf} maps a coordinate to its
      * DOF or −1): {@code ∂(−f)/∂x}, the axial term plus the geometric term of a stretched or compressed spring.
      */
@@ -129,15 +203,7 @@ public final class ModalBasis {
             if (d == 0.0) {
                 continue; // a zero-length spring at rest has no direction and no tangent stiffness
             }
-            double[] u = {dx / d, dy / d, dz / d};
-            double ks = spec.stiffnessNpm()[s];
-            double geometric = 1.0 - spec.restLengthM()[s] / d;
-            for (int r = 0; r < 3; r++) {
-                for (int c = 0; c < 3; c++) {
-                    double nn = u[r] * u[c];
-                    block[3 * r + c] = ks * (nn + geometric * ((r == c ? 1.0 : 0.0) - nn));
-                }
-            }
+            springBlock(spec.stiffnessNpm()[s], spec.restLengthM()[s], dx / d, dy / d, dz / d, d, block);
             // K_aa += B, K_bb += B, K_ab −= B, K_ba −= B (the force on a depends on x_b − x_a).
             for (int r = 0; r < 3; r++) {
                 for (int c = 0; c < 3; c++) {
@@ -154,6 +220,21 @@ public final class ModalBasis {
             }
         }
         return k;
+    }
+
+    /**
+     * One spring's 3 × 3 tangent block {@code k·(n·nᵀ + (1 − l/d)·(I − n·nᵀ))} into {@code block} (row-major), for a
+     * spring of stiffness {@code ks} and rest length {@code restM} at length {@code d} along unit {@code (ux, uy, uz)}.
+     */
+    static void springBlock(double ks, double restM, double ux, double uy, double uz, double d, double[] block) {
+        double geometric = 1.0 - restM / d;
+        double[] u = {ux, uy, uz};
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 3; c++) {
+                double nn = u[r] * u[c];
+                block[3 * r + c] = ks * (nn + geometric * ((r == c ? 1.0 : 0.0) - nn));
+            }
+        }
     }
 
     /** Coordinate → free DOF index, −1 for a pinned node's; and the count, in {@code count[0]}. */
@@ -189,12 +270,17 @@ public final class ModalBasis {
         return dofs;
     }
 
+    /** Modes held: every one ({@link #dofs()}) from {@link #of}, the lowest few from {@link #lowest}. */
+    public int modeCount() {
+        return omegaRadps.length;
+    }
+
     /** The position coordinate (3·node + axis) of free degree of freedom {@code i}. */
     public int coordinate(int i) {
         return coordinate[i];
     }
 
-    /** Natural angular frequency of mode {@code m}, rad/s, ascending in m. */
+    /** Natural angular frequency of mode {@code m} (below {@link #modeCount()}), rad/s, ascending in m. */
     public double omegaRadps(int m) {
         return omegaRadps[m];
     }

@@ -16,35 +16,41 @@ final class ClothModels {
 
     static MassSpringSpec cloth(MassSpringSpec.Integrator integrator, int modes, double massKg, double stiffnessNpm,
                                 double dampingRatio) {
-        int n = SIDE * SIDE;
+        return cloth(SIDE, integrator, modes, massKg, stiffnessNpm, dampingRatio);
+    }
+
+    /** The same cloth with {@code side} × {@code side} nodes, 2 cm apart. */
+    static MassSpringSpec cloth(int side, MassSpringSpec.Integrator integrator, int modes, double massKg,
+                                double stiffnessNpm, double dampingRatio) {
+        int n = side * side;
         double[] mass = new double[n];
         double[] rest = new double[3 * n];
         boolean[] pinned = new boolean[n];
-        for (int r = 0; r < SIDE; r++) {
-            for (int c = 0; c < SIDE; c++) {
-                int i = r * SIDE + c;
+        for (int r = 0; r < side; r++) {
+            for (int c = 0; c < side; c++) {
+                int i = r * side + c;
                 mass[i] = massKg;
                 rest[3 * i] = c * SPACING_M;
                 rest[3 * i + 1] = -r * SPACING_M;
             }
         }
         pinned[0] = true;
-        pinned[SIDE - 1] = true;
+        pinned[side - 1] = true;
         List<int[]> springs = new ArrayList<>();
-        for (int r = 0; r < SIDE; r++) {
-            for (int c = 0; c < SIDE; c++) {
-                int i = r * SIDE + c;
-                if (c + 1 < SIDE) {
+        for (int r = 0; r < side; r++) {
+            for (int c = 0; c < side; c++) {
+                int i = r * side + c;
+                if (c + 1 < side) {
                     springs.add(new int[] {i, i + 1});
                 }
-                if (r + 1 < SIDE) {
-                    springs.add(new int[] {i, i + SIDE});
+                if (r + 1 < side) {
+                    springs.add(new int[] {i, i + side});
                 }
-                if (r + 1 < SIDE && c + 1 < SIDE) {
-                    springs.add(new int[] {i, i + SIDE + 1});
+                if (r + 1 < side && c + 1 < side) {
+                    springs.add(new int[] {i, i + side + 1});
                 }
-                if (r + 1 < SIDE && c > 0) {
-                    springs.add(new int[] {i, i + SIDE - 1});
+                if (r + 1 < side && c > 0) {
+                    springs.add(new int[] {i, i + side - 1});
                 }
             }
         }
