@@ -118,10 +118,12 @@ public final class ModalBasis {
      * subspace iteration of {@link LowestModes}, in time and memory that grow with its springs and band rather than
      * with n³ and n². A small one (fewer than {@link #SUBSPACE_FROM} times the iteration's block of vectors) gets
      * them from the dense eigendecomposition, which returns every mode; so does one whose shifted stiffness is not
-     * positive definite there (no stable equilibrium: a spring compressed at the reference shape), when that
-     * decomposition's {@link #denseBytes} fit {@code denseBytesAllowed}.
+     * positive definite there (no stable equilibrium: a spring compressed at the reference shape) or whose iteration
+     * does not converge, when that decomposition's {@link #denseBytes} fit {@code denseBytesAllowed}.
      *
-     * @throws IllegalArgumentException if the dense route is needed and does not fit
+     * @throws IllegalArgumentException if the dense route is needed for a stiffness that is not positive definite and
+     *                                  does not fit
+     * @throws IllegalStateException    if the iteration does not converge and the dense route does not fit
      */
     public static ModalBasis lowest(MassSpringSpec spec, double[] referencePositionM, int count,
                                     long denseBytesAllowed) {
@@ -133,7 +135,15 @@ public final class ModalBasis {
         if (dofs == 0 || dofs < SUBSPACE_FROM * LowestModes.blockSize(wanted, dofs)) {
             return of(spec, referencePositionM);
         }
-        LowestModes.Result found = LowestModes.solve(spec, referencePositionM, wanted);
+        LowestModes.Result found;
+        try {
+            found = LowestModes.solve(spec, referencePositionM, wanted);
+        } catch (IllegalStateException notConverged) {
+            if (denseBytes(dofs) > denseBytesAllowed) {
+                throw notConverged;
+            }
+            return of(spec, referencePositionM);
+        }
         if (found == null) {
             if (denseBytes(dofs) > denseBytesAllowed) {
                 throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "the stiffness about the "
