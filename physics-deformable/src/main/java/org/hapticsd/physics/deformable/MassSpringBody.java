@@ -554,17 +554,22 @@ public final class MassSpringBody implements DeformableBody {
             // Truncated, the body starts at what its kept modes can represent.
             toPhysical();
             forces(false);
+            gather(force, scratch2);
             for (int m = 0; m < modes; m++) {
                 modalA[m] = project(phi, m) - modalDamping[m] * modalV[m];
             }
             started = true;
         }
         // As in newmark, the applied forces act over the whole step; projected, F_i = φ_iᵀ·F.
+        if (externalApplied) {
+            gather(external, scratch2);
+        }
         for (int m = 0; m < modes; m++) {
             double sum = 0.0;
             if (externalApplied) {
+                int base = m * dofs;
                 for (int i = 0; i < dofs; i++) {
-                    sum += phi[m * dofs + i] * external[basis.coordinate(i)];
+                    sum += phi[base + i] * scratch2[i];
                 }
             }
             modalApplied[m] = sum / (1.0 + 0.5 * dtS * modalDamping[m]);
@@ -572,6 +577,7 @@ public final class MassSpringBody implements DeformableBody {
         }
         toPhysical();
         forces(false);
+        gather(force, scratch2);
         for (int m = 0; m < modes; m++) {
             double cm = modalDamping[m];
             double next = (project(phi, m) - cm * (modalV[m] + 0.5 * dtS * modalA[m])) / (1.0 + 0.5 * dtS * cm);
@@ -579,34 +585,51 @@ public final class MassSpringBody implements DeformableBody {
             modalA[m] = next;
         }
         // Velocities in physical coordinates, for the world (contacts, the snapshot): v = Σ φ_i·Ẋ_i.
+        combine(phi, modalV, scratch);
         for (int i = 0; i < dofs; i++) {
-            double sum = 0.0;
-            for (int m = 0; m < modes; m++) {
-                sum += phi[m * dofs + i] * modalV[m];
-            }
-            v[basis.coordinate(i)] = sum;
+            v[basis.coordinate(i)] = scratch[i];
         }
     }
 
-    /** F_i = φ_iᵀ·(f_g − f): the right-hand side projected onto mode m. */
+    /** F_i = φ_iᵀ·(f_g − f): the right-hand side projected onto mode m, from the forces gathered into scratch2. */
     private double project(double[] phi, int m) {
         double sum = 0.0;
+        int base = m * dofs;
         for (int i = 0; i < dofs; i++) {
-            sum += phi[m * dofs + i] * force[basis.coordinate(i)];
+            sum += phi[base + i] * scratch2[i];
         }
         return sum;
     }
 
+    /** A coordinate vector's free DOFs, in DOF order, into {@code dest}: the projections then read φ and it in step. */
+    private void gather(double[] coordinates, double[] dest) {
+        for (int i = 0; i < dofs; i++) {
+            dest[i] = coordinates[basis.coordinate(i)];
+        }
+    }
+
+    /**
+     * {@code dest = Σ_m φ_m·q_m} over the kept modes, mode by mode: each pass reads one mode's φ in order, where a sum
+     * per DOF across the modes read φ a mode's length apart (38 KB on a 40 × 40 cloth) for every term. Each DOF's
+     * sum still adds its terms in ascending m from 0, so the result is the same to the bit.
+     */
+    private void combine(double[] phi, double[] q, double[] dest) {
+        java.util.Arrays.fill(dest, 0, dofs, 0.0);
+        for (int m = 0; m < modes; m++) {
+            double qm = q[m];
+            int base = m * dofs;
+            for (int i = 0; i < dofs; i++) {
+                dest[i] += phi[base + i] * qm;
+            }
+        }
+    }
+
     /** x = x_rest + Σ φ_i·X_i over the kept modes (3.3). */
     private void toPhysical() {
-        double[] phi = basis.phiArray();
+        combine(basis.phiArray(), modalX, scratch);
         for (int i = 0; i < dofs; i++) {
-            double sum = 0.0;
-            for (int m = 0; m < modes; m++) {
-                sum += phi[m * dofs + i] * modalX[m];
-            }
             int c = basis.coordinate(i);
-            x[c] = basis.referenceComponent(c) + sum;
+            x[c] = basis.referenceComponent(c) + scratch[i];
         }
     }
 
