@@ -141,6 +141,41 @@ class LowestModesTest {
         assertTrue(envelope < 0.15 * 1194L * 1195 / 2, "a band, not the whole lower triangle: " + envelope);
     }
 
+    /**
+     * The sparse stiffness is the dense one, entry for entry, in its own row order: the lattice held at one corner,
+     * its nodes moved off their rest places (springs stretched and compressed), plus 0.5·M on the diagonal; and every
+     * entry outside the sparse pattern is zero in the dense matrix. Tolerance: both add the same spring blocks, in
+     * a different order, so round-off of a sum of a few k-sized terms (1e-12 of k = 2000 N/m).
+     */
+    @Test
+    void shouldAssembleTheDenseTangentStiffnessInItsOwnOrder() {
+        MassSpringSpec lattice = lattice(3, 0.01, true, 1.0);
+        double[] x = lattice.restPositionM().clone();
+        java.util.Random random = new java.util.Random(11);
+        for (int c = 0; c < x.length; c++) {
+            x[c] += lattice.pinned()[c / 3] ? 0.0 : 0.003 * (2 * random.nextDouble() - 1);
+        }
+        int[] count = new int[1];
+        int[] dofOf = ModalBasis.dofIndex(lattice, count);
+        org.ejml.data.DMatrixRMaj dense = ModalBasis.tangentStiffness(lattice, x, dofOf, count[0]);
+        SparseStiffness stiffness = new SparseStiffness(lattice);
+        org.ejml.data.DMatrixSparseCSC sparse = stiffness.assemble(x, 0.5);
+        assertEquals(count[0], stiffness.dofs());
+        int compared = 0;
+        for (int a = 0; a < x.length; a++) {
+            for (int b = 0; b < x.length; b++) {
+                if (dofOf[a] < 0 || dofOf[b] < 0) {
+                    continue;
+                }
+                double expected = dense.get(dofOf[a], dofOf[b]) + (a == b ? 0.5 * lattice.massKg()[a / 3] : 0.0);
+                double actual = sparse.get(stiffness.row(a), stiffness.row(b));
+                assertEquals(expected, actual, 1e-12 * STIFFNESS_NPM, "K[" + a + "][" + b + "]");
+                compared += sparse.isAssigned(stiffness.row(a), stiffness.row(b)) ? 1 : 0;
+            }
+        }
+        assertEquals(stiffness.nonzeros(), compared, "every stored entry is a free coordinate pair");
+    }
+
     /** A body too small to gain from the sparse route gets the dense one, all of its modes. */
     @Test
     void shouldSolveASmallBodyDensely() {
