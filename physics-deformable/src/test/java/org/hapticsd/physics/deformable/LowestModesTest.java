@@ -125,7 +125,8 @@ class LowestModesTest {
         double farthest = 0.0;
         for (int i = 0; i < n; i++) {
             for (int axis = 0; axis < 3; axis++) {
-                farthest = Math.max(farthest, Math.abs(hanging[3 * i + axis] - hangingShuffled[3 * newIndex[i] + axis]));
+                double moved = hanging[3 * i + axis] - hangingShuffled[3 * newIndex[i] + axis];
+                farthest = Math.max(farthest, Math.abs(moved));
             }
         }
         assertTrue(farthest < 1e-6, "the same equilibrium: nodes " + farthest + " m apart");
@@ -174,6 +175,59 @@ class LowestModesTest {
             }
         }
         assertEquals(stiffness.nonzeros(), compared, "every stored entry is a free coordinate pair");
+    }
+
+    /**
+     * Odd topology takes the sparse route as well as the dense: two free lattices not joined, a node on no spring,
+     * springs listed twice (one the second time reversed), and one of zero length at rest, which has no direction so
+     * has no tangent stiffness. Its 18 zero modes (6 rigid motions per lattice, 3 for the lone node, 3 for the node on
+     * the zero-length spring) come out as 0, and the next two match the dense route's ω to 1e-9 of the largest (as
+     * for the single lattice).
+     */
+    @Test
+    void shouldFindTheModesOfABodyInSeveralParts() {
+        MassSpringSpec one = lattice(3, 0.01, false, 1.0);
+        int n1 = one.nodeCount();
+        int n = 2 * n1 + 2;
+        double[] mass = new double[n];
+        double[] rest = new double[3 * n];
+        java.util.Arrays.fill(mass, MASS_KG);
+        for (int i = 0; i < n1; i++) {
+            for (int axis = 0; axis < 3; axis++) {
+                rest[3 * i + axis] = one.restPositionM()[3 * i + axis];
+                rest[3 * (n1 + i) + axis] = one.restPositionM()[3 * i + axis] + (axis == 0 ? 0.1 : 0.0);
+            }
+        }
+        rest[3 * (2 * n1)] = 0.3;                          // the lone node
+        rest[3 * (2 * n1 + 1)] = 0.1;                      // at the second lattice's node 0: a zero-length spring
+        int springs = one.springCount();
+        int[] ends = new int[2 * (2 * springs + 3)];
+        for (int e = 0; e < 2 * springs; e++) {
+            ends[e] = one.springNodes()[e];
+            ends[2 * springs + e] = one.springNodes()[e] + n1;
+        }
+        int extra = 4 * springs;
+        ends[extra] = 1;                                   // listed twice
+        ends[extra + 1] = 0;
+        ends[extra + 2] = 4;                               // and again
+        ends[extra + 3] = 5;
+        ends[extra + 4] = n1;                              // zero length at rest
+        ends[extra + 5] = 2 * n1 + 1;
+        double[] k = new double[ends.length / 2];
+        java.util.Arrays.fill(k, STIFFNESS_NPM);
+        MassSpringSpec parts = new MassSpringSpec(mass, rest, ends, k, MassSpringSpec.restDistances(rest, ends),
+            new boolean[n], new double[] {0, 0, 0}, 0.0, Integrator.MODAL_TRUNCATED, 1, 1);
+        ModalBasis sparse = ModalBasis.lowest(parts, rest, 20, Long.MAX_VALUE);
+        ModalBasis dense = ModalBasis.of(parts);
+        assertEquals(20, sparse.modeCount(), "168 DOFs, a block of 40: the sparse route");
+        for (int m = 0; m < 18; m++) {
+            assertEquals(0.0, sparse.omegaRadps(m), 0.0, "zero mode " + m);
+            assertEquals(0.0, dense.omegaRadps(m), 0.0, "zero mode " + m + ", dense");
+        }
+        for (int m = 18; m < 20; m++) {
+            assertEquals(dense.omegaRadps(m), sparse.omegaRadps(m), 1e-9 * dense.omegaRadps(19), "ω of mode " + m);
+        }
+        assertOrthonormal(parts, sparse, 1e-12);
     }
 
     /** A body too small to gain from the sparse route gets the dense one, all of its modes. */
