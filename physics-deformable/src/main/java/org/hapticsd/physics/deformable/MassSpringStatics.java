@@ -12,8 +12,9 @@ import org.ejml.interfaces.linsol.LinearSolverSparse;
  * <p>Two stages. Dynamic relaxation with kinetic damping (Cundall; the form-finding method of cable nets and
  * membranes): explicit steps below the stability limit on the nodes' own masses, the velocities zeroed whenever the
  * kinetic energy stops growing, until the largest unbalanced force is small; a flat membrane, singular for Newton's
- * method, sags that way into a stretched shape. Then Newton's method on the tangent stiffness
- * ({@link ModalBasis#tangentStiffness}), now regular, to round-off.
+ * method, sags that way into a stretched shape. Then Newton's method on the tangent stiffness, now regular, to
+ * round-off, with sparse solves ({@link SparseStiffness}); where its steps diverge, the relaxation goes on closer
+ * and Newton's method starts again from there.
  */
 public final class MassSpringStatics {
     private static final int MAX_RELAXATION_STEPS = 200_000;
@@ -47,7 +48,6 @@ public final class MassSpringStatics {
     public static double[] equilibrium(MassSpringSpec spec) {
         int n = spec.nodeCount();
         double[] x = spec.restPositionM().clone();
-        double[] v = new double[3 * n];
         double[] f = new double[3 * n];
         double weight = 0.0;
         double[] g = spec.gravityMps2();
@@ -68,22 +68,83 @@ public final class MassSpringStatics {
             return x; // no load: the rest positions balance
         }
         double dt = 1.0 / Math.max(omegaMax, 1e-9);
-        double sizeM = size(spec);
         double tolerance = 1e-9 * weight;
-        double previousKinetic = 0.0;
-        boolean relaxed = false;
+        Relaxation relaxation = new Relaxation(spec, x, dt);
         boolean relaxedOnce = false;
         double relaxedResidual = Double.NaN;
-        int step = 0;
         // Relaxed to 1e-4 of the weight, Newton's full steps reach the cloth's balance; a larger cloth's diverge from
         // there (40 × 40: 1.6e-6 N to 10⁵ N) and converge from a state relaxed 100 times closer, which the small
         // cloth does not need to pay for. So a second try relaxes on from the first's relaxed state.
         for (int attempt = 0; attempt < RELAXED.length; attempt++) {
+            if (!relaxation.to(RELAXED[attempt] * weight)) {
+                break;
+            }
+            relaxedOnce = true;
+            relaxedResidual = forces(spec, x, f);
+            double[] relaxedX = x.clone();
+            if (newton(spec, x, f, tolerance, DIVERGED * weight)) {
+                return x;
+            }
+            if (attempt + 1 < RELAXED.length) {
+                System.arraycopy(relaxedX, 0, x, 0, x.length);
+            }
+        }
+        if (!relaxedOnce) {
+            relaxedResidual = forces(spec, x, f);
+            newton(spec, x, f, tolerance, DIVERGED * weight);
+        }
+        double largest = forces(spec, x, f);
+        if (!(largest <= tolerance)) {
+            if (!relaxedOnce) {
+                // Springs so stiff that the explicit relaxation's step (1/ω of the stiffest node) cannot follow the
+                // body's slow sag within its steps: 10⁶ N/m under the cloth left 2.3e-3 N of 0.0196 N, 18 s, and
+                // Newton's steps from there diverged. Saying "is every part held?" sent the user the wrong way.
+                throw new IllegalStateException(String.format(java.util.Locale.ROOT, "no static equilibrium found: "
+                    + "%d steps of relaxation left %.3g N of a node's %.3g N weight unbalanced, and Newton's method "
+                    + "did not converge from there (%.3g N): are the springs far stiffer than the weight needs?",
+                    MAX_RELAXATION_STEPS, relaxedResidual, weight, largest));
+            }
+            throw new IllegalStateException("no static equilibrium found: a force of " + largest
+                + " N stays unbalanced (is every part of the body held?)");
+        }
+        return x;
+    }
+
+    /**
+     * Dynamic relaxation with kinetic damping, resumable: each {@link #to} runs explicit steps on the body's own
+     * masses from where the last one stopped, all within one budget of {@value #MAX_RELAXATION_STEPS} steps.
+     */
+    private static final class Relaxation {
+        private final MassSpringSpec spec;
+        private final double[] x;
+        private final double[] v;
+        private final double[] f;
+        private final double dt;
+        private final double sizeM;
+        private double previousKinetic;
+        private int step;
+
+        /** Relaxes {@code x} in place, with steps of {@code dt}. */
+        Relaxation(MassSpringSpec spec, double[] x, double dt) {
+            this.spec = spec;
+            this.x = x;
+            this.v = new double[x.length];
+            this.f = new double[x.length];
+            this.dt = dt;
+            this.sizeM = size(spec);
+        }
+
+        /**
+         * Steps until the largest force is below {@code boundN}: true; false when the budget runs out first.
+         *
+         * @throws IllegalStateException if the body falls instead (a node moves {@link #SAG_LIMIT} sizes)
+         */
+        boolean to(double boundN) {
+            int n = spec.nodeCount();
             for (; step < MAX_RELAXATION_STEPS; step++) {
                 double largest = forces(spec, x, f);
-                if (largest < RELAXED[attempt] * weight) {
-                    relaxed = true;
-                    break;
+                if (largest < boundN) {
+                    return true;
                 }
                 double sagM = largestMove(spec, x);
                 if (!(sagM <= SAG_LIMIT * sizeM)) {
@@ -121,39 +182,8 @@ public final class MassSpringStatics {
                     x[c] += dt * v[c];
                 }
             }
-            if (!relaxed) {
-                break;
-            }
-            relaxedOnce = true;
-            relaxedResidual = forces(spec, x, f);
-            double[] relaxedX = x.clone();
-            if (newton(spec, x, f, tolerance, DIVERGED * weight)) {
-                return x;
-            }
-            if (attempt + 1 < RELAXED.length) {
-                System.arraycopy(relaxedX, 0, x, 0, x.length);
-            }
-            relaxed = false;
+            return false;
         }
-        if (!relaxedOnce) {
-            relaxedResidual = forces(spec, x, f);
-            newton(spec, x, f, tolerance, DIVERGED * weight);
-        }
-        double largest = forces(spec, x, f);
-        if (!(largest <= tolerance)) {
-            if (!relaxedOnce) {
-                // Springs so stiff that the explicit relaxation's step (1/ω of the stiffest node) cannot follow the
-                // body's slow sag within its steps: 10⁶ N/m under the cloth left 2.3e-3 N of 0.0196 N, 18 s, and
-                // Newton's steps from there diverged. Saying "is every part held?" sent the user the wrong way.
-                throw new IllegalStateException(String.format(java.util.Locale.ROOT, "no static equilibrium found: "
-                    + "%d steps of relaxation left %.3g N of a node's %.3g N weight unbalanced, and Newton's method "
-                    + "did not converge from there (%.3g N): are the springs far stiffer than the weight needs?",
-                    MAX_RELAXATION_STEPS, relaxedResidual, weight, largest));
-            }
-            throw new IllegalStateException("no static equilibrium found: a force of " + largest
-                + " N stays unbalanced (is every part of the body held?)");
-        }
-        return x;
     }
 
     /**
