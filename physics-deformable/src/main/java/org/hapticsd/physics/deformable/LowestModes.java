@@ -37,7 +37,7 @@ final class LowestModes {
     static final double SHIFT = 1e-6;
 
     /** The modes found: ascending eigenvalues λ (clamped at 0 below round-off), and φ in the body's DOF order. */
-    record Result(double[] lambda, double[] phi, int iterations) {
+    record Result(double[] lambda, double[] phi) {
     }
 
     private LowestModes() {
@@ -146,7 +146,7 @@ final class LowestModes {
                 worst = Math.max(worst, Math.sqrt(sum));
             }
             if (worst <= tolerance) {
-                return result(stiffness, spec, x, lambda, count, bound, iteration);
+                return result(stiffness, spec, x, lambda, count, bound);
             }
         }
         throw new IllegalStateException(String.format(java.util.Locale.ROOT, "the %d lowest modes did not converge "
@@ -159,7 +159,7 @@ final class LowestModes {
     }
 
     private static Result result(SparseStiffness stiffness, MassSpringSpec spec, DMatrixRMaj x, double[] lambda,
-                                 int count, double bound, int iterations) {
+                                 int count, double bound) {
         int n = stiffness.dofs();
         int p = x.numCols;
         int[] count0 = new int[1];
@@ -180,7 +180,7 @@ final class LowestModes {
             // As the dense route's: round-off about a zero mode is zero (a free body's rigid motions).
             kept[m] = lambda[m] <= ModalBasis.ZERO_EIGENVALUE * bound ? 0.0 : lambda[m];
         }
-        return new Result(kept, phi, iterations);
+        return new Result(kept, phi);
     }
 
     private static void scaleRows(DMatrixRMaj from, double[] by, DMatrixRMaj to) {
