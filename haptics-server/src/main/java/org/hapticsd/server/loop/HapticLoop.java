@@ -16,6 +16,7 @@ import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
@@ -46,6 +47,8 @@ public final class HapticLoop implements LoopControl {
     private DeviceMapping mapping;
     private ImpactTransients transients;
     private ToolGrasps grasps;
+    /** The tool's proxy, or null when the tool's own contacts render every body. */
+    private ProxyRenderer proxy;
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -96,6 +99,7 @@ public final class HapticLoop implements LoopControl {
     private final Vector3d transientSceneN = new Vector3d();
     private final Vector3d transientDeviceN = new Vector3d();
     private final Vector3d bodyPositionM = new Vector3d();
+    private final Vector3d strikePointM = new Vector3d();
     private final Vector3d bodyVelocityMps = new Vector3d();
     private final Quaterniond bodyOrientation = new Quaterniond();
     private final Consumer<LoopCommand> applyCommand = this::apply;
@@ -155,6 +159,7 @@ public final class HapticLoop implements LoopControl {
         this.mapping = scene.mapping();
         this.transients = scene.transients();
         this.grasps = scene.grasps();
+        this.proxy = scene.proxy();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -255,6 +260,15 @@ public final class HapticLoop implements LoopControl {
         long t = mark(LoopStage.READ_DEVICE, startNs);
 
         mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
+        if (proxy != null) {
+            // The device position is the proxy's goal; the tool body, drawn and met by the dynamic bodies, is the
+            // proxy. A paused loop leaves the proxy where it was.
+            if (!paused) {
+                proxy.update(toolPositionM, toolVelocityMps, dtS);
+            }
+            toolPositionM.set(proxy.positionM());
+            toolVelocityMps.set(proxy.velocityMps());
+        }
         if (!paused) {
             world.setToolState(toolBody, toolPositionM, toolVelocityMps);
             grasps.update(world, toolBody, toolPositionM, deviceState.buttons);
@@ -290,6 +304,14 @@ public final class HapticLoop implements LoopControl {
         } else {
             // A dropped step leaves the last whole step's contact forces: the force holds for the tick.
             world.contactForceOnBody(toolBody, sceneForceN);
+            if (proxy != null) {
+                sceneForceN.add(proxy.forceN());
+                if (proxy.struck()) {
+                    strikePointM.set(proxy.normal()).mul(-proxy.radiusM()).add(proxy.positionM());
+                    transients.strikeByProxy(proxy.touchedBody(), proxy.strikeSpeedMps(), proxy.normal(),
+                        strikePointM);
+                }
+            }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
             transients.update(world, toolBody, dtS, transientSceneN);
             mapping.sceneForceToDevice(transientSceneN, transientDeviceN).mul(forceScale);
@@ -673,6 +695,7 @@ public final class HapticLoop implements LoopControl {
         mapping = scene.mapping();
         transients = scene.transients();
         grasps = scene.grasps();
+        proxy = scene.proxy();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

@@ -3,18 +3,26 @@ package org.hapticsd.server.render;
 import org.hapticsd.physics.PhysicsWorld;
 
 /**
- * A physics world with the body that stands for the device's tool, the mapping from device to scene and the impact
- * transients played when the tool strikes.
+ * A physics world with the body that stands for the device's tool, the mapping from device to scene, the impact
+ * transients played when the tool strikes, and, when the scene renders by proxy, the proxy.
  *
  * @param world      the simulation; owned by the loop once the loop starts
  * @param toolBody   index of the tool body in {@code world}
  * @param mapping    device workspace → scene
  * @param transients the tool's impact transients; owned by the loop with the world
  * @param grasps     what the stylus's buttons grab; owned by the loop with the world
+ * @param proxy      the tool's proxy against the static and kinematic bodies ({@code tool.rendering: proxy}), or
+ *                   null when the tool's own contacts render them; owned by the loop with the world
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
-                          ToolGrasps grasps) {
-    /** A scene whose tool grabs nothing. */
+                          ToolGrasps grasps, ProxyRenderer proxy) {
+    /** A scene whose tool renders by its contacts. */
+    public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
+                       ToolGrasps grasps) {
+        this(world, toolBody, mapping, transients, grasps, null);
+    }
+
+    /** A scene whose tool grabs nothing and renders by its contacts. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients) {
         this(world, toolBody, mapping, transients, ToolGrasps.none());
     }

@@ -11,6 +11,7 @@ import org.hapticsd.server.safety.TransientBudget;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.joml.Vector3dc;
 
 /**
  * Event-based contact transients (Kuchenbecker, Fiene and Niemeyer, "Improving contact realism through event-based
@@ -78,6 +79,10 @@ public final class ImpactTransients {
     private final Vector3d forceN = new Vector3d();
     private final Vector3d scratch = new Vector3d();
     private final Vector3d position = new Vector3d();
+    private int proxyStrikeBody = -1;
+    private double proxyStrikeSpeedMps;
+    private final Vector3d proxyStrikeDirection = new Vector3d();
+    private final Vector3d proxyStrikePointM = new Vector3d();
     private final Quaterniond orientation = new Quaterniond();
     private final Matrix3d inertia = new Matrix3d();
 
@@ -128,7 +133,25 @@ public final class ImpactTransients {
                 skipped++;
                 continue;
             }
-            start(world, onsets.point(k), a == tool, other, speedMps, stepS);
+            Contact contact = world.contact(onsets.point(k));
+            // The normal runs from B toward A: the tool is pushed along it when it is A, against it when it is B.
+            directionOnTool.set(contact.normal());
+            if (a != tool) {
+                directionOnTool.negate();
+            }
+            start(world, contact.point(), a == tool, other, speedMps, stepS);
+        }
+        if (proxyStrikeBody >= 0) {
+            int other = proxyStrikeBody;
+            proxyStrikeBody = -1;
+            if (proxyStrikeSpeedMps > thresholdMps && other < enabled.length && enabled[other]) {
+                if (playing || ticksSinceStart * stepS < 1.0 / budget.maxPerS()) {
+                    skipped++;
+                } else {
+                    directionOnTool.set(proxyStrikeDirection);
+                    start(world, proxyStrikePointM, true, other, proxyStrikeSpeedMps, stepS);
+                }
+            }
         }
         if (!playing) {
             return destN.zero();
@@ -145,14 +168,10 @@ public final class ImpactTransients {
         return destN;
     }
 
-    private void start(PhysicsWorld world, int point, boolean toolIsA, int other, double speedMps, double stepS) {
-        Contact contact = world.contact(point);
-        // The normal runs from B toward A: the tool is pushed along it when it is A, against it when it is B.
-        directionOnTool.set(contact.normal());
-        if (!toolIsA) {
-            directionOnTool.negate();
-        }
-        pointM.set(contact.point());
+    /** Starts a pulse along {@link #directionOnTool}, already set, struck at {@code strikePointM}. */
+    private void start(PhysicsWorld world, Vector3dc strikePointM, boolean toolIsA, int other, double speedMps,
+                       double stepS) {
+        pointM.set(strikePointM);
         partner = other;
         partnerDynamic = world.bodyType(other) == BodyType.DYNAMIC;
         double massKg = partnerDynamic ? 1.0 / (1.0 / deviceMassKg + inverseMassAlong(world, other)) : deviceMassKg;
@@ -198,6 +217,21 @@ public final class ImpactTransients {
         inertia.transform(local);
         orientation.transform(local);
         return 1.0 / world.bodyMassKg(body) + rxn.dot(local);
+    }
+
+    /**
+     * A strike of the tool's proxy ({@link ProxyRenderer}) on {@code body}, which the world's contacts do not see
+     * (the proxy never enters a surface): the next {@link #update} plays it as a contact onset of that speed, under
+     * the same threshold, switches and budget.
+     *
+     * @param directionOnTool unit direction in which the surface pushes the tool
+     * @param pointM          the point struck, scene frame
+     */
+    public void strikeByProxy(int body, double speedMps, Vector3dc directionOnTool, Vector3dc pointM) {
+        proxyStrikeBody = body;
+        proxyStrikeSpeedMps = speedMps;
+        proxyStrikeDirection.set(directionOnTool);
+        proxyStrikePointM.set(pointM);
     }
 
     /** Whether a pulse started in the last update. */

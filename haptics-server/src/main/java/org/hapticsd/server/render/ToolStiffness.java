@@ -49,9 +49,12 @@ public final class ToolStiffness {
         List<String> warnings = new ArrayList<>(2);
         PhysicsWorld world = scene.world();
         int tool = scene.toolBody();
-        if (hasPenaltyContact(world, tool)) {
+        // A proxy renders the same spring against the bodies it meets (the tool's own contacts with them are off).
+        boolean contacts = hasPenaltyContact(world, tool);
+        if (contacts || scene.proxy() != null && scene.proxy().obstacleCount() > 0) {
             PenaltyContactSettings spring = world.contactSettings().penalty();
-            check(warnings, sceneName, scene, device, rateHz, new Spring("the tool's penalty contacts", true,
+            String subject = contacts ? "the tool's penalty contacts" : "the tool's proxy spring";
+            check(warnings, sceneName, scene, device, rateHz, new Spring(subject, contacts,
                 "contact.stiffnessNpm", "contact.dampingNspm", spring.stiffnessNpm(), spring.dampingNspm()));
         }
         for (int d = 0; d < world.deformableCount(); d++) {

@@ -46,6 +46,7 @@ import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolGrasps;
 import org.joml.Matrix3d;
@@ -297,6 +298,7 @@ public final class SceneBuilder {
         }
         requireStablePenaltyContacts(spec, world, indices);
         List<String> warnings = penaltyMarginWarnings(spec, world, indices);
+        ProxyRenderer proxy = spec.tool().rendering() == ToolSpec.Rendering.PROXY ? proxy(spec, world, tool) : null;
         ToolGrasps grasps = addDeformables(spec, world, tool, solved, substeps);
         applyContactBudget(spec, world);
 
@@ -320,9 +322,30 @@ public final class SceneBuilder {
         ImpactTransients transients = transients(spec, world, indices, impulse);
         // The broadphase's tree and the contact storage now, on the loading thread: not in the loop's first tick.
         world.prime();
-        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps);
+        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
+    }
+
+    /**
+     * The tool's proxy ({@code tool.rendering: proxy}): it meets every static and kinematic body the tool's contact
+     * modes let the tool meet, with the scene's penalty spring, and the tool's own contacts with those bodies are
+     * switched off (the proxy's spring is their force; the tool body, at the proxy, only touches them).
+     */
+    private static ProxyRenderer proxy(SceneSpec spec, PhysicsWorld world, int tool) {
+        List<Integer> obstacles = new ArrayList<>();
+        for (int body = 0; body < world.bodyCount(); body++) {
+            if (body != tool && world.bodyType(body) != BodyType.DYNAMIC
+                && world.contactMode(tool, body) != ContactMode.NONE) {
+                obstacles.add(body);
+            }
+        }
+        for (int body : obstacles) {
+            world.setPairContactMode(tool, body, ContactMode.NONE);
+        }
+        PenaltyContactSettings spring = world.contactSettings().penalty();
+        return new ProxyRenderer(world, obstacles.stream().mapToInt(Integer::intValue).toArray(),
+            spec.tool().radiusM(), spring.stiffnessNpm(), spring.dampingNspm(), world.material(tool));
     }
 
     /**

@@ -1,9 +1,19 @@
 package org.hapticsd.server.scene;
 
-/** The haptic tool: a sphere that follows the mapped device position. */
+/** The haptic tool: a sphere that follows the mapped device position, or a proxy of it. */
 public final class ToolSpec {
+
+    /** How the tool renders the static and kinematic bodies. */
+    public enum Rendering {
+        /** The tool sphere's own penalty contacts, at the device position. */
+        CONTACT,
+        /** A proxy that the surfaces stop, joined to the device position by the contact spring. */
+        PROXY
+    }
+
     private String name = "tool";
     private double radiusM = 0.005;
+    private Rendering rendering = Rendering.CONTACT;
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -19,6 +29,22 @@ public final class ToolSpec {
 
     public void setRadiusM(double value) {
         this.radiusM = Check.size("radiusM", value);
+    }
+
+    public void setRendering(String value) {
+        // Keywords are case-insensitive, as every keyword of a scene file.
+        if ("contact".equalsIgnoreCase(value)) {
+            this.rendering = Rendering.CONTACT;
+        } else if ("proxy".equalsIgnoreCase(value)) {
+            this.rendering = Rendering.PROXY;
+        } else {
+            throw new IllegalArgumentException("rendering must be contact or proxy, got "
+                + (value == null ? "null" : "'" + value.replace("\n", "\\n") + "'"));
+        }
+    }
+
+    public Rendering rendering() {
+        return rendering;
     }
 
     public String name() {

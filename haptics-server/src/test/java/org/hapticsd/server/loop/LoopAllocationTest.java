@@ -133,6 +133,20 @@ class LoopAllocationTest {
             + (f.scene.haptic().transients().pulses() - pulsesBefore));
     }
 
+    /** scenes/proxy.yaml: the proxy presses on a plate, sticks, slides on its friction cone and lifts off. */
+    @Test
+    void shouldAllocateZeroBytesPerTickRenderingByProxy() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/proxy.yaml"));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the proxy scene");
+        assertTrue(f.scene.haptic().proxy().engaged(), "the proxy rendered");
+    }
+
     /**
      * On the system clock the physics budget reads the loop thread's CPU time around every step
      * ({@link ThreadCpuClock}): that reading allocates nothing either.

@@ -51,6 +51,20 @@ class ToolStiffnessTest {
     }
 
     @Test
+    void shouldJudgeAProxysSpringAsTheContactsItReplaces() throws Exception {
+        // Rendered by proxy the tool has no penalty contact left (its pairs with the wall and the box are off), but
+        // the proxy's spring is the same k and B: 1e6·0.001/2 + 0.2 = 500.2 >= 1; 1e6 > 3000.
+        BuiltScene scene = scene(defaultText().replace("stiffnessNpm: 1000.0", "stiffnessNpm: 1000000.0")
+            .replace("  radiusM: 0.005\n", "  radiusM: 0.005\n  rendering: proxy\n"));
+        assertTrue(scene.haptic().proxy() != null, "rendered by proxy");
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the tool's proxy spring is not passive")
+            && warnings.get(0).contains("K·T/2 + B = 500.2 N·s/m"), warnings.get(0));
+        assertTrue(warnings.get(1).contains("the tool's proxy spring renders 1e+06 N/m"), warnings.get(1));
+    }
+
+    @Test
     void shouldCountTheContactDampingAgainstTheDevice() throws Exception {
         // k within both bounds, but 1000·0.001/2 + 0.6 = 1.1 >= 1: the damping spends what the spring left.
         BuiltScene scene = scene(defaultText().replace("dampingNspm: 0.2", "dampingNspm: 0.6"));

@@ -1,0 +1,132 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code scenes/proxy.yaml} end to end, from the simulate CSV: the proxy stays on a 2 mm plate that the tool's own
+ * contacts let it pass through, the safety layer's limit holds the force, the friction cone holds then lets the proxy
+ * slide, and a proxy's strikes still play impact transients ({@code scenes/tap.yaml} rendered by proxy).
+ */
+class SimulateProxyTest {
+
+    private static final double TOP_M = 0.001 + 0.005;
+
+    /** The CSV's columns by name, and its rows. */
+    private record Csv(Map<String, Integer> columns, List<String[]> rows) {
+        double get(String[] row, String column) {
+            return Double.parseDouble(row[columns.get(column)]);
+        }
+    }
+
+    private static Csv simulate(Path dir, Path scene, String name, String duration) throws Exception {
+        Path csv = dir.resolve(name + ".csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", duration, "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        String[] header = lines.get(0).split(",", -1);
+        Map<String, Integer> columns = new HashMap<>();
+        for (int i = 0; i < header.length; i++) {
+            columns.put(header[i], i);
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            rows.add(line.split(",", -1));
+        }
+        return new Csv(columns, rows);
+    }
+
+    private static Path withRendering(Path dir, String scene, String rendering) throws Exception {
+        String text = Files.readString(Path.of("../scenes/" + scene));
+        String changed = text.contains("rendering: proxy")
+            ? text.replace("rendering: proxy", "rendering: " + rendering)
+            : text.replace("tool:\n  radiusM: 0.005\n", "tool:\n  radiusM: 0.005\n  rendering: " + rendering + "\n");
+        assertTrue(changed.contains("rendering: " + rendering), "the scene's tool block changed");
+        Path file = dir.resolve(rendering + "-" + scene);
+        Files.writeString(file, changed);
+        return file;
+    }
+
+    @Test
+    void theProxyStaysOnThePlateAndHoldsThenSlidesOnItsFrictionCone(@TempDir Path dir) throws Exception {
+        Csv csv = simulate(dir, Path.of("../scenes/proxy.yaml"), "proxy", "5");
+        int stuckRows = 0;
+        int slidingRows = 0;
+        double lowest = Double.POSITIVE_INFINITY;
+        for (String[] row : csv.rows()) {
+            double t = csv.get(row, "t");
+            double toolZ = csv.get(row, "tool.z");
+            lowest = Math.min(lowest, toolZ);
+            double fx = csv.get(row, "force.x");
+            double fz = csv.get(row, "force.z");
+            if (t >= 1.5 && t < 2.0) {
+                assertEquals(TOP_M, toolZ, 1e-12, "on the plate at t = " + t);
+                assertEquals(8.0, fz, 1e-9, "the safety layer's limit at t = " + t);
+                assertEquals(-0.010, csv.get(row, "device.z"), 2e-4, "the hand sinks to balance 8 N, t = " + t);
+            }
+            if (t >= 2.01 && t < 3.5 && toolZ == TOP_M) {
+                double ratio = -fx / fz;
+                double deviceAhead = csv.get(row, "device.x") - csv.get(row, "tool.x");
+                if (csv.get(row, "tool.x") == 0.0) {
+                    stuckRows++;
+                    assertTrue(ratio <= 0.3 + 1e-9, "held beyond the static cone at t = " + t + ": " + ratio);
+                } else if (deviceAhead > 0.0) {
+                    slidingRows++;
+                    assertTrue(ratio <= 0.3 + 1e-9, "beyond the static cone at t = " + t + ": " + ratio);
+                }
+            }
+        }
+        assertTrue(lowest >= TOP_M - 1e-12, "the proxy went into the plate: " + lowest);
+        assertTrue(stuckRows > 200, "ticks held by static friction: " + stuckRows);
+        assertTrue(slidingRows > 500, "ticks sliding: " + slidingRows);
+        // Sliding steadily, the force leans at exactly the dynamic cone.
+        String[] sliding = csv.rows().get(3200);
+        assertEquals(0.2, -csv.get(sliding, "force.x") / csv.get(sliding, "force.z"), 1e-9);
+    }
+
+    @Test
+    void theToolsOwnContactsLetItThroughThePlate(@TempDir Path dir) throws Exception {
+        Csv csv = simulate(dir, withRendering(dir, "proxy.yaml", "contact"), "contact", "1.5");
+        double lowest = Double.POSITIVE_INFINITY;
+        for (String[] row : csv.rows()) {
+            lowest = Math.min(lowest, csv.get(row, "tool.z"));
+        }
+        assertTrue(lowest < -0.001 - 0.005, "the contact tool stayed above the plate's underside: " + lowest);
+    }
+
+    /** A strike of the proxy plays the same transient as the tool's contact onset does, within 5 % of its impulse. */
+    @Test
+    void aProxysStrikesPlayImpactTransients(@TempDir Path dir) throws Exception {
+        List<Double> byProxy = impulses(simulate(dir, withRendering(dir, "tap.yaml", "proxy"), "tap-proxy", "5"));
+        List<Double> byContact = impulses(simulate(dir, Path.of("../scenes/tap.yaml"), "tap-contact", "5"));
+        assertEquals(3, byContact.size());
+        assertEquals(3, byProxy.size(), "strikes played by proxy");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(byContact.get(i), byProxy.get(i), 0.05 * byContact.get(i), "strike " + i);
+        }
+    }
+
+    private static List<Double> impulses(Csv csv) {
+        List<Double> impulses = new ArrayList<>();
+        for (String[] row : csv.rows()) {
+            String impulse = row[csv.columns().get("pulse.impulseNs")];
+            if (!impulse.isEmpty()) {
+                impulses.add(Double.parseDouble(impulse));
+            }
+        }
+        return impulses;
+    }
+}

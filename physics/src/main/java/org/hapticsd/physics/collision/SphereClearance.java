@@ -1,0 +1,331 @@
+package org.hapticsd.physics.collision;
+
+import org.hapticsd.physics.BodyType;
+import org.hapticsd.physics.BoxShape;
+import org.hapticsd.physics.CapsuleShape;
+import org.hapticsd.physics.ConvexHullShape;
+import org.hapticsd.physics.PhysicsWorld;
+import org.hapticsd.physics.PlaneShape;
+import org.hapticsd.physics.Shape;
+import org.hapticsd.physics.SphereShape;
+import org.hapticsd.physics.TriangleMeshShape;
+import org.hapticsd.physics.geometry.ConvexHull;
+import org.hapticsd.physics.geometry.TriangleBvh;
+import org.hapticsd.physics.geometry.TriangleMesh;
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+import org.joml.Vector3dc;
+
+/**
+ * The surfaces a sphere could reach: for a centre {@code c}, a radius {@code r} and a reach {@code ρ}, one half-space
+ * {@code n·x ≥ n·q + r} for each convex piece of the obstacles whose gap to the sphere is at most {@code ρ}, with
+ * {@code q} the piece's surface point closest to {@code c} and {@code n} the unit normal from {@code q} toward
+ * {@code c}. The obstacles are static or kinematic bodies of one world, at their poses of the moment of the query.
+ *
+ * <p>Why these half-spaces (Ruspini, Kolarov and Khatib, "The haptic display of complex graphical environments",
+ * SIGGRAPH 1997, the constraint planes of a proxy): a convex piece lies wholly behind the plane through its closest
+ * point {@code q} normal to {@code c − q} (the closest point of a convex set is its projection, so every point
+ * {@code y} of it has {@code n·(y − q) ≤ 0}). A sphere whose centre {@code x} keeps {@code n·x ≥ n·q + r} therefore
+ * never overlaps that piece, wherever it goes in the half-space. The half-space is exact for a flat face and
+ * conservative near a curved surface, an edge or a corner: a caller that moves along it and asks again from the new
+ * centre slides around the curve. A centre that is already inside a solid piece (a plane's half-space, a box, a
+ * sphere, a capsule or a hull) gets the plane of its nearest exit, with a negative gap: the half-space then pushes
+ * the sphere out that way.
+ *
+ * <p>Pieces: a plane, a sphere, a box, a capsule and a hull are each one piece; a triangle mesh is one piece per
+ * triangle, one-sided as in the contacts: a centre behind a triangle's plane gets nothing from it (docs/scenes.md,
+ * {@code type: mesh}), so a mesh stops what comes at it from the side its triangles face.
+ *
+ * <p>At most {@link #capacity()} half-spaces are kept: past that, a nearer piece replaces the farthest kept. Loop
+ * thread only: allocates only in its constructor.
+ */
+public final class SphereClearance {
+
+    /** Triangles of one mesh examined per query; a sphere's reach rarely spans more. */
+    private static final int MAX_TRIANGLES = 256;
+
+    private final PhysicsWorld world;
+    private final int[] obstacles;
+    private final TriangleBvh[] hierarchies;
+
+    private final double[] normals;
+    private final double[] offsetsM;
+    private final double[] gapsM;
+    private final int[] bodies;
+    private int count;
+    private long dropped;
+
+    private final int[] triangles = new int[MAX_TRIANGLES];
+    private final Vector3d position = new Vector3d();
+    private final Quaterniond orientation = new Quaterniond();
+    private final Vector3d local = new Vector3d();
+    private final Vector3d point = new Vector3d();
+    private final Vector3d normal = new Vector3d();
+    private final Vector3d scratch = new Vector3d();
+
+    /**
+     * @param obstacles the bodies the sphere meets, each static or kinematic; a mesh's hierarchy is built here
+     * @param capacity  the most half-spaces one query keeps
+     * @throws IllegalArgumentException if a body is dynamic, out of range, or {@code capacity < 1}
+     */
+    public SphereClearance(PhysicsWorld world, int[] obstacles, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
+        }
+        this.world = world;
+        this.obstacles = obstacles.clone();
+        this.hierarchies = new TriangleBvh[obstacles.length];
+        for (int i = 0; i < obstacles.length; i++) {
+            int body = obstacles[i];
+            if (body < 0 || body >= world.bodyCount() || world.bodyType(body) == BodyType.DYNAMIC) {
+                throw new IllegalArgumentException("obstacle " + body + " is not a static or kinematic body of "
+                    + "the world");
+            }
+            if (world.shape(body) instanceof TriangleMeshShape mesh) {
+                hierarchies[i] = new TriangleBvh(mesh.mesh());
+            }
+        }
+        normals = new double[3 * capacity];
+        offsetsM = new double[capacity];
+        gapsM = new double[capacity];
+        bodies = new int[capacity];
+    }
+
+    /**
+     * Finds the half-spaces of every piece within {@code reachM} of the sphere's surface (gap ≤ reach; every piece
+     * the centre is inside of, whatever the reach).
+     *
+     * @return how many, also {@link #count()}
+     */
+    public int query(Vector3dc centreM, double radiusM, double reachM) {
+        count = 0;
+        for (int i = 0; i < obstacles.length; i++) {
+            int body = obstacles[i];
+            Shape shape = world.shape(body);
+            world.bodyPosition(body, position);
+            world.bodyOrientation(body, orientation);
+            if (shape instanceof TriangleMeshShape mesh) {
+                meshPieces(mesh.mesh(), hierarchies[i], body, centreM, radiusM, reachM);
+                continue;
+            }
+            double depthM;
+            if (shape instanceof PlaneShape plane) {
+                depthM = SphereContacts.sphereVsPlane(centreM, radiusM, position, orientation, plane.normal(), point,
+                    normal);
+            } else if (shape instanceof SphereShape sphere) {
+                depthM = SphereContacts.sphereVsSphere(centreM, radiusM, position, sphere.radiusM(), point, normal);
+            } else if (shape instanceof BoxShape box) {
+                depthM = SphereContacts.sphereVsBox(centreM, radiusM, position, orientation, box.halfXM(),
+                    box.halfYM(), box.halfZM(), point, normal);
+            } else if (shape instanceof CapsuleShape capsule) {
+                depthM = capsule(capsule, centreM, radiusM);
+            } else if (shape instanceof ConvexHullShape hull) {
+                depthM = hull(hull.hull(), centreM, radiusM);
+            } else {
+                continue;
+            }
+            keep(body, -depthM, radiusM, reachM);
+        }
+        return count;
+    }
+
+    /** The axis segment's closest point, then the sphere test against a sphere of the capsule's radius there. */
+    private double capsule(CapsuleShape capsule, Vector3dc centreM, double radiusM) {
+        orientation.transformInverse(scratch.set(centreM).sub(position), local);
+        double h = capsule.halfLengthM();
+        double t = Math.max(-h, Math.min(h, local.z));
+        double dx = local.x;
+        double dy = local.y;
+        double dz = local.z - t;
+        double distanceM = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (distanceM > 0.0) {
+            normal.set(dx / distanceM, dy / distanceM, dz / distanceM);
+        } else {
+            // On the axis: any direction across it leaves the capsule equally fast; +x of the body, deterministically.
+            normal.set(1.0, 0.0, 0.0);
+        }
+        point.set(normal).mul(capsule.radiusM()).add(0.0, 0.0, t);
+        orientation.transform(normal);
+        orientation.transform(point).add(position);
+        return radiusM + capsule.radiusM() - distanceM;
+    }
+
+    /**
+     * Outside: the nearest point over the faces that face the centre (each face a fan of triangles). Inside: the face
+     * of least penetration, as for a box.
+     */
+    private double hull(ConvexHull hull, Vector3dc centreM, double radiusM) {
+        orientation.transformInverse(scratch.set(centreM).sub(position), local);
+        double bestSeparationM = Double.NEGATIVE_INFINITY;
+        int bestFace = 0;
+        for (int f = 0; f < hull.faceCount(); f++) {
+            hull.faceNormal(f, normal);
+            double separationM = normal.dot(local) - hull.faceOffsetM(f);
+            if (separationM > bestSeparationM) {
+                bestSeparationM = separationM;
+                bestFace = f;
+            }
+        }
+        if (bestSeparationM <= 0.0) {
+            hull.faceNormal(bestFace, normal);
+            point.set(normal).mul(-bestSeparationM).add(local);
+            orientation.transform(normal);
+            orientation.transform(point).add(position);
+            return radiusM - bestSeparationM;
+        }
+        double bestSquaredM2 = Double.POSITIVE_INFINITY;
+        double qx = 0.0;
+        double qy = 0.0;
+        double qz = 0.0;
+        for (int f = 0; f < hull.faceCount(); f++) {
+            hull.faceNormal(f, normal);
+            if (normal.dot(local) - hull.faceOffsetM(f) <= 0.0) {
+                continue;
+            }
+            int a = hull.faceVertex(f, 0);
+            for (int k = 1; k + 1 < hull.faceVertexCount(f); k++) {
+                int b = hull.faceVertex(f, k);
+                int c = hull.faceVertex(f, k + 1);
+                ClosestPoints.pointTriangle(local.x, local.y, local.z,
+                    hull.vertexX(a), hull.vertexY(a), hull.vertexZ(a), hull.vertexX(b), hull.vertexY(b),
+                    hull.vertexZ(b), hull.vertexX(c), hull.vertexY(c), hull.vertexZ(c), point);
+                double squaredM2 = point.distanceSquared(local);
+                if (squaredM2 < bestSquaredM2) {
+                    bestSquaredM2 = squaredM2;
+                    qx = point.x;
+                    qy = point.y;
+                    qz = point.z;
+                }
+            }
+        }
+        double distanceM = Math.sqrt(bestSquaredM2);
+        normal.set(local.x - qx, local.y - qy, local.z - qz).div(distanceM);
+        point.set(qx, qy, qz);
+        orientation.transform(normal);
+        orientation.transform(point).add(position);
+        return radiusM - distanceM;
+    }
+
+    private void meshPieces(TriangleMesh mesh, TriangleBvh bvh, int body, Vector3dc centreM, double radiusM,
+                            double reachM) {
+        orientation.transformInverse(scratch.set(centreM).sub(position), local);
+        double lx = local.x;
+        double ly = local.y;
+        double lz = local.z;
+        double extentM = radiusM + reachM;
+        int n = bvh.query(lx - extentM, ly - extentM, lz - extentM, lx + extentM, ly + extentM, lz + extentM,
+            triangles);
+        for (int k = 0; k < n; k++) {
+            int t = triangles[k];
+            int a = mesh.corner(t, 0);
+            int b = mesh.corner(t, 1);
+            int c = mesh.corner(t, 2);
+            double ax = mesh.vertexX(a);
+            double ay = mesh.vertexY(a);
+            double az = mesh.vertexZ(a);
+            double abx = mesh.vertexX(b) - ax;
+            double aby = mesh.vertexY(b) - ay;
+            double abz = mesh.vertexZ(b) - az;
+            double acx = mesh.vertexX(c) - ax;
+            double acy = mesh.vertexY(c) - ay;
+            double acz = mesh.vertexZ(c) - az;
+            double fx = aby * acz - abz * acy;
+            double fy = abz * acx - abx * acz;
+            double fz = abx * acy - aby * acx;
+            double faceLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
+            double front = fx * (lx - ax) + fy * (ly - ay) + fz * (lz - az);
+            if (!(faceLength > 0.0) || front < 0.0) {
+                continue;
+            }
+            ClosestPoints.pointTriangle(lx, ly, lz, ax, ay, az, mesh.vertexX(b), mesh.vertexY(b), mesh.vertexZ(b),
+                mesh.vertexX(c), mesh.vertexY(c), mesh.vertexZ(c), point);
+            double dx = lx - point.x;
+            double dy = ly - point.y;
+            double dz = lz - point.z;
+            double distanceM = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            if (distanceM > 1e-12 * extentM) {
+                normal.set(dx / distanceM, dy / distanceM, dz / distanceM);
+            } else {
+                normal.set(fx / faceLength, fy / faceLength, fz / faceLength);
+            }
+            orientation.transform(normal);
+            orientation.transform(point).add(position);
+            keep(body, distanceM - radiusM, radiusM, reachM);
+        }
+    }
+
+    /** Keeps the half-space in {@link #point}, {@link #normal} when its gap is within reach. */
+    private void keep(int body, double gapM, double radiusM, double reachM) {
+        if (gapM > reachM) {
+            return;
+        }
+        int slot = count;
+        if (count == bodies.length) {
+            dropped++;
+            slot = 0;
+            for (int i = 1; i < count; i++) {
+                if (gapsM[i] > gapsM[slot]) {
+                    slot = i;
+                }
+            }
+            if (gapsM[slot] <= gapM) {
+                return;
+            }
+        } else {
+            count++;
+        }
+        normals[3 * slot] = normal.x;
+        normals[3 * slot + 1] = normal.y;
+        normals[3 * slot + 2] = normal.z;
+        offsetsM[slot] = normal.dot(point) + radiusM;
+        gapsM[slot] = gapM;
+        bodies[slot] = body;
+    }
+
+    /** Half-spaces found by the last query. */
+    public int count() {
+        return count;
+    }
+
+    /** The most half-spaces a query keeps. */
+    public int capacity() {
+        return bodies.length;
+    }
+
+    /** Unit normal of half-space {@code i}, pointing away from its piece. */
+    public Vector3d normal(int i, Vector3d dest) {
+        return dest.set(normals[3 * i], normals[3 * i + 1], normals[3 * i + 2]);
+    }
+
+    public double normalX(int i) {
+        return normals[3 * i];
+    }
+
+    public double normalY(int i) {
+        return normals[3 * i + 1];
+    }
+
+    public double normalZ(int i) {
+        return normals[3 * i + 2];
+    }
+
+    /** {@code n·q + r}: a centre {@code x} is clear of piece {@code i} while {@code n·x ≥} this. */
+    public double offsetM(int i) {
+        return offsetsM[i];
+    }
+
+    /** The sphere's gap to piece {@code i} at the query's centre; negative inside by that much. */
+    public double gapM(int i) {
+        return gapsM[i];
+    }
+
+    /** The body piece {@code i} belongs to. */
+    public int body(int i) {
+        return bodies[i];
+    }
+
+    /** Pieces within reach that a full query could not keep, since construction. */
+    public long dropped() {
+        return dropped;
+    }
+}
