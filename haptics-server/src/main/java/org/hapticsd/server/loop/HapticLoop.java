@@ -441,6 +441,22 @@ public final class HapticLoop implements LoopControl {
                 s.contactDepthM[i] = c.depthM();
             }
         }
+        if (proxy != null && proxy.touching()) {
+            // The proxy's contact, which the world does not hold: the tool (A) on the surface it rests on (B), at
+            // the surface point under the proxy, with the force it renders and the hand's depth behind the surface.
+            if (published < s.contactCapacity) {
+                int i = published++;
+                s.contactBodies[2 * i] = toolBody;
+                s.contactBodies[2 * i + 1] = proxy.touchedBody();
+                strikePointM.set(proxy.normal()).mul(-proxy.radiusM()).add(proxy.positionM());
+                putXyz(s.contactPointM, i, strikePointM);
+                putXyz(s.contactNormal, i, proxy.normal());
+                putXyz(s.contactForceN, i, proxy.forceN());
+                s.contactDepthM[i] = proxy.depthM();
+            }
+            contacts++;
+            deepestM = Math.max(deepestM, proxy.depthM());
+        }
         s.contactCount = contacts;
         s.publishedContacts = published;
         s.periodErrorNs = periodErrorNs;

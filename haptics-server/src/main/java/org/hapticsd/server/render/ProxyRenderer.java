@@ -64,6 +64,7 @@ public final class ProxyRenderer {
     private int touchedBody = -1;
     private boolean struck;
     private double strikeSpeedMps;
+    private double depthM;
 
     private final Vector3d positionM = new Vector3d();
     private final Vector3d velocityMps = new Vector3d();
@@ -120,22 +121,36 @@ public final class ProxyRenderer {
         }
         boolean wasTouching = touching;
         Vector3d x = frictionlessM.set(positionM);
+        double reachM = x.distance(goalM);
         for (int iteration = 0; iteration < ITERATIONS; iteration++) {
-            double reachM = x.distance(goalM);
-            if (clearance.query(x, radiusM, reachM) == 0) {
-                x.set(goalM);
+            clearance.query(x, radiusM, reachM);
+            if (clearance.count() == 0) {
+                candidateM.set(goalM);
+            } else if (!NearestFeasiblePoint.solve(clearance, goalM.x(), goalM.y(), goalM.z(), TOLERANCE_M,
+                    candidateM)) {
                 break;
             }
-            if (!NearestFeasiblePoint.solve(clearance, goalM.x(), goalM.y(), goalM.z(), TOLERANCE_M, candidateM)) {
-                break;
-            }
+            // The proxy may go only as far as the query vouches for: less than asked when a full query or a dense
+            // mesh covered less, along the same segment (it stays within the half-spaces: they are convex and hold
+            // both ends). A move longer than the reach asked is a push out of a body that came onto the proxy: ask
+            // again with that reach.
             double movedM = candidateM.distance(x);
+            double coveredM = clearance.coveredReachM();
+            if (movedM > coveredM && coveredM >= reachM) {
+                reachM = movedM;
+                continue;
+            }
+            if (movedM > coveredM) {
+                candidateM.sub(x).mul(coveredM / movedM).add(x);
+                movedM = coveredM;
+            }
             x.set(candidateM);
-            if (movedM <= TOLERANCE_M) {
+            if (movedM <= TOLERANCE_M || x.x == goalM.x() && x.y == goalM.y() && x.z == goalM.z()) {
                 break;
             }
+            reachM = x.distance(goalM);
         }
-        double depthM = x.distance(goalM);
+        depthM = x.distance(goalM);
         touchedBody = touchedBody(x);
         touching = depthM > 0.0 && touchedBody >= 0;
         if (!touching) {
@@ -145,7 +160,7 @@ public final class ProxyRenderer {
             normal.set(x).sub(goalM).div(depthM);
             positionM.set(x);
             if (wasTouching) {
-                applyFriction(goalM, depthM);
+                applyFriction(depthM);
             } else {
                 struck = true;
                 strikeSpeedMps = -normal.dot(goalVelocityMps);
@@ -180,7 +195,7 @@ public final class ProxyRenderer {
      * along {@link #normal}; the candidate is the segment from {@code x*} back to where the proxy was, on which the
      * tangential stretch grows linearly: {@code t·|s_t| ≤ μ·(d + t·s_n)} for {@code s = x_prev − x*}, closed form.
      */
-    private void applyFriction(Vector3dc goalM, double depthM) {
+    private void applyFriction(double normalDepthM) {
         double muStatic = staticFriction[touchedBody];
         double muDynamic = dynamicFriction[touchedBody];
         if (!(muStatic > 0.0) && !(muDynamic > 0.0)) {
@@ -192,12 +207,12 @@ public final class ProxyRenderer {
         double st = Math.sqrt(Math.max(0.0, s.lengthSquared() - sn * sn));
         double feasibleT = feasibleFraction(positionM, s);
         double mu = sliding ? muDynamic : muStatic;
-        if (coneFraction(mu, depthM, sn, st) >= 1.0 && feasibleT >= 1.0) {
+        if (coneFraction(mu, normalDepthM, sn, st) >= 1.0 && feasibleT >= 1.0) {
             positionM.add(s);
             sliding = false;
             return;
         }
-        double t = Math.min(1.0, Math.min(feasibleT, coneFraction(muDynamic, depthM, sn, st)));
+        double t = Math.min(1.0, Math.min(feasibleT, coneFraction(muDynamic, normalDepthM, sn, st)));
         positionM.fma(t, s);
         sliding = true;
     }
@@ -270,6 +285,11 @@ public final class ProxyRenderer {
     /** The force on the hand from the surfaces the proxy rests on, scene frame; zero when it touches none. */
     public Vector3dc forceN() {
         return forceN;
+    }
+
+    /** How far the goal is behind the surface the proxy rests on: the proxy–goal distance; 0 when not touching. */
+    public double depthM() {
+        return touching ? depthM : 0.0;
     }
 
     /** Whether the proxy rests on a surface. */

@@ -141,6 +141,97 @@ class ProxyRendererTest {
     }
 
     @Test
+    void aDenseMeshFloorStopsAGoalThatJumpsFarThroughItInOneTick() {
+        PhysicsWorld w = world();
+        // 60 × 60 cells of 5 mm, 7,200 triangles: a query for the whole jump would take in far more than 256.
+        int n = 61;
+        double[] v = new double[3 * n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                v[3 * (i * n + j)] = -0.15 + 0.005 * i;
+                v[3 * (i * n + j) + 1] = -0.15 + 0.005 * j;
+            }
+        }
+        int[] t = new int[6 * 60 * 60];
+        int k = 0;
+        for (int i = 0; i < 60; i++) {
+            for (int j = 0; j < 60; j++) {
+                int a = i * n + j;
+                int b = (i + 1) * n + j;
+                int[] two = {a, b, b + 1, a, b + 1, a + 1};
+                System.arraycopy(two, 0, t, k, 6);
+                k += 6;
+            }
+        }
+        int mesh = w.addStaticBody("grid", new TriangleMeshShape(new TriangleMesh(v, t)), new Vector3d(),
+            new Quaterniond());
+        ProxyRenderer p = proxy(w, mesh);
+        Vector3d v0 = new Vector3d();
+        p.update(new Vector3d(0.001, 0.002, 0.1), v0, DT);
+        Vector3d goal = new Vector3d(0.031, -0.012, -0.05);
+        for (int tick = 0; tick < 20; tick++) {
+            p.update(goal, v0, DT);
+            assertTrue(p.positionM().z() >= R - 1e-12, "tick " + tick + ": through the floor at " + p.positionM());
+        }
+        // Sliding: the goal 10 mm under the floor, a millimetre a tick across 12 cells; the proxy keeps up.
+        for (int tick = 0; tick < 5; tick++) {
+            p.update(goal.set(-0.03, 0.0021, -0.01), v0, DT);
+        }
+        for (int tick = 0; tick <= 60; tick++) {
+            goal.set(-0.03 + 0.001 * tick, 0.0021, -0.01);
+            p.update(goal, v0, DT);
+            assertEquals(goal.x, p.positionM().x(), 1e-9, "tick " + tick);
+            assertEquals(R, p.positionM().z(), 1e-12, "tick " + tick);
+        }
+        goal.set(0.031, -0.012, -0.05);
+        for (int tick = 0; tick < 5; tick++) {
+            p.update(goal, v0, DT);
+        }
+        // Over the goal, to a nanometre: the cells' coplanar neighbours do not hold the proxy back.
+        assertEquals(R, p.positionM().z(), 1e-12);
+        assertEquals(0.031, p.positionM().x(), 1e-9);
+        assertEquals(-0.012, p.positionM().y(), 1e-9);
+        assertEquals(K * (0.05 + R), p.forceN().z(), 1e-6);
+    }
+
+    /** A closed cube of 12 triangles, half-size 0.02 m, facing outward. */
+    private static TriangleMesh cube() {
+        double h = 0.02;
+        double[] v = new double[24];
+        for (int i = 0; i < 8; i++) {
+            v[3 * i] = (i & 1) == 0 ? -h : h;
+            v[3 * i + 1] = (i & 2) == 0 ? -h : h;
+            v[3 * i + 2] = (i & 4) == 0 ? -h : h;
+        }
+        int[] t = {0, 2, 3, 0, 3, 1,   4, 5, 7, 4, 7, 6,   0, 1, 5, 0, 5, 4,
+                   2, 6, 7, 2, 7, 3,   0, 4, 6, 0, 6, 2,   1, 3, 7, 1, 7, 5};
+        return new TriangleMesh(v, t);
+    }
+
+    @Test
+    void overAConvexMeshEdgeTheProxyWrapsRoundOntoTheSideFace() {
+        PhysicsWorld w = world();
+        int mesh = w.addStaticBody("cube", new TriangleMeshShape(cube()), new Vector3d(), new Quaterniond());
+        ProxyRenderer p = proxy(w, mesh);
+        Vector3d v0 = new Vector3d();
+        p.update(new Vector3d(0.0, 0.001, 0.05), v0, DT);
+        Vector3d goal = new Vector3d(0.0, 0.001, 0.01);
+        p.update(goal, v0, DT);
+        assertEquals(0.02 + R, p.positionM().z(), 1e-12, "on the top face");
+        // The goal goes out past the +x edge and down beside the side face, 2 mm from it: nearer than the radius.
+        goal.set(0.022, 0.001, -0.01);
+        for (int tick = 0; tick < 100; tick++) {
+            p.update(goal, v0, DT);
+            Vector3d x = new Vector3d(p.positionM());
+            double outside = Math.max(Math.max(Math.abs(x.x), Math.abs(x.y)), Math.abs(x.z)) - 0.02;
+            assertTrue(outside >= -1e-12, "inside the cube at tick " + tick + ": " + x);
+        }
+        assertEquals(0.02 + R, p.positionM().x(), 1e-9, "on the side face: " + p.positionM());
+        assertEquals(-0.01, p.positionM().z(), 1e-9);
+        assertEquals(K * (0.02 + R - 0.022), p.forceN().x(), 1e-6);
+    }
+
+    @Test
     void inAConcaveCornerTheProxySitsARadiusFromEachWall() {
         PhysicsWorld w = world();
         int floor = floor(w, 0.0, Material.DEFAULT);

@@ -34,10 +34,16 @@ import org.joml.Vector3dc;
  *
  * <p>Pieces: a plane, a sphere, a box, a capsule and a hull are each one piece; a triangle mesh is one piece per
  * triangle, one-sided as in the contacts: a centre behind a triangle's plane gets nothing from it (docs/scenes.md,
- * {@code type: mesh}), so a mesh stops what comes at it from the side its triangles face.
+ * {@code type: mesh}), so a mesh stops what comes at it from the side its triangles face. A triangle that lies wholly
+ * behind the plane of a nearer triangle of its mesh is left out: that plane already keeps the sphere off it (the
+ * neighbours on a flat or convex stretch of surface).
  *
- * <p>At most {@link #capacity()} half-spaces are kept: past that, a nearer piece replaces the farthest kept. Loop
- * thread only: allocates only in its constructor.
+ * <p>At most {@link #capacity()} half-spaces are kept: past that, a nearer piece replaces the farthest kept, and
+ * {@link #coveredReachM()} shrinks to the gap of the nearest piece left out, so that a sphere moving no farther than
+ * the covered reach meets only pieces the query kept. A mesh whose triangles near the sphere are more than
+ * {@value #MAX_TRIANGLES} for the reach asked is asked again with half the reach, down to none (then its first
+ * {@value #MAX_TRIANGLES}, the contacts' own limit, docs/scenes.md). Loop thread only: allocates only in its
+ * constructor.
  */
 public final class SphereClearance {
 
@@ -54,8 +60,15 @@ public final class SphereClearance {
     private final int[] bodies;
     private int count;
     private long dropped;
+    private double coveredReachM;
 
     private final int[] triangles = new int[MAX_TRIANGLES];
+    /** A mesh query's pieces before they are kept: body frame. */
+    private final int[] pieceTriangle = new int[MAX_TRIANGLES];
+    private final int[] pieceOrder = new int[MAX_TRIANGLES];
+    private final double[] pieceGapM = new double[MAX_TRIANGLES];
+    private final double[] piecePointM = new double[3 * MAX_TRIANGLES];
+    private final double[] pieceNormal = new double[3 * MAX_TRIANGLES];
     private final Vector3d position = new Vector3d();
     private final Quaterniond orientation = new Quaterniond();
     private final Vector3d local = new Vector3d();
@@ -99,6 +112,7 @@ public final class SphereClearance {
      */
     public int query(Vector3dc centreM, double radiusM, double reachM) {
         count = 0;
+        coveredReachM = reachM;
         for (int i = 0; i < obstacles.length; i++) {
             int body = obstacles[i];
             Shape shape = world.shape(body);
@@ -215,6 +229,15 @@ public final class SphereClearance {
         double extentM = radiusM + reachM;
         int n = bvh.query(lx - extentM, ly - extentM, lz - extentM, lx + extentM, ly + extentM, lz + extentM,
             triangles);
+        while (n > triangles.length && reachM > 0.0) {
+            reachM = reachM > 1e-6 * radiusM ? 0.5 * reachM : 0.0;
+            extentM = radiusM + reachM;
+            n = bvh.query(lx - extentM, ly - extentM, lz - extentM, lx + extentM, ly + extentM, lz + extentM,
+                triangles);
+        }
+        coveredReachM = Math.min(coveredReachM, reachM);
+        n = Math.min(n, triangles.length);
+        int pieces = 0;
         for (int k = 0; k < n; k++) {
             int t = triangles[k];
             int a = mesh.corner(t, 0);
@@ -234,7 +257,8 @@ public final class SphereClearance {
             double fz = abx * acy - aby * acx;
             double faceLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
             double front = fx * (lx - ax) + fy * (ly - ay) + fz * (lz - az);
-            if (!(faceLength > 0.0) || front < 0.0) {
+            // Behind it, or its plane alone already out of reach (the triangle is no nearer than its plane).
+            if (!(faceLength > 0.0) || front < 0.0 || front > (radiusM + reachM) * faceLength) {
                 continue;
             }
             ClosestPoints.pointTriangle(lx, ly, lz, ax, ay, az, mesh.vertexX(b), mesh.vertexY(b), mesh.vertexZ(b),
@@ -243,15 +267,79 @@ public final class SphereClearance {
             double dy = ly - point.y;
             double dz = lz - point.z;
             double distanceM = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            if (distanceM > 1e-12 * extentM) {
-                normal.set(dx / distanceM, dy / distanceM, dz / distanceM);
-            } else {
-                normal.set(fx / faceLength, fy / faceLength, fz / faceLength);
+            if (distanceM - radiusM > reachM) {
+                continue;
             }
+            int p = pieces++;
+            pieceTriangle[p] = t;
+            pieceGapM[p] = distanceM - radiusM;
+            piecePointM[3 * p] = point.x;
+            piecePointM[3 * p + 1] = point.y;
+            piecePointM[3 * p + 2] = point.z;
+            if (distanceM > 1e-12 * extentM) {
+                pieceNormal[3 * p] = dx / distanceM;
+                pieceNormal[3 * p + 1] = dy / distanceM;
+                pieceNormal[3 * p + 2] = dz / distanceM;
+            } else {
+                pieceNormal[3 * p] = fx / faceLength;
+                pieceNormal[3 * p + 1] = fy / faceLength;
+                pieceNormal[3 * p + 2] = fz / faceLength;
+            }
+        }
+        // Nearest first (insertion sort: a few pieces, at most 256), so that a piece is only ever left out for one
+        // that is kept.
+        for (int p = 0; p < pieces; p++) {
+            pieceOrder[p] = p;
+        }
+        for (int i = 1; i < pieces; i++) {
+            int p = pieceOrder[i];
+            int j = i - 1;
+            while (j >= 0 && pieceGapM[pieceOrder[j]] > pieceGapM[p]) {
+                pieceOrder[j + 1] = pieceOrder[j];
+                j--;
+            }
+            pieceOrder[j + 1] = p;
+        }
+        double slackM = 1e-9 * radiusM;
+        int kept = 0;
+        for (int i = 0; i < pieces; i++) {
+            int p = pieceOrder[i];
+            if (shadowed(mesh, pieceTriangle[p], kept, slackM)) {
+                continue;
+            }
+            pieceOrder[kept++] = p;
+            normal.set(pieceNormal[3 * p], pieceNormal[3 * p + 1], pieceNormal[3 * p + 2]);
+            point.set(piecePointM[3 * p], piecePointM[3 * p + 1], piecePointM[3 * p + 2]);
             orientation.transform(normal);
             orientation.transform(point).add(position);
-            keep(body, distanceM - radiusM, radiusM, reachM);
+            keep(body, pieceGapM[p], radiusM, reachM);
         }
+    }
+
+    /**
+     * Whether triangle {@code t} lies wholly behind the plane of a piece already kept from this mesh (the first
+     * {@code kept} of {@link #pieceOrder}; to within {@code slackM}): that piece's half-space then keeps the sphere off
+     * {@code t} too, and {@code t}'s own plane is not needed. Without this, a sphere sliding over a flat or convex
+     * tessellated surface meets each next triangle's plane through a point of its edge, tilted toward it, and halves
+     * its way to that edge forever instead of sliding over it.
+     */
+    private boolean shadowed(TriangleMesh mesh, int t, int kept, double slackM) {
+        for (int i = 0; i < kept; i++) {
+            int q = pieceOrder[i];
+            double nx = pieceNormal[3 * q];
+            double ny = pieceNormal[3 * q + 1];
+            double nz = pieceNormal[3 * q + 2];
+            double offsetM = nx * piecePointM[3 * q] + ny * piecePointM[3 * q + 1] + nz * piecePointM[3 * q + 2];
+            boolean behind = true;
+            for (int k = 0; k < 3 && behind; k++) {
+                int v = mesh.corner(t, k);
+                behind = nx * mesh.vertexX(v) + ny * mesh.vertexY(v) + nz * mesh.vertexZ(v) <= offsetM + slackM;
+            }
+            if (behind) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Keeps the half-space in {@link #point}, {@link #normal} when its gap is within reach. */
@@ -268,6 +356,7 @@ public final class SphereClearance {
                     slot = i;
                 }
             }
+            coveredReachM = Math.max(0.0, Math.min(coveredReachM, Math.max(gapM, gapsM[slot])));
             if (gapsM[slot] <= gapM) {
                 return;
             }
@@ -280,6 +369,14 @@ public final class SphereClearance {
         offsetsM[slot] = normal.dot(point) + radiusM;
         gapsM[slot] = gapM;
         bodies[slot] = body;
+    }
+
+    /**
+     * How far the sphere may move after the last query and meet only pieces it kept: the reach asked, less where a
+     * full query left a piece out or a mesh was asked with less reach; never negative.
+     */
+    public double coveredReachM() {
+        return coveredReachM;
     }
 
     /** Half-spaces found by the last query. */

@@ -143,12 +143,12 @@ class SphereClearanceTest {
             new Quaterniond());
         SphereClearance c = new SphereClearance(w, new int[] {mesh}, 4);
         c.query(new Vector3d(0.02, 0.02, 0.51), R, 0.01);
-        assertEquals(2, c.count(), "both triangles are 10 mm below a centre over their shared diagonal");
-        for (int i = 0; i < 2; i++) {
-            assertEquals(0.01 - R, c.gapM(i), TOL);
-            assertNormal(0, 0, 1, c, i);
-            assertEquals(0.5 + R, c.offsetM(i), TOL);
-        }
+        // Both triangles are 10 mm below a centre over their shared diagonal; the second lies in the first's plane,
+        // behind it, and is left out.
+        assertEquals(1, c.count());
+        assertEquals(0.01 - R, c.gapM(0), TOL);
+        assertNormal(0, 0, 1, c, 0);
+        assertEquals(0.5 + R, c.offsetM(0), TOL);
         assertEquals(0, c.query(new Vector3d(0.02, 0.03, 0.49), R, 0.01), "behind the triangles: nothing");
         // Past the square's edge: the edge's tangent plane, tilted, from the triangle that has the edge; the other
         // triangle's bounds overlap the query's box, but its nearest point, on the diagonal, is 73 mm away.
@@ -175,6 +175,53 @@ class SphereClearanceTest {
         assertEquals(0.01 - R, a, TOL);
         assertEquals(0.02 - R, b, TOL);
         assertEquals(3, c.dropped());
+        assertEquals(0.03 - R, c.coveredReachM(), TOL, "no farther than the nearest piece left out");
+        c.query(new Vector3d(), R, 0.012);
+        assertEquals(0.012, c.coveredReachM(), 0.0, "the reach asked, when nothing within it was left out");
+    }
+
+    /** A 0.2 m square floor of 40 × 40 cells, 3,200 triangles facing +z, in the plane z = 0. */
+    static TriangleMesh grid(int cells, double halfM) {
+        int n = cells + 1;
+        double[] v = new double[3 * n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                v[3 * (i * n + j)] = -halfM + 2 * halfM * i / cells;
+                v[3 * (i * n + j) + 1] = -halfM + 2 * halfM * j / cells;
+            }
+        }
+        int[] t = new int[6 * cells * cells];
+        int k = 0;
+        for (int i = 0; i < cells; i++) {
+            for (int j = 0; j < cells; j++) {
+                int a = i * n + j;
+                int b = (i + 1) * n + j;
+                t[k++] = a;
+                t[k++] = b;
+                t[k++] = b + 1;
+                t[k++] = a;
+                t[k++] = b + 1;
+                t[k++] = a + 1;
+            }
+        }
+        return new TriangleMesh(v, t);
+    }
+
+    @Test
+    void aMeshTooDenseForTheReachIsAskedWithLessAndSaysSo() {
+        PhysicsWorld w = world();
+        int mesh = w.addStaticBody("grid", new TriangleMeshShape(grid(40, 0.1)), new Vector3d(), new Quaterniond());
+        SphereClearance c = new SphereClearance(w, new int[] {mesh}, 16);
+        // A reach of 0.1 m would take in all 3,200 triangles; within 5 mm cells, 256 fit a box about 28 mm across.
+        c.query(new Vector3d(0.001, 0.002, 0.01), R, 0.1);
+        assertTrue(c.coveredReachM() > 0.0 && c.coveredReachM() < 0.03, "covered " + c.coveredReachM());
+        // Over a flat grid only the triangles the centre is over give a plane: the floor's; their coplanar
+        // neighbours lie behind it.
+        assertTrue(c.count() >= 1 && c.count() <= 2, "pieces " + c.count());
+        for (int i = 0; i < c.count(); i++) {
+            assertEquals(0.01 - R, c.gapM(i), TOL);
+            assertNormal(0, 0, 1, c, i);
+        }
     }
 
     @Test
