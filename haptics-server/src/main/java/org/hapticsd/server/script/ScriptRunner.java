@@ -252,8 +252,8 @@ public final class ScriptRunner {
             ScriptSpec.Assertion a = spec.assertions().get(i);
             String at = "assertions[" + i + "]";
             if (a.kinds() != 1) {
-                throw error(file, a, at, "give exactly one of force, safety, contact, connected, maxOverruns, linkLatency, "
-                    + "maxFramesLost, framesLost, reconnects or deviceWatchdogTrips");
+                throw error(file, a, at, "give exactly one of force, toolPosition, safety, contact, connected, "
+                    + "maxOverruns, linkLatency, maxFramesLost, framesLost, reconnects or deviceWatchdogTrips");
             }
             if (a.isLinkCheck() && !linked) {
                 throw error(file, a, at, "link checks need a device on a link (emulator, serial:, tcp:), not '"
@@ -286,6 +286,17 @@ public final class ScriptRunner {
             if (a.force() != null && a.force().minN() == Double.NEGATIVE_INFINITY
                 && a.force().maxN() == Double.POSITIVE_INFINITY) {
                 throw error(file, a, at + ".force", "give min, max or both (newtons)");
+            }
+            if (a.toolPosition() != null && a.toolPosition().axis() == null) {
+                throw error(file, a, at + ".toolPosition.axis", "missing (x, y or z)");
+            }
+            if (a.toolPosition() != null && a.toolPosition().minM() == Double.NEGATIVE_INFINITY
+                && a.toolPosition().maxM() == Double.POSITIVE_INFINITY) {
+                throw error(file, a, at + ".toolPosition", "give min, max or both (metres)");
+            }
+            if (a.toolPosition() != null && a.toolPosition().minM() > a.toolPosition().maxM()) {
+                throw error(file, a, at + ".toolPosition", "min " + a.toolPosition().minM() + " m is above max "
+                    + a.toolPosition().maxM() + " m: no position could pass");
             }
             String[] countNames = {"framesLost", "reconnects", "deviceWatchdogTrips"};
             ScriptSpec.CountBound[] counts = {a.framesLost(), a.reconnects(), a.deviceWatchdogTrips()};
@@ -989,6 +1000,25 @@ public final class ScriptRunner {
             }
             return new AssertionResult(name, touched == a.contact(), (touched ? "contact " : "no contact ") + window,
                 (a.contact() ? "contact " : "no contact ") + window);
+        }
+        if (a.toolPosition() != null) {
+            ScriptSpec.PositionBound bound = a.toolPosition();
+            float[] values = switch (bound.axis()) {
+                case "x" -> trace.toolX;
+                case "y" -> trace.toolY;
+                default -> trace.toolZ;
+            };
+            double low = Double.POSITIVE_INFINITY;
+            double high = Double.NEGATIVE_INFINITY;
+            for (int i = first; i <= last; i++) {
+                low = Math.min(low, values[i]);
+                high = Math.max(high, values[i]);
+            }
+            boolean passed = low >= bound.minM() && high <= bound.maxM();
+            return new AssertionResult(name, passed, String.format(Locale.ROOT, "tool.%s %s [%.6f, %.6f] m",
+                bound.axis(), window, low, high), String.format(Locale.ROOT, "within [%s, %s] m",
+                bound.minM() == Double.NEGATIVE_INFINITY ? "-inf" : Double.toString(bound.minM()),
+                bound.maxM() == Double.POSITIVE_INFINITY ? "+inf" : Double.toString(bound.maxM())));
         }
         ScriptSpec.ForceBound bound = a.force();
         double low = Double.POSITIVE_INFINITY;

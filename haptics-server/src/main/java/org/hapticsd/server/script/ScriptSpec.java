@@ -345,6 +345,7 @@ public final class ScriptSpec {
         private double fromS = Double.NaN;
         private double toS = Double.NaN;
         private ForceBound force;
+        private PositionBound toolPosition;
         private String safety;
         private Boolean contact;
         private Boolean connected;
@@ -373,6 +374,15 @@ public final class ScriptSpec {
 
         public void setForce(ForceBound value) {
             this.force = value;
+        }
+
+        /** Bounds on one coordinate of the tool's centre (the proxy's, for a scene rendered by proxy). */
+        public void setToolPosition(PositionBound value) {
+            this.toolPosition = value;
+        }
+
+        public PositionBound toolPosition() {
+            return toolPosition;
         }
 
         public void setSafety(String value) {
@@ -459,7 +469,8 @@ public final class ScriptSpec {
         }
 
         int kinds() {
-            return (force != null ? 1 : 0) + (safety != null ? 1 : 0) + (contact != null ? 1 : 0)
+            return (force != null ? 1 : 0) + (toolPosition != null ? 1 : 0) + (safety != null ? 1 : 0)
+                + (contact != null ? 1 : 0)
                 + (connected != null ? 1 : 0)
                 + (maxOverruns != null ? 1 : 0) + (linkLatency != null ? 1 : 0) + (maxFramesLost != null ? 1 : 0)
                 + (framesLost != null ? 1 : 0) + (reconnects != null ? 1 : 0) + (deviceWatchdogTrips != null ? 1 : 0);
@@ -495,6 +506,46 @@ public final class ScriptSpec {
 
         public Integer maxOverruns() {
             return maxOverruns;
+        }
+    }
+
+    /** {@code axis} (x, y or z) of the tool's centre, scene frame, within [{@code min}, {@code max}] metres. */
+    public static final class PositionBound {
+        private String axis;
+        private double minM = Double.NEGATIVE_INFINITY;
+        private double maxM = Double.POSITIVE_INFINITY;
+
+        public void setAxis(String value) {
+            if (!List.of("x", "y", "z").contains(value)) {
+                throw new IllegalArgumentException("axis must be x, y or z, got '" + value + "'");
+            }
+            this.axis = value;
+        }
+
+        public void setMin(double value) {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("min must be finite");
+            }
+            this.minM = value;
+        }
+
+        public void setMax(double value) {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("max must be finite");
+            }
+            this.maxM = value;
+        }
+
+        public String axis() {
+            return axis;
+        }
+
+        public double minM() {
+            return minM;
+        }
+
+        public double maxM() {
+            return maxM;
         }
     }
 

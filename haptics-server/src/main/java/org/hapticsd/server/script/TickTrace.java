@@ -6,13 +6,13 @@ import org.hapticsd.server.loop.TickSink;
 /** What a test script's assertions look at, one entry per tick, in arrays sized before the run (no allocation). */
 final class TickTrace implements TickSink {
     /**
-     * The most ticks a script's run may trace: an hour at 1 kHz, about 234 MB at {@link #BYTES_PER_TICK}, within the
+     * The most ticks a script's run may trace: an hour at 1 kHz, about 277 MB at {@link #BYTES_PER_TICK}, within the
      * launcher's 512 MB heap. The assertions read any tick of their window and a window may span the whole run, so
      * the trace is not thinned to fit; a longer script is refused before it runs (a soak is several scripts).
      */
     static final long MAX_TICKS = 3_600_000L;
     /** What one traced tick costs in the arrays below. */
-    static final int BYTES_PER_TICK = 8 + 6 * 8 + 1 + 1 + 4 + 1 + 1 + 1;
+    static final int BYTES_PER_TICK = 8 + 6 * 8 + 3 * 4 + 1 + 1 + 4 + 1 + 1 + 1;
 
     final long[] timeNs;
     final double[] forceX;
@@ -21,6 +21,10 @@ final class TickTrace implements TickSink {
     final double[] deliveredX;
     final double[] deliveredY;
     final double[] deliveredZ;
+    /** The tool's centre (the proxy's, for a scene rendered by proxy), scene frame, in floats: 0.1 µm at 1 m. */
+    final float[] toolX;
+    final float[] toolY;
+    final float[] toolZ;
     final byte[] safety;
     final byte[] fault;
     final int[] contacts;
@@ -48,6 +52,9 @@ final class TickTrace implements TickSink {
         deliveredX = new double[capacity];
         deliveredY = new double[capacity];
         deliveredZ = new double[capacity];
+        toolX = new float[capacity];
+        toolY = new float[capacity];
+        toolZ = new float[capacity];
         safety = new byte[capacity];
         fault = new byte[capacity];
         contacts = new int[capacity];
@@ -80,6 +87,9 @@ final class TickTrace implements TickSink {
         deliveredX[i] = s.deliveredForceN[0];
         deliveredY[i] = s.deliveredForceN[1];
         deliveredZ[i] = s.deliveredForceN[2];
+        toolX[i] = (float) s.toolPositionM[0];
+        toolY[i] = (float) s.toolPositionM[1];
+        toolZ[i] = (float) s.toolPositionM[2];
         safety[i] = (byte) s.safety.ordinal();
         fault[i] = (byte) s.fault.ordinal();
         contacts[i] = s.contactCount;

@@ -171,7 +171,7 @@ class ScriptLoadTest {
         String given = refusal(dir, "long.yaml", "device: sim\ntiming: lockstep\nduration: 100000\n");
         assertEquals(dir.resolve("long.yaml") + ":3:1: duration: a run of 100000.000 s at 1000 Hz traces 100001000 "
             + "ticks, more than the 3600000 a script may (3599.000 s at this rate): every tick is kept in memory for "
-            + "the assertions (65 bytes each); split it into shorter scripts", given);
+            + "the assertions (77 bytes each); split it into shorter scripts", given);
         String implied = refusal(dir, "late.yaml", "device: sim\nrateHz: 4000\nassertions:\n"
             + "  - {at: 0.5, safety: gated}\n  - {at: 1000, safety: gated}\n");
         assertTrue(implied.startsWith(dir.resolve("late.yaml") + ":5:5: assertions[1]: ends the run (no duration "

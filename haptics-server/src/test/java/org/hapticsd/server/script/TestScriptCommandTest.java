@@ -93,6 +93,46 @@ class TestScriptCommandTest {
     }
 
     /**
+     * {@code toolPosition}: the proxy of {@code scenes/proxy.yaml} stays on the plate however hard the hand presses;
+     * the same script on the tool's own contacts fails it, naming where the tool went.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldCheckWhereTheToolIsAndThatAProxyStaysOnThePlate(@TempDir Path dir) throws Exception {
+        String scene = Files.readString(Path.of("../scenes/proxy.yaml"));
+        Files.writeString(dir.resolve("proxy.yaml"), scene);
+        Files.writeString(dir.resolve("contact.yaml"), scene.replace("rendering: proxy", "rendering: contact"));
+        String script = """
+            name: NAME
+            timing: lockstep
+            scene: NAME.yaml
+            duration: 2.0
+            assertions:
+              - {name: on the plate, from: 0.0, to: 2.0, toolPosition: {axis: z, min: 0.00599}}
+              - {name: pressed, from: 1.5, to: 2.0, force: {axis: z, min: 7.99, max: 8.01}}
+              - {name: touching, from: 1.5, to: 2.0, contact: true}
+            """;
+        Path proxy = Files.writeString(dir.resolve("proxy-script.yaml"), script.replace("NAME", "proxy"));
+        Outcome held = run("test", proxy.toString());
+        assertEquals(0, held.code(), held.out() + held.err());
+        assertTrue(held.out().contains("PASS on the plate: measured tool.z from 0.000 s to 2.000 s [0.006000, 0.020000]"
+            + " m"), held.out());
+
+        Path contact = Files.writeString(dir.resolve("contact-script.yaml"), script.replace("NAME", "contact"));
+        Outcome through = run("test", contact.toString());
+        assertEquals(1, through.code(), through.out() + through.err());
+        assertTrue(through.out().contains("FAIL on the plate: measured tool.z from 0.000 s to 2.000 s [-0.05"),
+            through.out());
+        assertTrue(through.out().contains("expected within [0.00599, +inf] m"), through.out());
+
+        Path noAxis = Files.writeString(dir.resolve("no-axis.yaml"),
+            "name: s\nassertions:\n  - {at: 1.0, toolPosition: {min: 0.0}}\n");
+        Outcome refused = run("test", noAxis.toString());
+        assertEquals(2, refused.code(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("assertions[0].toolPosition.axis: missing (x, y or z)"), refused.err());
+    }
+
+    /**
      * A long hard press: the safety layer's thermal limit holds the force to the device's continuous force, and the
      * report says so under the failed assertion, rather than leaving a test engineer with a force that fell.
      */
