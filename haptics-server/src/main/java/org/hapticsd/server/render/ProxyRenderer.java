@@ -73,6 +73,9 @@ public final class ProxyRenderer {
     private final Vector3d previousM = new Vector3d();
     private final Vector3d frictionlessM = new Vector3d();
     private final Vector3d candidateM = new Vector3d();
+    private final Vector3d shadedNormal = new Vector3d();
+    private final Vector3d shadedGoalM = new Vector3d();
+    private final boolean shading;
     private final Vector3d surfaceVelocityMps = new Vector3d();
     private final Vector3d bodyPositionM = new Vector3d();
     private final PhysicsWorld world;
@@ -83,12 +86,21 @@ public final class ProxyRenderer {
      */
     public ProxyRenderer(PhysicsWorld world, int[] obstacles, double radiusM, double stiffnessNpm, double dampingNspm,
                          Material toolMaterial) {
+        this(world, obstacles, radiusM, stiffnessNpm, dampingNspm, toolMaterial, Double.NaN);
+    }
+
+    /**
+     * @param creaseAngleRad force shading on meshes with this crease angle ({@link SphereClearance}), or NaN for none
+     */
+    public ProxyRenderer(PhysicsWorld world, int[] obstacles, double radiusM, double stiffnessNpm, double dampingNspm,
+                         Material toolMaterial, double creaseAngleRad) {
         if (!(radiusM > 0.0) || !(stiffnessNpm > 0.0) || !(dampingNspm >= 0.0)) {
             throw new IllegalArgumentException("proxy radius and stiffness must be > 0 and damping >= 0, got "
                 + radiusM + " m, " + stiffnessNpm + " N/m, " + dampingNspm + " N·s/m");
         }
         this.world = world;
-        this.clearance = new SphereClearance(world, obstacles, MAX_PLANES);
+        this.clearance = new SphereClearance(world, obstacles, MAX_PLANES, creaseAngleRad);
+        this.shading = !Double.isNaN(creaseAngleRad);
         this.radiusM = radiusM;
         this.stiffnessNpm = stiffnessNpm;
         this.dampingNspm = dampingNspm;
@@ -121,34 +133,17 @@ public final class ProxyRenderer {
         }
         boolean wasTouching = touching;
         Vector3d x = frictionlessM.set(positionM);
-        double reachM = x.distance(goalM);
-        for (int iteration = 0; iteration < ITERATIONS; iteration++) {
-            clearance.query(x, radiusM, reachM);
-            if (clearance.count() == 0) {
-                candidateM.set(goalM);
-            } else if (!NearestFeasiblePoint.solve(clearance, goalM.x(), goalM.y(), goalM.z(), TOLERANCE_M,
-                    candidateM)) {
-                break;
+        moveToward(x, goalM);
+        if (shading && touchedPiece(x) >= 0) {
+            // Force shading (Ruspini, Kolarov and Khatib 1997, section 5): the goal projected on the plane through
+            // the proxy normal to the surface's shaded normal there is a second goal; the proxy slides toward it
+            // along the true surface, which tilts the force k·(x − goal) toward the shaded normal.
+            clearance.shadedNormal(touchedPiece(x), shadedNormal);
+            double alongM = shadedNormal.dot(x) - shadedNormal.dot(goalM);
+            if (alongM > 0.0) {
+                shadedGoalM.set(shadedNormal).mul(alongM).add(goalM);
+                moveToward(x, shadedGoalM);
             }
-            // The proxy may go only as far as the query vouches for: less than asked when a full query or a dense
-            // mesh covered less, along the same segment (it stays within the half-spaces: they are convex and hold
-            // both ends). A move longer than the reach asked is a push out of a body that came onto the proxy: ask
-            // again with that reach.
-            double movedM = candidateM.distance(x);
-            double coveredM = clearance.coveredReachM();
-            if (movedM > coveredM && coveredM >= reachM) {
-                reachM = movedM;
-                continue;
-            }
-            if (movedM > coveredM) {
-                candidateM.sub(x).mul(coveredM / movedM).add(x);
-                movedM = coveredM;
-            }
-            x.set(candidateM);
-            if (movedM <= TOLERANCE_M || x.x == goalM.x() && x.y == goalM.y() && x.z == goalM.z()) {
-                break;
-            }
-            reachM = x.distance(goalM);
         }
         depthM = x.distance(goalM);
         touchedBody = touchedBody(x);
@@ -188,6 +183,42 @@ public final class ProxyRenderer {
         bodyPositionM.negate().add(positionM).fma(-radiusM, normal);
         destMps.cross(bodyPositionM);
         destMps.add(world.bodyLinearVelocity(body, bodyPositionM));
+    }
+
+    /**
+     * Moves {@code x} toward {@code targetM} as far as the surfaces let it: up to {@link #ITERATIONS} queries, each
+     * followed by the nearest feasible point of its half-spaces.
+     */
+    private void moveToward(Vector3d x, Vector3dc targetM) {
+        double reachM = x.distance(targetM);
+        for (int iteration = 0; iteration < ITERATIONS; iteration++) {
+            clearance.query(x, radiusM, reachM);
+            if (clearance.count() == 0) {
+                candidateM.set(targetM);
+            } else if (!NearestFeasiblePoint.solve(clearance, targetM.x(), targetM.y(), targetM.z(), TOLERANCE_M,
+                    candidateM)) {
+                return;
+            }
+            // The proxy may go only as far as the query vouches for: less than asked when a full query or a dense
+            // mesh covered less, along the same segment (it stays within the half-spaces: they are convex and hold
+            // both ends). A move longer than the reach asked is a push out of a body that came onto the proxy: ask
+            // again with that reach.
+            double movedM = candidateM.distance(x);
+            double coveredM = clearance.coveredReachM();
+            if (movedM > coveredM && coveredM >= reachM) {
+                reachM = movedM;
+                continue;
+            }
+            if (movedM > coveredM) {
+                candidateM.sub(x).mul(coveredM / movedM).add(x);
+                movedM = coveredM;
+            }
+            x.set(candidateM);
+            if (movedM <= TOLERANCE_M || x.x == targetM.x() && x.y == targetM.y() && x.z == targetM.z()) {
+                return;
+            }
+            reachM = x.distance(targetM);
+        }
     }
 
     /**
@@ -240,6 +271,12 @@ public final class ProxyRenderer {
 
     /** The body of the half-space the proxy rests on (the least slack within {@link #TOUCH_M}), or −1. */
     private int touchedBody(Vector3dc xM) {
+        int piece = touchedPiece(xM);
+        return piece < 0 ? -1 : clearance.body(piece);
+    }
+
+    /** The half-space of the last query the proxy rests on (the least slack within {@link #TOUCH_M}), or −1. */
+    private int touchedPiece(Vector3dc xM) {
         int best = -1;
         double bestSlackM = TOUCH_M;
         for (int i = 0; i < clearance.count(); i++) {
@@ -247,7 +284,7 @@ public final class ProxyRenderer {
                 + clearance.normalZ(i) * xM.z() - clearance.offsetM(i);
             if (slackM <= bestSlackM) {
                 bestSlackM = slackM;
-                best = clearance.body(i);
+                best = i;
             }
         }
         return best;

@@ -345,7 +345,8 @@ public final class SceneBuilder {
         }
         PenaltyContactSettings spring = world.contactSettings().penalty();
         return new ProxyRenderer(world, obstacles.stream().mapToInt(Integer::intValue).toArray(),
-            spec.tool().radiusM(), spring.stiffnessNpm(), spring.dampingNspm(), world.material(tool));
+            spec.tool().radiusM(), spring.stiffnessNpm(), spring.dampingNspm(), world.material(tool),
+            spec.tool().forceShading() ? Math.toRadians(spec.tool().creaseAngleDeg()) : Double.NaN);
     }
 
     /**

@@ -299,6 +299,10 @@ public final class SceneLoader {
             throw new SceneException(source + ": device.maxContinuousForceN: must not exceed device.maxForceN ("
                 + spec.device().maxContinuousForceN() + " > " + spec.device().maxForceN() + ")");
         }
+        if (spec.tool().forceShading() && spec.tool().rendering() != ToolSpec.Rendering.PROXY) {
+            throw new SceneException(source + ": tool.forceShading: needs tool.rendering: proxy (force shading moves "
+                + "the proxy; the tool's own contacts are not shaded)");
+        }
     }
 
     private static SceneException error(String source, Located where, String field, String problem) {

@@ -14,6 +14,8 @@ public final class ToolSpec {
     private String name = "tool";
     private double radiusM = 0.005;
     private Rendering rendering = Rendering.CONTACT;
+    private boolean forceShading;
+    private double creaseAngleDeg = 30.0;
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -41,6 +43,27 @@ public final class ToolSpec {
             throw new IllegalArgumentException("rendering must be contact or proxy, got "
                 + (value == null ? "null" : "'" + value.replace("\n", "\\n") + "'"));
         }
+    }
+
+    /** Force shading on meshes, for a tool rendered by proxy. */
+    public void setForceShading(boolean value) {
+        this.forceShading = value;
+    }
+
+    /** Faces meeting at a larger angle than this keep their edge sharp under force shading. */
+    public void setCreaseAngleDeg(double value) {
+        if (!(value > 0.0 && value < 180.0)) {
+            throw new IllegalArgumentException("creaseAngleDeg must be > 0 and < 180, got " + value);
+        }
+        this.creaseAngleDeg = value;
+    }
+
+    public boolean forceShading() {
+        return forceShading;
+    }
+
+    public double creaseAngleDeg() {
+        return creaseAngleDeg;
     }
 
     public Rendering rendering() {

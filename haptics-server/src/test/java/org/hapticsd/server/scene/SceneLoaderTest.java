@@ -124,6 +124,17 @@ class SceneLoaderTest {
     class FieldErrors {
 
         @Test
+        void shouldNameTheToolsRenderingAndShadingProblems() {
+            assertLocated(parseFails("name: t\ntool: {rendering: god}\n"), SOURCE, 2, "tool.rendering",
+                "must be contact or proxy, got 'god'");
+            assertLocated(parseFails("name: t\ntool: {rendering: proxy, creaseAngleDeg: 180}\n"), SOURCE, 2,
+                "tool.creaseAngleDeg", "must be > 0 and < 180, got 180.0");
+            assertEquals(SOURCE + ": tool.forceShading: needs tool.rendering: proxy (force shading moves the proxy; "
+                + "the tool's own contacts are not shaded)",
+                parseFails("name: t\ntool: {forceShading: true}\n").getMessage());
+        }
+
+        @Test
         void shouldNameUnknownFieldAndListExpectedOnes() {
             SceneException e = parseFails("""
                 name: typo

@@ -53,8 +53,11 @@ public final class SphereClearance {
     private final PhysicsWorld world;
     private final int[] obstacles;
     private final TriangleBvh[] hierarchies;
+    /** Per mesh obstacle, its triangles' corner normals for force shading (9 per triangle, body frame), or null. */
+    private final double[][] cornerNormals;
 
     private final double[] normals;
+    private final double[] shadedNormals;
     private final double[] offsetsM;
     private final double[] gapsM;
     private final int[] bodies;
@@ -69,12 +72,14 @@ public final class SphereClearance {
     private final double[] pieceGapM = new double[MAX_TRIANGLES];
     private final double[] piecePointM = new double[3 * MAX_TRIANGLES];
     private final double[] pieceNormal = new double[3 * MAX_TRIANGLES];
+    private final double[] pieceShaded = new double[3 * MAX_TRIANGLES];
     private final Vector3d position = new Vector3d();
     private final Quaterniond orientation = new Quaterniond();
     private final Vector3d local = new Vector3d();
     private final Vector3d point = new Vector3d();
     private final Vector3d normal = new Vector3d();
     private final Vector3d scratch = new Vector3d();
+    private final Vector3d shaded = new Vector3d();
 
     /**
      * @param obstacles the bodies the sphere meets, each static or kinematic; a mesh's hierarchy is built here
@@ -82,12 +87,28 @@ public final class SphereClearance {
      * @throws IllegalArgumentException if a body is dynamic, out of range, or {@code capacity < 1}
      */
     public SphereClearance(PhysicsWorld world, int[] obstacles, int capacity) {
+        this(world, obstacles, capacity, Double.NaN);
+    }
+
+    /**
+     * With force shading: each piece of a mesh also carries a shaded normal ({@link #shadedNormal}), interpolated
+     * over its triangle from corner normals that average the faces around the corner within {@code creaseAngleRad}
+     * of the triangle's own, weighted by area (Morgenbesser and Srinivasan, "Force shading for haptic shape
+     * perception", 1996; the crease keeps a box's edges sharp). NaN: no shading, the shaded normal is the piece's.
+     *
+     * @param creaseAngleRad 0 < angle < π, or NaN
+     */
+    public SphereClearance(PhysicsWorld world, int[] obstacles, int capacity, double creaseAngleRad) {
+        if (!Double.isNaN(creaseAngleRad) && !(creaseAngleRad > 0.0 && creaseAngleRad < Math.PI)) {
+            throw new IllegalArgumentException("crease angle must be in (0, π) rad, got " + creaseAngleRad);
+        }
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
         }
         this.world = world;
         this.obstacles = obstacles.clone();
         this.hierarchies = new TriangleBvh[obstacles.length];
+        this.cornerNormals = new double[obstacles.length][];
         for (int i = 0; i < obstacles.length; i++) {
             int body = obstacles[i];
             if (body < 0 || body >= world.bodyCount() || world.bodyType(body) == BodyType.DYNAMIC) {
@@ -96,9 +117,13 @@ public final class SphereClearance {
             }
             if (world.shape(body) instanceof TriangleMeshShape mesh) {
                 hierarchies[i] = new TriangleBvh(mesh.mesh());
+                if (!Double.isNaN(creaseAngleRad)) {
+                    cornerNormals[i] = cornerNormals(mesh.mesh(), Math.cos(creaseAngleRad));
+                }
             }
         }
         normals = new double[3 * capacity];
+        shadedNormals = new double[3 * capacity];
         offsetsM = new double[capacity];
         gapsM = new double[capacity];
         bodies = new int[capacity];
@@ -119,7 +144,7 @@ public final class SphereClearance {
             world.bodyPosition(body, position);
             world.bodyOrientation(body, orientation);
             if (shape instanceof TriangleMeshShape mesh) {
-                meshPieces(mesh.mesh(), hierarchies[i], body, centreM, radiusM, reachM);
+                meshPieces(mesh.mesh(), hierarchies[i], cornerNormals[i], body, centreM, radiusM, reachM);
                 continue;
             }
             double depthM;
@@ -138,6 +163,7 @@ public final class SphereClearance {
             } else {
                 continue;
             }
+            shaded.set(normal);
             keep(body, -depthM, radiusM, reachM);
         }
         return count;
@@ -220,8 +246,8 @@ public final class SphereClearance {
         return radiusM - distanceM;
     }
 
-    private void meshPieces(TriangleMesh mesh, TriangleBvh bvh, int body, Vector3dc centreM, double radiusM,
-                            double reachM) {
+    private void meshPieces(TriangleMesh mesh, TriangleBvh bvh, double[] corners, int body, Vector3dc centreM,
+                            double radiusM, double reachM) {
         orientation.transformInverse(scratch.set(centreM).sub(position), local);
         double lx = local.x;
         double ly = local.y;
@@ -276,6 +302,9 @@ public final class SphereClearance {
             piecePointM[3 * p] = point.x;
             piecePointM[3 * p + 1] = point.y;
             piecePointM[3 * p + 2] = point.z;
+            if (corners != null) {
+                interpolate(corners, t, ax, ay, az, abx, aby, abz, acx, acy, acz, point, p);
+            }
             if (distanceM > 1e-12 * extentM) {
                 pieceNormal[3 * p] = dx / distanceM;
                 pieceNormal[3 * p + 1] = dy / distanceM;
@@ -312,6 +341,11 @@ public final class SphereClearance {
             point.set(piecePointM[3 * p], piecePointM[3 * p + 1], piecePointM[3 * p + 2]);
             orientation.transform(normal);
             orientation.transform(point).add(position);
+            if (corners != null) {
+                orientation.transform(shaded.set(pieceShaded[3 * p], pieceShaded[3 * p + 1], pieceShaded[3 * p + 2]));
+            } else {
+                shaded.set(normal);
+            }
             keep(body, pieceGapM[p], radiusM, reachM);
         }
     }
@@ -342,6 +376,100 @@ public final class SphereClearance {
         return false;
     }
 
+    /**
+     * The shaded normal at {@code q} (the closest point, in the triangle) into {@link #pieceShaded} slot {@code p}:
+     * the corner normals weighted by q's barycentric coordinates, normalised.
+     */
+    private void interpolate(double[] corners, int t, double ax, double ay, double az, double abx, double aby,
+                             double abz, double acx, double acy, double acz, Vector3dc q, int p) {
+        double aqx = q.x() - ax;
+        double aqy = q.y() - ay;
+        double aqz = q.z() - az;
+        double d00 = abx * abx + aby * aby + abz * abz;
+        double d01 = abx * acx + aby * acy + abz * acz;
+        double d11 = acx * acx + acy * acy + acz * acz;
+        double d20 = aqx * abx + aqy * aby + aqz * abz;
+        double d21 = aqx * acx + aqy * acy + aqz * acz;
+        double denominator = d00 * d11 - d01 * d01;
+        double v = denominator > 0.0 ? Math.max(0.0, Math.min(1.0, (d11 * d20 - d01 * d21) / denominator)) : 0.0;
+        double w = denominator > 0.0 ? Math.max(0.0, Math.min(1.0 - v, (d00 * d21 - d01 * d20) / denominator)) : 0.0;
+        double u = 1.0 - v - w;
+        int c = 9 * t;
+        double nx = u * corners[c] + v * corners[c + 3] + w * corners[c + 6];
+        double ny = u * corners[c + 1] + v * corners[c + 4] + w * corners[c + 7];
+        double nz = u * corners[c + 2] + v * corners[c + 5] + w * corners[c + 8];
+        double length = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        pieceShaded[3 * p] = nx / length;
+        pieceShaded[3 * p + 1] = ny / length;
+        pieceShaded[3 * p + 2] = nz / length;
+    }
+
+    /**
+     * Each triangle's corner normals: at each corner, the sum of the area-weighted normals (the cross products) of
+     * the triangles at that vertex whose unit normals are within the crease of this triangle's, normalised. Corners
+     * are matched by vertex index (a mesh loaded from OBJ shares them; STL corners are welded, docs/scenes.md).
+     */
+    private static double[] cornerNormals(TriangleMesh mesh, double cosCrease) {
+        int triangles = mesh.triangleCount();
+        double[] face = new double[3 * triangles];
+        double[] unit = new double[3 * triangles];
+        int[] degree = new int[mesh.vertexCount() + 1];
+        for (int t = 0; t < triangles; t++) {
+            int a = mesh.corner(t, 0);
+            int b = mesh.corner(t, 1);
+            int c = mesh.corner(t, 2);
+            double abx = mesh.vertexX(b) - mesh.vertexX(a);
+            double aby = mesh.vertexY(b) - mesh.vertexY(a);
+            double abz = mesh.vertexZ(b) - mesh.vertexZ(a);
+            double acx = mesh.vertexX(c) - mesh.vertexX(a);
+            double acy = mesh.vertexY(c) - mesh.vertexY(a);
+            double acz = mesh.vertexZ(c) - mesh.vertexZ(a);
+            face[3 * t] = aby * acz - abz * acy;
+            face[3 * t + 1] = abz * acx - abx * acz;
+            face[3 * t + 2] = abx * acy - aby * acx;
+            double length = Math.sqrt(face[3 * t] * face[3 * t] + face[3 * t + 1] * face[3 * t + 1]
+                + face[3 * t + 2] * face[3 * t + 2]);
+            for (int k = 0; k < 3; k++) {
+                unit[3 * t + k] = length > 0.0 ? face[3 * t + k] / length : 0.0;
+                degree[mesh.corner(t, k) + 1]++;
+            }
+        }
+        for (int v = 0; v < mesh.vertexCount(); v++) {
+            degree[v + 1] += degree[v];
+        }
+        int[] incident = new int[degree[mesh.vertexCount()]];
+        int[] fill = degree.clone();
+        for (int t = 0; t < triangles; t++) {
+            for (int k = 0; k < 3; k++) {
+                incident[fill[mesh.corner(t, k)]++] = t;
+            }
+        }
+        double[] corners = new double[9 * triangles];
+        for (int t = 0; t < triangles; t++) {
+            for (int k = 0; k < 3; k++) {
+                int v = mesh.corner(t, k);
+                double nx = 0.0;
+                double ny = 0.0;
+                double nz = 0.0;
+                for (int j = degree[v]; j < degree[v + 1]; j++) {
+                    int u = incident[j];
+                    double cos = unit[3 * u] * unit[3 * t] + unit[3 * u + 1] * unit[3 * t + 1]
+                        + unit[3 * u + 2] * unit[3 * t + 2];
+                    if (u == t || cos >= cosCrease) {
+                        nx += face[3 * u];
+                        ny += face[3 * u + 1];
+                        nz += face[3 * u + 2];
+                    }
+                }
+                double length = Math.sqrt(nx * nx + ny * ny + nz * nz);
+                corners[9 * t + 3 * k] = length > 0.0 ? nx / length : unit[3 * t];
+                corners[9 * t + 3 * k + 1] = length > 0.0 ? ny / length : unit[3 * t + 1];
+                corners[9 * t + 3 * k + 2] = length > 0.0 ? nz / length : unit[3 * t + 2];
+            }
+        }
+        return corners;
+    }
+
     /** Keeps the half-space in {@link #point}, {@link #normal} when its gap is within reach. */
     private void keep(int body, double gapM, double radiusM, double reachM) {
         if (gapM > reachM) {
@@ -367,6 +495,9 @@ public final class SphereClearance {
         normals[3 * slot + 1] = normal.y;
         normals[3 * slot + 2] = normal.z;
         offsetsM[slot] = normal.dot(point) + radiusM;
+        shadedNormals[3 * slot] = shaded.x;
+        shadedNormals[3 * slot + 1] = shaded.y;
+        shadedNormals[3 * slot + 2] = shaded.z;
         gapsM[slot] = gapM;
         bodies[slot] = body;
     }
@@ -387,6 +518,14 @@ public final class SphereClearance {
     /** The most half-spaces a query keeps. */
     public int capacity() {
         return bodies.length;
+    }
+
+    /**
+     * The shaded normal of piece {@code i} at its closest point (force shading on a mesh); the piece's own normal
+     * everywhere else.
+     */
+    public Vector3d shadedNormal(int i, Vector3d dest) {
+        return dest.set(shadedNormals[3 * i], shadedNormals[3 * i + 1], shadedNormals[3 * i + 2]);
     }
 
     /** Unit normal of half-space {@code i}, pointing away from its piece. */
