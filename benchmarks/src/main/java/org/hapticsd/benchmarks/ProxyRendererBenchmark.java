@@ -1,16 +1,12 @@
 package org.hapticsd.benchmarks;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.hapticsd.physics.BoxShape;
 import org.hapticsd.physics.ContactSettings;
 import org.hapticsd.physics.Material;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.TriangleMeshShape;
-import org.hapticsd.physics.geometry.TriangleMesh;
+import org.hapticsd.physics.geometry.MeshShapes;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -68,7 +64,7 @@ public class ProxyRendererBenchmark {
             radiusM = 0.02;
             heightM = 0.001 + 0.005 - 0.01;
         } else if ("ball-mesh".equals(scene)) {
-            body = world.addStaticBody("ball", new TriangleMeshShape(icosphere(0.05, 3)), new Vector3d(),
+            body = world.addStaticBody("ball", new TriangleMeshShape(MeshShapes.icosphere(0.05, 3)), new Vector3d(),
                 new Quaterniond());
             radiusM = 0.045;
             heightM = Double.NaN;
@@ -101,63 +97,5 @@ public class ProxyRendererBenchmark {
         velocity.set(-s, c, 0.0);
         proxy.update(goal, velocity, DT_S);
         return proxy.forceN().z();
-    }
-
-    /** A sphere of {@code radiusM}: an icosahedron's faces subdivided {@code levels} times, outward. */
-    static TriangleMesh icosphere(double radiusM, int levels) {
-        double t = (1.0 + Math.sqrt(5.0)) / 2.0;
-        List<double[]> vertices = new ArrayList<>();
-        double[][] corners = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t}, {0, -1, -t},
-            {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
-        for (double[] v : corners) {
-            vertices.add(unit(v));
-        }
-        int[][] faces = {{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
-            {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5},
-            {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}};
-        List<int[]> triangles = new ArrayList<>(List.of(faces));
-        for (int level = 0; level < levels; level++) {
-            Map<Long, Integer> middles = new HashMap<>();
-            List<int[]> finer = new ArrayList<>();
-            for (int[] f : triangles) {
-                int a = middle(f[0], f[1], vertices, middles);
-                int b = middle(f[1], f[2], vertices, middles);
-                int c = middle(f[2], f[0], vertices, middles);
-                finer.add(new int[] {f[0], a, c});
-                finer.add(new int[] {f[1], b, a});
-                finer.add(new int[] {f[2], c, b});
-                finer.add(new int[] {a, b, c});
-            }
-            triangles = finer;
-        }
-        double[] xyz = new double[3 * vertices.size()];
-        for (int i = 0; i < vertices.size(); i++) {
-            for (int k = 0; k < 3; k++) {
-                xyz[3 * i + k] = radiusM * vertices.get(i)[k];
-            }
-        }
-        int[] corners3 = new int[3 * triangles.size()];
-        for (int i = 0; i < triangles.size(); i++) {
-            System.arraycopy(triangles.get(i), 0, corners3, 3 * i, 3);
-        }
-        return new TriangleMesh(xyz, corners3);
-    }
-
-    private static int middle(int i, int j, List<double[]> vertices, Map<Long, Integer> middles) {
-        long key = ((long) Math.min(i, j) << 32) | Math.max(i, j);
-        Integer known = middles.get(key);
-        if (known != null) {
-            return known;
-        }
-        double[] a = vertices.get(i);
-        double[] b = vertices.get(j);
-        vertices.add(unit(new double[] {a[0] + b[0], a[1] + b[1], a[2] + b[2]}));
-        middles.put(key, vertices.size() - 1);
-        return vertices.size() - 1;
-    }
-
-    private static double[] unit(double[] v) {
-        double length = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        return new double[] {v[0] / length, v[1] / length, v[2] / length};
     }
 }

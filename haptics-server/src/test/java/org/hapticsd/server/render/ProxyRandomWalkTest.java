@@ -14,7 +14,7 @@ import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.TriangleMeshShape;
 import org.hapticsd.physics.collision.SphereClearance;
 import org.hapticsd.physics.geometry.ConvexHull;
-import org.hapticsd.physics.geometry.TriangleMesh;
+import org.hapticsd.physics.geometry.MeshShapes;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
 import org.junit.jupiter.api.Test;
@@ -109,18 +109,8 @@ class ProxyRandomWalkTest {
                 return w.addStaticBody(name, new ConvexHullShape(ConvexHull.of(points)), at, turn);
             case 4:
                 // A closed box as a mesh of 12 triangles facing outward, of random proportions.
-                double hx = random.nextDouble(0.002, 0.04);
-                double hy = random.nextDouble(0.002, 0.04);
-                double hz = random.nextDouble(0.002, 0.04);
-                double[] v = new double[24];
-                for (int i = 0; i < 8; i++) {
-                    v[3 * i] = (i & 1) == 0 ? -hx : hx;
-                    v[3 * i + 1] = (i & 2) == 0 ? -hy : hy;
-                    v[3 * i + 2] = (i & 4) == 0 ? -hz : hz;
-                }
-                int[] t = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-                    2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-                return w.addStaticBody(name, new TriangleMeshShape(new TriangleMesh(v, t)), at, turn);
+                return w.addStaticBody(name, new TriangleMeshShape(MeshShapes.box(random.nextDouble(0.002, 0.04),
+                    random.nextDouble(0.002, 0.04), random.nextDouble(0.002, 0.04))), at, turn);
             default:
                 return w.addStaticBody(name, new PlaneShape(new Vector3d(random.nextDouble(-1, 1),
                     random.nextDouble(-1, 1), random.nextDouble(-1, 1)).normalize()), at.mul(1.5), turn);

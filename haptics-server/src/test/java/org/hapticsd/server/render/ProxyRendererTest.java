@@ -11,6 +11,7 @@ import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.TriangleMeshShape;
+import org.hapticsd.physics.geometry.MeshShapes;
 import org.hapticsd.physics.geometry.TriangleMesh;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -194,24 +195,11 @@ class ProxyRendererTest {
         assertEquals(K * (0.05 + R), p.forceN().z(), 1e-6);
     }
 
-    /** A closed cube of 12 triangles, half-size 0.02 m, facing outward. */
-    private static TriangleMesh cube() {
-        double h = 0.02;
-        double[] v = new double[24];
-        for (int i = 0; i < 8; i++) {
-            v[3 * i] = (i & 1) == 0 ? -h : h;
-            v[3 * i + 1] = (i & 2) == 0 ? -h : h;
-            v[3 * i + 2] = (i & 4) == 0 ? -h : h;
-        }
-        int[] t = {0, 2, 3, 0, 3, 1,   4, 5, 7, 4, 7, 6,   0, 1, 5, 0, 5, 4,
-                   2, 6, 7, 2, 7, 3,   0, 4, 6, 0, 6, 2,   1, 3, 7, 1, 7, 5};
-        return new TriangleMesh(v, t);
-    }
-
     @Test
     void overAConvexMeshEdgeTheProxyWrapsRoundOntoTheSideFace() {
         PhysicsWorld w = world();
-        int mesh = w.addStaticBody("cube", new TriangleMeshShape(cube()), new Vector3d(), new Quaterniond());
+        int mesh = w.addStaticBody("cube", new TriangleMeshShape(MeshShapes.box(0.02, 0.02, 0.02)), new Vector3d(),
+            new Quaterniond());
         ProxyRenderer p = proxy(w, mesh);
         Vector3d v0 = new Vector3d();
         p.update(new Vector3d(0.0, 0.001, 0.05), v0, DT);
