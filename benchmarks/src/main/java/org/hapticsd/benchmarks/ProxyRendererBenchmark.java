@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       slides on one face;</li>
  *   <li>{@code ball-mesh}: a ball of 0.05 m tessellated into 1,280 triangles (an icosahedron subdivided three times),
  *       the goal circling 5 mm inside it: the proxy slides over facets and edges, a dozen triangles within its reach
- *       at once, every one a constraint plane.</li>
+ *       at once, every one a constraint plane;</li>
+ *   <li>{@code ball-mesh-shaded}: the same with force shading (30° crease): a second move toward the shaded goal.</li>
  * </ul>
  */
 @State(Scope.Thread)
@@ -44,7 +45,7 @@ public class ProxyRendererBenchmark {
 
     private static final double DT_S = 1e-3;
 
-    @Param({"plate", "ball-mesh"})
+    @Param({"plate", "ball-mesh", "ball-mesh-shaded"})
     public String scene;
 
     private ProxyRenderer proxy;
@@ -63,15 +64,16 @@ public class ProxyRendererBenchmark {
                 new Material(0.0, 0.6, 0.4));
             radiusM = 0.02;
             heightM = 0.001 + 0.005 - 0.01;
-        } else if ("ball-mesh".equals(scene)) {
+        } else if (scene.startsWith("ball-mesh")) {
             body = world.addStaticBody("ball", new TriangleMeshShape(MeshShapes.icosphere(0.05, 3)), new Vector3d(),
                 new Quaterniond());
             radiusM = 0.045;
             heightM = Double.NaN;
         } else {
-            throw new IllegalArgumentException("scene: plate or ball-mesh, got " + scene);
+            throw new IllegalArgumentException("scene: plate, ball-mesh or ball-mesh-shaded, got " + scene);
         }
-        proxy = new ProxyRenderer(world, new int[] {body}, 0.005, 1000.0, 1.0, Material.DEFAULT);
+        proxy = new ProxyRenderer(world, new int[] {body}, 0.005, 1000.0, 1.0, Material.DEFAULT,
+            scene.endsWith("-shaded") ? Math.toRadians(30.0) : Double.NaN);
         // Engage from outside, then one lap to settle.
         goal.set(0.0, 0.0, 0.2);
         proxy.update(goal, velocity, DT_S);
