@@ -147,6 +147,19 @@ class LoopAllocationTest {
         assertTrue(f.scene.haptic().proxy().engaged(), "the proxy rendered");
     }
 
+    /** scenes/proxy-ball.yaml: the shaded proxy strokes a ball of 320 facets, over and over. */
+    @Test
+    void shouldAllocateZeroBytesPerTickWithForceShading() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/proxy-ball.yaml"));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the shaded ball");
+    }
+
     /**
      * On the system clock the physics budget reads the loop thread's CPU time around every step
      * ({@link ThreadCpuClock}): that reading allocates nothing either.
