@@ -99,7 +99,6 @@ public final class HapticLoop implements LoopControl {
     private final Vector3d transientSceneN = new Vector3d();
     private final Vector3d transientDeviceN = new Vector3d();
     private final Vector3d bodyPositionM = new Vector3d();
-    private final Vector3d strikePointM = new Vector3d();
     private final Vector3d bodyVelocityMps = new Vector3d();
     private final Quaterniond bodyOrientation = new Quaterniond();
     private final Consumer<LoopCommand> applyCommand = this::apply;
@@ -307,9 +306,8 @@ public final class HapticLoop implements LoopControl {
             if (proxy != null) {
                 sceneForceN.add(proxy.forceN());
                 if (proxy.struck()) {
-                    strikePointM.set(proxy.normal()).mul(-proxy.radiusM()).add(proxy.positionM());
                     transients.strikeByProxy(proxy.touchedBody(), proxy.strikeSpeedMps(), proxy.normal(),
-                        strikePointM);
+                        proxy.contactPointM());
                 }
             }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
@@ -448,8 +446,7 @@ public final class HapticLoop implements LoopControl {
                 int i = published++;
                 s.contactBodies[2 * i] = toolBody;
                 s.contactBodies[2 * i + 1] = proxy.touchedBody();
-                strikePointM.set(proxy.normal()).mul(-proxy.radiusM()).add(proxy.positionM());
-                putXyz(s.contactPointM, i, strikePointM);
+                putXyz(s.contactPointM, i, proxy.contactPointM());
                 putXyz(s.contactNormal, i, proxy.normal());
                 putXyz(s.contactForceN, i, proxy.forceN());
                 s.contactDepthM[i] = proxy.depthM();

@@ -77,6 +77,7 @@ public final class ProxyRenderer {
     private final Vector3d shadedGoalM = new Vector3d();
     private final boolean shading;
     private final Vector3d surfaceVelocityMps = new Vector3d();
+    private final Vector3d contactPointM = new Vector3d();
     private final Vector3d bodyPositionM = new Vector3d();
     private final PhysicsWorld world;
 
@@ -166,6 +167,7 @@ public final class ProxyRenderer {
             forceN.zero();
             return;
         }
+        contactPointM.set(normal).mul(-radiusM).add(positionM);
         forceN.set(positionM).sub(goalM).mul(stiffnessNpm);
         double springNormalN = forceN.dot(normal);
         // ḋ as the contact has it: the surface's speed along the normal (a kinematic body's point velocity under
@@ -180,7 +182,7 @@ public final class ProxyRenderer {
     private void surfaceVelocity(int body, Vector3d destMps) {
         world.bodyAngularVelocity(body, destMps);
         world.bodyPosition(body, bodyPositionM);
-        bodyPositionM.negate().add(positionM).fma(-radiusM, normal);
+        bodyPositionM.negate().add(contactPointM);
         destMps.cross(bodyPositionM);
         destMps.add(world.bodyLinearVelocity(body, bodyPositionM));
     }
@@ -352,6 +354,11 @@ public final class ProxyRenderer {
     /** The hand's speed into the surface at the strike of this tick. */
     public double strikeSpeedMps() {
         return strikeSpeedMps;
+    }
+
+    /** The surface point under the proxy, {@code x − r·n}, while it touches (its last value otherwise). */
+    public Vector3dc contactPointM() {
+        return contactPointM;
     }
 
     /** The unit normal of the surface the proxy rests on, from the goal toward the proxy. */
