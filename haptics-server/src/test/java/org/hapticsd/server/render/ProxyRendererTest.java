@@ -144,27 +144,8 @@ class ProxyRendererTest {
     @Test
     void aDenseMeshFloorStopsAGoalThatJumpsFarThroughItInOneTick() {
         PhysicsWorld w = world();
-        // 60 × 60 cells of 5 mm, 7,200 triangles: a query for the whole jump would take in far more than 256.
-        int n = 61;
-        double[] v = new double[3 * n * n];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                v[3 * (i * n + j)] = -0.15 + 0.005 * i;
-                v[3 * (i * n + j) + 1] = -0.15 + 0.005 * j;
-            }
-        }
-        int[] t = new int[6 * 60 * 60];
-        int k = 0;
-        for (int i = 0; i < 60; i++) {
-            for (int j = 0; j < 60; j++) {
-                int a = i * n + j;
-                int b = (i + 1) * n + j;
-                int[] two = {a, b, b + 1, a, b + 1, a + 1};
-                System.arraycopy(two, 0, t, k, 6);
-                k += 6;
-            }
-        }
-        int mesh = w.addStaticBody("grid", new TriangleMeshShape(new TriangleMesh(v, t)), new Vector3d(),
+        // 60 × 60 cells of 5 mm, 7,200 triangles: a query for the whole jump would take in far more than 1,024.
+        int mesh = w.addStaticBody("grid", new TriangleMeshShape(grid(60, 0.005)), new Vector3d(),
             new Quaterniond());
         ProxyRenderer p = proxy(w, mesh);
         Vector3d v0 = new Vector3d();
@@ -193,6 +174,51 @@ class ProxyRendererTest {
         assertEquals(0.031, p.positionM().x(), 1e-9);
         assertEquals(-0.012, p.positionM().y(), 1e-9);
         assertEquals(K * (0.05 + R), p.forceN().z(), 1e-6);
+    }
+
+    /** A square floor of {@code cells} × {@code cells} square cells of {@code cellM}, centred, facing +z. */
+    private static TriangleMesh grid(int cells, double cellM) {
+        int n = cells + 1;
+        double[] v = new double[3 * n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                v[3 * (i * n + j)] = (i - cells / 2.0) * cellM;
+                v[3 * (i * n + j) + 1] = (j - cells / 2.0) * cellM;
+            }
+        }
+        int[] t = new int[6 * cells * cells];
+        int k = 0;
+        for (int i = 0; i < cells; i++) {
+            for (int j = 0; j < cells; j++) {
+                int a = i * n + j;
+                int b = (i + 1) * n + j;
+                int[] two = {a, b, b + 1, a, b + 1, a + 1};
+                System.arraycopy(two, 0, t, k, 6);
+                k += 6;
+            }
+        }
+        return new TriangleMesh(v, t);
+    }
+
+    /** Cells a tenth of the tool's radius: 800 triangles under the tool's bounds, the proxy still slides freely. */
+    @Test
+    void aFineMeshFloorIsSlidOverLikeAPlane() {
+        PhysicsWorld w = world();
+        int mesh = w.addStaticBody("fine", new TriangleMeshShape(grid(80, 0.0005)), new Vector3d(),
+            new Quaterniond());
+        ProxyRenderer p = proxy(w, mesh);
+        Vector3d v0 = new Vector3d();
+        p.update(new Vector3d(-0.01, 0.00013, 0.02), v0, DT);
+        Vector3d goal = new Vector3d(-0.01, 0.00013, -0.003);
+        for (int tick = 0; tick < 3; tick++) {
+            p.update(goal, v0, DT);
+        }
+        for (int tick = 0; tick <= 100; tick++) {
+            p.update(goal.set(-0.01 + 0.0002 * tick, 0.00013, -0.003), v0, DT);
+            assertEquals(goal.x, p.positionM().x(), 1e-9, "tick " + tick);
+            assertEquals(R, p.positionM().z(), 1e-12, "tick " + tick);
+            assertEquals(K * (0.003 + R), p.forceN().z(), 1e-6, "tick " + tick);
+        }
     }
 
     @Test

@@ -42,13 +42,18 @@ import org.joml.Vector3dc;
  * {@link #coveredReachM()} shrinks to the gap of the nearest piece left out, so that a sphere moving no farther than
  * the covered reach meets only pieces the query kept. A mesh whose triangles near the sphere are more than
  * {@value #MAX_TRIANGLES} for the reach asked is asked again with half the reach, down to none (then its first
- * {@value #MAX_TRIANGLES}, the contacts' own limit, docs/scenes.md). Loop thread only: allocates only in its
- * constructor.
+ * {@value #MAX_TRIANGLES}, and a covered reach of zero: the sphere stays where it is); of its triangles within reach,
+ * the {@value #NEAREST} nearest are taken. Loop thread only: allocates only in its constructor.
  */
 public final class SphereClearance {
 
-    /** Triangles of one mesh examined per query; a sphere's reach rarely spans more. */
-    private static final int MAX_TRIANGLES = 256;
+    /**
+     * Triangles of one mesh examined per query: cells down to about a sixteenth of the sphere's radius fit within
+     * its bounds.
+     */
+    private static final int MAX_TRIANGLES = 1024;
+    /** Mesh pieces taken per query, the nearest; the covered reach ends at the nearest of the rest. */
+    private static final int NEAREST = 64;
 
     private final PhysicsWorld world;
     private final int[] obstacles;
@@ -315,11 +320,9 @@ public final class SphereClearance {
                 pieceNormal[3 * p + 2] = fz / faceLength;
             }
         }
-        // Nearest first (insertion sort: a few pieces, at most 256), so that a piece is only ever left out for one
-        // that is kept.
-        for (int p = 0; p < pieces; p++) {
-            pieceOrder[p] = p;
-        }
+        // The nearest NEAREST pieces, nearest first, so that a piece is only ever left out for one that is kept; the
+        // covered reach ends at the nearest of the others.
+        pieces = selectNearest(pieces);
         for (int i = 1; i < pieces; i++) {
             int p = pieceOrder[i];
             int j = i - 1;
@@ -348,6 +351,50 @@ public final class SphereClearance {
             }
             keep(body, pieceGapM[p], radiusM, reachM);
         }
+    }
+
+    /**
+     * Puts the {@link #NEAREST} pieces of least gap (all, if there are no more) into the front of
+     * {@link #pieceOrder}, through a bounded max-heap (O(m log NEAREST), not a sort of all m), and lowers the covered
+     * reach to the gap of the nearest piece left out.
+     *
+     * @return how many were put there
+     */
+    private int selectNearest(int pieces) {
+        int size = 0;
+        for (int p = 0; p < pieces; p++) {
+            if (size < NEAREST) {
+                int i = size++;
+                while (i > 0 && pieceGapM[pieceOrder[(i - 1) / 2]] < pieceGapM[p]) {
+                    pieceOrder[i] = pieceOrder[(i - 1) / 2];
+                    i = (i - 1) / 2;
+                }
+                pieceOrder[i] = p;
+                continue;
+            }
+            int out = p;
+            if (pieceGapM[p] < pieceGapM[pieceOrder[0]]) {
+                out = pieceOrder[0];
+                int i = 0;
+                while (true) {
+                    int child = 2 * i + 1;
+                    if (child >= size) {
+                        break;
+                    }
+                    if (child + 1 < size && pieceGapM[pieceOrder[child + 1]] > pieceGapM[pieceOrder[child]]) {
+                        child++;
+                    }
+                    if (pieceGapM[pieceOrder[child]] <= pieceGapM[p]) {
+                        break;
+                    }
+                    pieceOrder[i] = pieceOrder[child];
+                    i = child;
+                }
+                pieceOrder[i] = p;
+            }
+            coveredReachM = Math.max(0.0, Math.min(coveredReachM, pieceGapM[out]));
+        }
+        return size;
     }
 
     /**
