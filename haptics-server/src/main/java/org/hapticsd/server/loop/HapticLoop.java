@@ -16,6 +16,7 @@ import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.safety.SafetyFault;
@@ -49,6 +50,8 @@ public final class HapticLoop implements LoopControl {
     private ToolGrasps grasps;
     /** The tool's proxy, or null when the tool's own contacts render every body. */
     private ProxyRenderer proxy;
+    /** The passivity observer and controller on the rendered force, or null. */
+    private PassivityController passivity;
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -159,6 +162,7 @@ public final class HapticLoop implements LoopControl {
         this.transients = scene.transients();
         this.grasps = scene.grasps();
         this.proxy = scene.proxy();
+        this.passivity = scene.passivity();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -311,6 +315,10 @@ public final class HapticLoop implements LoopControl {
                 }
             }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
+            if (passivity != null) {
+                passivity.filter(dtS, deviceState.velocityXMps, deviceState.velocityYMps,
+                    deviceState.velocityZMps, deviceForceN);
+            }
             transients.update(world, toolBody, dtS, transientSceneN);
             mapping.sceneForceToDevice(transientSceneN, transientDeviceN).mul(forceScale);
         }
@@ -319,6 +327,10 @@ public final class HapticLoop implements LoopControl {
         boolean healthy = deviceHealth.connected && deviceHealth.fault == DeviceFault.NONE;
         safety.update(nowNs, deviceForceN.x, deviceForceN.y, deviceForceN.z, transientDeviceN.x, transientDeviceN.y,
             transientDeviceN.z, fresh, healthy, consecutiveOverruns);
+        if (passivity != null) {
+            passivity.commanded(safety.outputX() - transientDeviceN.x, safety.outputY() - transientDeviceN.y,
+                safety.outputZ() - transientDeviceN.z);
+        }
         t = mark(LoopStage.SAFETY, t);
 
         device.commandForce(safety.outputX(), safety.outputY(), safety.outputZ(), 0.0, 0.0, 0.0);
@@ -709,6 +721,7 @@ public final class HapticLoop implements LoopControl {
         transients = scene.transients();
         grasps = scene.grasps();
         proxy = scene.proxy();
+        passivity = scene.passivity();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

@@ -13,9 +13,17 @@ import org.hapticsd.physics.PhysicsWorld;
  * @param grasps     what the stylus's buttons grab; owned by the loop with the world
  * @param proxy      the tool's proxy against the static and kinematic bodies ({@code tool.rendering: proxy}), or
  *                   null when the tool's own contacts render them; owned by the loop with the world
+ * @param passivity  the passivity observer and controller on the rendered force ({@code tool.passivityControl}),
+ *                   or null; owned by the loop with the world
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
-                          ToolGrasps grasps, ProxyRenderer proxy) {
+                          ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity) {
+    /** A scene without passivity control. */
+    public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
+                       ToolGrasps grasps, ProxyRenderer proxy) {
+        this(world, toolBody, mapping, transients, grasps, proxy, null);
+    }
+
     /** A scene whose tool renders by its contacts. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                        ToolGrasps grasps) {

@@ -46,6 +46,7 @@ import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
+import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolGrasps;
@@ -322,7 +323,9 @@ public final class SceneBuilder {
         ImpactTransients transients = transients(spec, world, indices, impulse);
         // The broadphase's tree and the contact storage now, on the loading thread: not in the loop's first tick.
         world.prime();
-        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy);
+        PassivityController passivity = spec.tool().passivityControl()
+            ? new PassivityController(spec.device().effectiveMassKg()) : null;
+        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
     }

@@ -15,6 +15,7 @@ public final class ToolSpec {
     private double radiusM = 0.005;
     private Rendering rendering = Rendering.CONTACT;
     private boolean forceShading;
+    private boolean passivityControl;
     private double creaseAngleDeg = 30.0;
 
     public void setName(String value) {
@@ -56,6 +57,15 @@ public final class ToolSpec {
             throw new IllegalArgumentException("creaseAngleDeg must be > 0 and < 180, got " + value);
         }
         this.creaseAngleDeg = value;
+    }
+
+    /** A time-domain passivity observer and controller on the rendered force. */
+    public void setPassivityControl(boolean value) {
+        this.passivityControl = value;
+    }
+
+    public boolean passivityControl() {
+        return passivityControl;
     }
 
     public boolean forceShading() {

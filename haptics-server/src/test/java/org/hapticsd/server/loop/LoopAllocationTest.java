@@ -147,6 +147,25 @@ class LoopAllocationTest {
         assertTrue(f.scene.haptic().proxy().engaged(), "the proxy rendered");
     }
 
+    /** The default wall at 5000 N/m with the passivity controller, which damps at every contact. */
+    @Test
+    void shouldAllocateZeroBytesPerTickWithPassivityControl(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path scene = java.nio.file.Files.writeString(dir.resolve("stiff.yaml"),
+            java.nio.file.Files.readString(java.nio.file.Path.of("../scenes/wall.yaml"))
+                .replace("stiffnessNpm: 1000.0", "stiffnessNpm: 5000.0")
+                .replace("  radiusM: 0.005\n", "  radiusM: 0.005\n  passivityControl: true\n"));
+        LoopFixture f = LoopFixture.withSimulatedStylus(scene);
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks with passivity control");
+        assertTrue(f.scene.haptic().passivity().activeTicks() > 0, "the controller damped");
+    }
+
     /** scenes/proxy-ball.yaml: the shaded proxy strokes a ball of 320 facets, over and over. */
     @Test
     void shouldAllocateZeroBytesPerTickWithForceShading() throws Exception {
