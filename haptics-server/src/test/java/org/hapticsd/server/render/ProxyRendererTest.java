@@ -145,7 +145,7 @@ class ProxyRendererTest {
     void aDenseMeshFloorStopsAGoalThatJumpsFarThroughItInOneTick() {
         PhysicsWorld w = world();
         // 60 × 60 cells of 5 mm, 7,200 triangles: a query for the whole jump would take in far more than 1,024.
-        int mesh = w.addStaticBody("grid", new TriangleMeshShape(grid(60, 0.005)), new Vector3d(),
+        int mesh = w.addStaticBody("grid", new TriangleMeshShape(MeshShapes.grid(60, 0.005)), new Vector3d(),
             new Quaterniond());
         ProxyRenderer p = proxy(w, mesh);
         Vector3d v0 = new Vector3d();
@@ -176,35 +176,11 @@ class ProxyRendererTest {
         assertEquals(K * (0.05 + R), p.forceN().z(), 1e-6);
     }
 
-    /** A square floor of {@code cells} × {@code cells} square cells of {@code cellM}, centred, facing +z. */
-    private static TriangleMesh grid(int cells, double cellM) {
-        int n = cells + 1;
-        double[] v = new double[3 * n * n];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                v[3 * (i * n + j)] = (i - cells / 2.0) * cellM;
-                v[3 * (i * n + j) + 1] = (j - cells / 2.0) * cellM;
-            }
-        }
-        int[] t = new int[6 * cells * cells];
-        int k = 0;
-        for (int i = 0; i < cells; i++) {
-            for (int j = 0; j < cells; j++) {
-                int a = i * n + j;
-                int b = (i + 1) * n + j;
-                int[] two = {a, b, b + 1, a, b + 1, a + 1};
-                System.arraycopy(two, 0, t, k, 6);
-                k += 6;
-            }
-        }
-        return new TriangleMesh(v, t);
-    }
-
     /** Cells a tenth of the tool's radius: 800 triangles under the tool's bounds, the proxy still slides freely. */
     @Test
     void aFineMeshFloorIsSlidOverLikeAPlane() {
         PhysicsWorld w = world();
-        int mesh = w.addStaticBody("fine", new TriangleMeshShape(grid(80, 0.0005)), new Vector3d(),
+        int mesh = w.addStaticBody("fine", new TriangleMeshShape(MeshShapes.grid(80, 0.0005)), new Vector3d(),
             new Quaterniond());
         ProxyRenderer p = proxy(w, mesh);
         Vector3d v0 = new Vector3d();

@@ -25,6 +25,36 @@ public final class MeshShapes {
     }
 
     /**
+     * A square floor in the plane z = 0, centred on the origin, of {@code cells} × {@code cells} square cells of side
+     * {@code cellM}, each split in two triangles facing +z: (cells + 1)² vertices, 2·cells² triangles.
+     */
+    public static TriangleMesh grid(int cells, double cellM) {
+        int n = cells + 1;
+        double[] v = new double[3 * n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                v[3 * (i * n + j)] = (i - cells / 2.0) * cellM;
+                v[3 * (i * n + j) + 1] = (j - cells / 2.0) * cellM;
+            }
+        }
+        int[] t = new int[6 * cells * cells];
+        int k = 0;
+        for (int i = 0; i < cells; i++) {
+            for (int j = 0; j < cells; j++) {
+                int a = i * n + j;
+                int b = (i + 1) * n + j;
+                t[k++] = a;
+                t[k++] = b;
+                t[k++] = b + 1;
+                t[k++] = a;
+                t[k++] = b + 1;
+                t[k++] = a + 1;
+            }
+        }
+        return new TriangleMesh(v, t);
+    }
+
+    /**
      * A sphere of {@code radiusM}: a regular icosahedron whose faces are split in four {@code levels} times, new
      * vertices pushed out to the sphere; 20·4^levels triangles (320 at level 2, 1,280 at level 3).
      */

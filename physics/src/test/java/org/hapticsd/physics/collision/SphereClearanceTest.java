@@ -15,6 +15,7 @@ import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.TriangleMeshShape;
 import org.hapticsd.physics.geometry.ConvexHull;
+import org.hapticsd.physics.geometry.MeshShapes;
 import org.hapticsd.physics.geometry.TriangleMesh;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -180,37 +181,12 @@ class SphereClearanceTest {
         assertEquals(0.012, c.coveredReachM(), 0.0, "the reach asked, when nothing within it was left out");
     }
 
-    /** A 0.2 m square floor of 40 × 40 cells, 3,200 triangles facing +z, in the plane z = 0. */
-    static TriangleMesh grid(int cells, double halfM) {
-        int n = cells + 1;
-        double[] v = new double[3 * n * n];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                v[3 * (i * n + j)] = -halfM + 2 * halfM * i / cells;
-                v[3 * (i * n + j) + 1] = -halfM + 2 * halfM * j / cells;
-            }
-        }
-        int[] t = new int[6 * cells * cells];
-        int k = 0;
-        for (int i = 0; i < cells; i++) {
-            for (int j = 0; j < cells; j++) {
-                int a = i * n + j;
-                int b = (i + 1) * n + j;
-                t[k++] = a;
-                t[k++] = b;
-                t[k++] = b + 1;
-                t[k++] = a;
-                t[k++] = b + 1;
-                t[k++] = a + 1;
-            }
-        }
-        return new TriangleMesh(v, t);
-    }
-
     @Test
     void aMeshTooDenseForTheReachIsAskedWithLessAndSaysSo() {
         PhysicsWorld w = world();
-        int mesh = w.addStaticBody("grid", new TriangleMeshShape(grid(40, 0.1)), new Vector3d(), new Quaterniond());
+        // A 0.2 m square floor of 40 × 40 cells, 3,200 triangles facing +z, in the plane z = 0.
+        int mesh = w.addStaticBody("grid", new TriangleMeshShape(MeshShapes.grid(40, 0.005)), new Vector3d(),
+            new Quaterniond());
         SphereClearance c = new SphereClearance(w, new int[] {mesh}, 16);
         // A reach of 0.1 m would take in all 3,200 triangles; within 5 mm cells, 256 fit a box about 28 mm across.
         c.query(new Vector3d(0.001, 0.002, 0.01), R, 0.1);
