@@ -199,6 +199,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 out.println("  " + opened.threadPolicies());
             }
             assembly.safety().endOfRunLines().forEach(out::println);
+            if (assembly.loop().passivitySummary() != null) {
+                out.println(assembly.loop().passivitySummary());
+            }
             // The loop thread has stopped: its last snapshot is final. The status line's total is up to a second old.
             LoopSnapshot last = assembly.loop().lastSnapshot();
             String overBudget = physicsEndLine(last, assembly.stats().ticks());

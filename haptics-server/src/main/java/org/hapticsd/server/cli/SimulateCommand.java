@@ -128,6 +128,9 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 + last.droppedPointsTotal + " points (docs/scenes.md, contact budget)");
         }
         assembly.safety().endOfRunLines().forEach(parent.out()::println);
+        if (assembly.loop().passivitySummary() != null) {
+            parent.out().println(assembly.loop().passivitySummary());
+        }
         parent.out().flush();
         Histogram step = assembly.stats().sample().stageTime(LoopStage.STEP_PHYSICS).total();
         err.printf(Locale.ROOT, "step_us p50=%.3f p99=%.3f%n", StatsReport.us(step.getValueAtPercentile(50)),

@@ -731,6 +731,14 @@ public final class HapticLoop implements LoopControl {
         tickEvents |= LoopEvents.SCENE_CHANGED;
     }
 
+    /**
+     * The end-of-run line of the scene's passivity controller, or {@code null} (none, or it never damped). Read it
+     * once the loop has stopped.
+     */
+    public String passivitySummary() {
+        return passivity == null ? null : passivity.summary();
+    }
+
     /** Sets who receives every tick (the recorder); call before the loop starts ticking. */
     public void setTickSink(TickSink sink) {
         this.tickSink = sink == null ? TickSink.NONE : sink;

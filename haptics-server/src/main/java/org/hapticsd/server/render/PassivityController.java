@@ -68,6 +68,18 @@ public final class PassivityController {
         lastForceN.set(fx, fy, fz);
     }
 
+    /**
+     * The end-of-run line, or {@code null} when the controller never damped: on how many ticks it did and the
+     * energy it meant to take out, so a run whose stiff wall felt softer than asked says why.
+     */
+    public String summary() {
+        if (activeTicks == 0) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "passivity control: damped on %d ticks, taking out %.3g J the "
+            + "rendered force would have given the hand", activeTicks, dissipatedJ);
+    }
+
     /** Starts observing afresh: a new scene, the loop resumed. */
     public void reset() {
         energyJ = 0.0;

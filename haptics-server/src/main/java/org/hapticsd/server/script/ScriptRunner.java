@@ -666,6 +666,9 @@ public final class ScriptRunner {
                 + " the tick): simulated time %.3f s behind the loop's", dropped, dropped / (double) rateHz));
         }
         notes.addAll(assembly.safety().endOfRunLines());
+        if (assembly.loop().passivitySummary() != null) {
+            notes.add(assembly.loop().passivitySummary());
+        }
         return notes;
     }
 

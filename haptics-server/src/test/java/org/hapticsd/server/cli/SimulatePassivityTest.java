@@ -21,8 +21,8 @@ class SimulatePassivityTest {
     /** The static balance: 5000·(x − 0.025) = 200·(0.05 − x), so x = 0.0259615… and the force 4.8077 N. */
     private static final double BALANCE_N = 5000.0 * (135.0 / 5200.0 - 0.025);
 
-    /** force.x over 1.6–2.5 s, the hand held 2 cm into the wall: {mean, standard deviation}. */
-    private static double[] press(Path dir, boolean control) throws Exception {
+    /** force.x over 1.6–2.5 s, the hand held 2 cm into the wall: {mean, standard deviation}; the output in out. */
+    private static double[] press(Path dir, boolean control, StringWriter out) throws Exception {
         String wall = Files.readString(Path.of("../scenes/wall.yaml")).replace("stiffnessNpm: 1000.0",
             "stiffnessNpm: 5000.0");
         if (control) {
@@ -32,7 +32,7 @@ class SimulatePassivityTest {
         Path scene = Files.writeString(dir.resolve("stiff-" + control + ".yaml"), wall);
         Path csv = dir.resolve("stiff-" + control + ".csv");
         StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), "simulate", "--scene",
             scene.toString(), "--duration", "2.6", "--hand-damping", "0", "--out", csv.toString());
         assertEquals(0, code, err.toString());
         List<String> lines = Files.readAllLines(csv);
@@ -58,10 +58,14 @@ class SimulatePassivityTest {
 
     @Test
     void aWallTooStiffForTheDeviceBouncesWithoutTheControllerAndRestsWithIt(@TempDir Path dir) throws Exception {
-        double[] without = press(dir, false);
-        double[] with = press(dir, true);
+        StringWriter quiet = new StringWriter();
+        StringWriter said = new StringWriter();
+        double[] without = press(dir, false, quiet);
+        double[] with = press(dir, true, said);
         assertTrue(without[1] > 1.0, "without the controller the force swings: std " + without[1] + " N");
         assertTrue(with[1] < 0.01, "with it the force is steady: std " + with[1] + " N");
         assertEquals(-BALANCE_N, with[0], 0.01, "and it is the wall's static balance");
+        assertTrue(said.toString().contains("passivity control: damped on "), said.toString());
+        assertTrue(!quiet.toString().contains("passivity control"), quiet.toString());
     }
 }
