@@ -15,6 +15,7 @@ import org.hapticsd.physics.dynamics.contact.LcpContactModel;
 import org.hapticsd.physics.dynamics.contact.PointIndices;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.geometry.Aabb;
+import org.hapticsd.physics.geometry.Transform;
 import org.joml.Matrix3d;
 import org.joml.Matrix3dc;
 import org.joml.Quaterniond;
@@ -140,6 +141,12 @@ public final class PhysicsWorld {
     /** What the step times its stages with and reads its deadlines on ({@link #setClock}). */
     private LongSupplier clock = System::nanoTime;
     private final ContactReport report = new ContactReport();
+    /** Dynamic bodies held by other bodies (the tool's grab), and what {@link #sphereDepthM} tests with. */
+    private final BodyHolds holds = new BodyHolds();
+    private final ContactManifold queryManifold = new ContactManifold();
+    private final Transform queryPose = new Transform();
+    private final Quaterniond identity = new Quaterniond();
+    private final double[] queryBoundsM = new double[Aabb.STRIDE];
 
     private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
     /** One model per mode, by ordinal (null for NONE). */
@@ -495,6 +502,124 @@ public final class PhysicsWorld {
     /** Node–rigid contacts of deformable body {@code index} in the last step. */
     public int deformableContactCount(int index) {
         return deformables[Objects.checkIndex(index, deformables.length)].lastContacts;
+    }
+
+    /**
+     * Holds dynamic body {@code body} by {@code holder} (the tool: a grab) from the next step, through a spring of
+     * {@code stiffnessNpm} and a damper of {@code dampingNspm} between the holder's centre and the point of the body
+     * where the holder's centre is now (the anchor, fixed on the body; the spring starts unstretched). The body feels
+     * {@code F = k·(x_holder − x_anchor) + b·(v_holder − v_anchor)} at the anchor, so it hangs and swings from it; the
+     * holder feels {@code −F} in its contact force ({@link #contactForceOnBody}), so a tool renders the body's weight
+     * and inertia. The pair does not collide while held. Replaces the holder's earlier hold. Explicit like the contacts:
+     * stable while {@code k·Δt² + 2·b·Δt < 4·m_a}, {@code m_a} the body's effective mass at the anchor
+     * ({@link #anchorEffectiveMassKg}). A body taken out of the simulation is let go. No allocation.
+     *
+     * @throws IllegalArgumentException if {@code body} is not dynamic, is the holder, or the spring or damper is not
+     *                                  finite and {@code >= 0}
+     * @throws IllegalStateException    if {@value BodyHolds#CAPACITY} other holders already hold a body
+     */
+    public void holdBody(int holder, int body, double stiffnessNpm, double dampingNspm) {
+        Objects.checkIndex(holder, bodyCount());
+        Objects.checkIndex(body, bodyCount());
+        if (!bodies.dynamic[body]) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        if (holder == body) {
+            throw new IllegalArgumentException("body '" + names[body] + "' cannot hold itself");
+        }
+        if (!(stiffnessNpm >= 0.0) || !Double.isFinite(stiffnessNpm) || !(dampingNspm >= 0.0)
+                || !Double.isFinite(dampingNspm)) {
+            throw new IllegalArgumentException("a hold needs a finite stiffness and damping >= 0, got "
+                + stiffnessNpm + " N/m and " + dampingNspm + " N·s/m");
+        }
+        holds.hold(bodies, holder, body, stiffnessNpm, dampingNspm);
+        sleep.wake(body);
+    }
+
+    /** Lets go of the body {@code holder} holds ({@link #holdBody}), if any, from the next step. No allocation. */
+    public void releaseBody(int holder) {
+        holds.release(Objects.checkIndex(holder, bodyCount()));
+    }
+
+    /** The body {@code holder} holds ({@link #holdBody}), or −1. */
+    public int heldBody(int holder) {
+        return holds.heldBy(Objects.checkIndex(holder, bodyCount()));
+    }
+
+    /** The spring of {@code holder}'s hold, N/m; 0 when it holds nothing. */
+    public double heldBodyStiffnessNpm(int holder) {
+        return holds.stiffnessOf(Objects.checkIndex(holder, bodyCount()));
+    }
+
+    /** The damper of {@code holder}'s hold, N·s/m; 0 when it holds nothing. */
+    public double heldBodyDampingNspm(int holder) {
+        return holds.dampingOf(Objects.checkIndex(holder, bodyCount()));
+    }
+
+    /**
+     * Copies the anchor of {@code holder}'s hold, world frame, now, into {@code destM} (left unchanged when it holds
+     * nothing). No allocation.
+     */
+    public Vector3d holdAnchor(int holder, Vector3d destM) {
+        return holds.anchor(bodies, Objects.checkIndex(holder, bodyCount()), destM);
+    }
+
+    /**
+     * A body's effective mass at a point {@code leverArmM} from its centre of mass, in the direction where it is least:
+     * {@code 1/m_a = 1/m + r²/I_min}, with {@code I_min} the least principal moment of inertia. A lower bound for every
+     * point within that distance, so a hold's stability can be checked before anyone grabs.
+     */
+    public static double anchorEffectiveMassKg(double massKg, double leastPrincipalInertiaKgM2, double leverArmM) {
+        return BodyHolds.anchorEffectiveMassKg(massKg, leastPrincipalInertiaKgM2, leverArmM);
+    }
+
+    /**
+     * {@link #anchorEffectiveMassKg(double, double, double)} for dynamic body {@code body} at {@code leverArmM} from its
+     * centre, with its own mass and least principal moment of inertia.
+     *
+     * @throws IllegalArgumentException if the body is not dynamic
+     */
+    public double anchorEffectiveMassKg(int body, double leverArmM) {
+        Objects.checkIndex(body, bodyCount());
+        if (!bodies.dynamic[body]) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        return BodyHolds.anchorEffectiveMassKg(bodies.massKg[body],
+            BodyHolds.leastEigenvalue(bodies.inertiaBody[body]), leverArmM);
+    }
+
+    /**
+     * How far body {@code body}'s shape reaches from its centre, m, at most: the farthest corner of its bounding box
+     * (an upper bound; unbounded for a plane). No allocation.
+     */
+    public double bodyExtentM(int body) {
+        Objects.checkIndex(body, bodyCount());
+        double[] b = queryBoundsM;
+        bodyBounds.write(shapes[body], bodies.positionM[body], bodies.orientation[body], b, 0);
+        Vector3d centre = bodies.positionM[body];
+        double dx = Math.max(centre.x - b[0], b[3] - centre.x);
+        double dy = Math.max(centre.y - b[1], b[4] - centre.y);
+        double dz = Math.max(centre.z - b[2], b[5] - centre.z);
+        return Math.sqrt(dx * dx + dy * dy + dz * dz);
+    }
+
+    /**
+     * How deep a sphere of {@code sphere}'s radius centred at {@code centreM} overlaps body {@code body} now, m (the
+     * deepest point of the narrowphase's test, 0 touching), or {@link Double#NEGATIVE_INFINITY} when they do not
+     * touch: what a tool's reach meets when a button is pressed. Not a plane or a mesh against a plane. No allocation.
+     */
+    public double sphereDepthM(int body, SphereShape sphere, Vector3dc centreM) {
+        Objects.checkIndex(body, bodyCount());
+        requireFinite(centreM);
+        queryPose.set(centreM, identity);
+        if (!narrowphase.collide(sphere, queryPose, shapes[body], bodies.pose[body], queryManifold)) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        double deepestM = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < queryManifold.pointCount(); j++) {
+            deepestM = Math.max(deepestM, queryManifold.depth(j));
+        }
+        return deepestM;
     }
 
     /** The stiffest coupling an explicit step of {@code dtS} keeps stable on a mass of {@code massKg}. */
@@ -872,6 +997,9 @@ public final class PhysicsWorld {
         stageStartNs = endStage(StepStage.DEFORMABLE_CONTACTS, stageStartNs);
         prepareContacts();
         stageStartNs = endStage(StepStage.PREPARE_CONTACTS, stageStartNs);
+        if (holds.any()) {
+            holds.apply(bodies, sleep);
+        }
         integrator.applyForces(context, bodies);
         stageStartNs = endStage(StepStage.INTEGRATE_VELOCITIES, stageStartNs);
         for (ContactModel model : models) {
@@ -1173,7 +1301,7 @@ public final class PhysicsWorld {
             int a = candidates.first[k];
             int b = candidates.second[k];
             ContactMode mode = effectiveMode(a, b);
-            if (mode == ContactMode.NONE) {
+            if (mode == ContactMode.NONE || holds.any() && holds.joins(a, b)) {
                 continue;
             }
             boolean swap = mobilityRank(b) < mobilityRank(a);
@@ -1347,6 +1475,7 @@ public final class PhysicsWorld {
         for (DeformableCoupling d : deformables) {
             d.report(report, bodies.count);
         }
+        holds.report(report);
         matcher.record(points);
     }
 

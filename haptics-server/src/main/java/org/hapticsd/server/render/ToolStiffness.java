@@ -80,6 +80,12 @@ public final class ToolStiffness {
                 "the grab of deformable '" + world.deformable(d).name() + "'", false, field(d, "grab.stiffnessNpm"),
                 field(d, "grab.dampingNspm"), grasps.stiffnessNpm(g), grasps.dampingNspm(g)));
         }
+        for (int g = 0; g < grasps.rigidCount(); g++) {
+            check(warnings, sceneName, scene, device, rateHz, new Spring(
+                "the grab of body '" + world.bodyName(grasps.rigidBody(g)) + "'", false,
+                grasps.rigidField(g) + ".grab.stiffnessNpm", grasps.rigidField(g) + ".grab.dampingNspm",
+                grasps.rigidStiffnessNpm(g), grasps.rigidDampingNspm(g)));
+        }
         return warnings;
     }
 

@@ -21,6 +21,7 @@ public final class BodySpec extends Located {
     private double angularDampingPerS;
     private MaterialSpec material = new MaterialSpec();
     private String group;
+    private GrabSpec grab;
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -81,6 +82,15 @@ public final class BodySpec extends Located {
 
     public void setMaterial(MaterialSpec value) {
         this.material = value == null ? new MaterialSpec() : value;
+    }
+
+    /** {@code grab}: the stylus grabs this (dynamic) body while a button is held. */
+    public void setGrab(GrabSpec value) {
+        this.grab = value;
+    }
+
+    public GrabSpec grab() {
+        return grab;
     }
 
     public void setGroup(String value) {

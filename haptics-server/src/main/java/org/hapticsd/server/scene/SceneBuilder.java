@@ -300,7 +300,7 @@ public final class SceneBuilder {
         requireStablePenaltyContacts(spec, world, indices);
         List<String> warnings = penaltyMarginWarnings(spec, world, indices);
         ProxyRenderer proxy = spec.tool().rendering() == ToolSpec.Rendering.PROXY ? proxy(spec, world, tool) : null;
-        ToolGrasps grasps = addDeformables(spec, world, tool, solved, substeps);
+        ToolGrasps grasps = addDeformables(spec, world, tool, solved, substeps, rigidGrabs(spec, world, indices));
         applyContactBudget(spec, world);
 
         MappingSpec m = spec.mapping();
@@ -358,10 +358,11 @@ public final class SceneBuilder {
      * (the body's own integrator may diverge: showing that is what source 004's comparison is for).
      */
     private static ToolGrasps addDeformables(SceneSpec spec, PhysicsWorld world, int toolBody,
-                                             Map<Integer, Solved> solved, Map<Integer, Integer> substeps)
+                                             Map<Integer, Solved> solved, Map<Integer, Integer> substeps,
+                                             ToolGrasps.Rigid[] rigidGrabs)
             throws SceneException {
         double dtS = 1.0 / spec.rateHz();
-        List<DeformableSpec.GrabSpec> grabs = new ArrayList<>();
+        List<GrabSpec> grabs = new ArrayList<>();
         List<Integer> grabbed = new ArrayList<>();
         for (int i = 0; i < spec.deformables().size(); i++) {
             DeformableSpec d = spec.deformables().get(i);
@@ -453,7 +454,7 @@ public final class SceneBuilder {
                     body.nodeMassKg(hold.node()), "the held node", spec.rateHz());
                 world.holdDeformableNode(index, hold.node(), toolBody, hold.stiffnessNpm(), hold.dampingNspm());
             }
-            DeformableSpec.GrabSpec grab = d.grab();
+            GrabSpec grab = d.grab();
             if (grab != null) {
                 requireStableCoupling(at, "grab.", grab.stiffnessNpm(), grab.dampingNspm(), lightestKg,
                     "a " + lightestKg + " kg node", spec.rateHz());
@@ -474,7 +475,36 @@ public final class SceneBuilder {
             stiffness[i] = grabs.get(i).stiffnessNpm();
             damping[i] = grabs.get(i).dampingNspm();
         }
-        return n == 0 ? ToolGrasps.none() : new ToolGrasps(bodies, masks, reach, stiffness, damping);
+        return n == 0 && rigidGrabs.length == 0 ? ToolGrasps.none()
+            : new ToolGrasps(bodies, masks, reach, stiffness, damping, rigidGrabs);
+    }
+
+    /**
+     * The dynamic bodies the stylus can grab ({@code bodies[].grab}). The hold is explicit, so
+     * {@code k·Δt² + 2·b·Δt < 4·m_a} must hold for the body's effective mass at the farthest anchor a grab can take:
+     * its bounding box's farthest corner plus the reach ({@link PhysicsWorld#anchorEffectiveMassKg}).
+     */
+    private static ToolGrasps.Rigid[] rigidGrabs(SceneSpec spec, PhysicsWorld world, int[] indices)
+            throws SceneException {
+        List<ToolGrasps.Rigid> grabs = new ArrayList<>();
+        for (int i = 0; i < indices.length; i++) {
+            BodySpec body = spec.bodies().get(i);
+            GrabSpec grab = body.grab();
+            if (grab == null) {
+                continue;
+            }
+            int b = indices[i];
+            double leverArmM = world.bodyExtentM(b) + grab.reachM();
+            double anchorKg = world.anchorEffectiveMassKg(b, leverArmM);
+            String at = spec.source() + ":" + grab.line() + ":" + grab.column() + ": bodies[" + i + "] ("
+                + body.name() + "): ";
+            requireStableCoupling(at, "grab.", grab.stiffnessNpm(), grab.dampingNspm(), anchorKg,
+                String.format(java.util.Locale.ROOT, "the body held %.3g m from its centre (effective mass %.3g kg)",
+                    leverArmM, anchorKg), spec.rateHz());
+            grabs.add(new ToolGrasps.Rigid(b, "bodies[" + i + "]", 1 << grab.button(), grab.reachM(),
+                grab.stiffnessNpm(), grab.dampingNspm()));
+        }
+        return grabs.toArray(new ToolGrasps.Rigid[0]);
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */

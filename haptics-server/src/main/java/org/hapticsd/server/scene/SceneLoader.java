@@ -249,6 +249,10 @@ public final class SceneLoader {
                 && (!Double.isNaN(body.massKg()) || !Double.isNaN(body.densityKgpm3()))) {
                 throw error(source, body, at + ".massKg", "only a dynamic body has a mass");
             }
+            if (body.grab() != null && body.motion() != BodySpec.Motion.DYNAMIC) {
+                throw error(source, body.grab(), at + ".grab", "only a dynamic body can be grabbed, this one is "
+                    + body.motion().name().toLowerCase(java.util.Locale.ROOT));
+            }
         }
         List<ContactModeSpec> modes = spec.contactModes();
         for (int i = 0; i < modes.size(); i++) {

@@ -116,6 +116,23 @@ class LoopAllocationTest {
         assertTrue(Double.isFinite(f.snapshot().nodePositionM[3 * 20 + 2]), "the string's end stays finite");
     }
 
+    /** scenes/grab.yaml: the stylus grabs a cube with its button, carries it 5 cm and sets it down, every 7 s. */
+    @Test
+    void shouldAllocateZeroBytesPerTickGrabbingARigidBody() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/grab.yaml"));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+        long takenBefore = f.scene.haptic().grasps().taken();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the grab scene");
+        // 100 s of a 14 s path with two grabs: 14 or 15.
+        assertTrue(f.scene.haptic().grasps().taken() - takenBefore >= 12, "grabs while measured: "
+            + (f.scene.haptic().grasps().taken() - takenBefore));
+    }
+
     /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {

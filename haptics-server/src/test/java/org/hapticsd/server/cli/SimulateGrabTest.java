@@ -1,0 +1,131 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code scenes/grab.yaml} end to end, from the simulate CSV: with its button held, the stylus lifts a 150 g cube off
+ * the table and the hand feels its weight; the cube hangs the spring's sag below where the tool took it; let go, it
+ * stays where it was set down. Without the button the tool lifts off alone. A grab on a body that cannot be grabbed,
+ * or one too stiff for the body's explicit step, is refused at load naming the field.
+ */
+class SimulateGrabTest {
+
+    private static final double MASS_KG = 0.15;
+    private static final double G_MPS2 = 9.81;
+    private static final double K_NPM = 300.0;
+    private static final double CUBE_REST_Z_M = 0.02;
+
+    /** The CSV's columns by name, and its rows. */
+    private record Csv(Map<String, Integer> columns, List<String[]> rows) {
+        double get(String[] row, String column) {
+            return Double.parseDouble(row[columns.get(column)]);
+        }
+    }
+
+    private static Csv simulate(Path dir, Path scene, String duration) throws Exception {
+        Path csv = dir.resolve("grab.csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", duration, "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        String[] header = lines.get(0).split(",", -1);
+        Map<String, Integer> columns = new HashMap<>();
+        for (int i = 0; i < header.length; i++) {
+            columns.put(header[i], i);
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            rows.add(line.split(",", -1));
+        }
+        return new Csv(columns, rows);
+    }
+
+    private static String[] at(Csv csv, double tS) {
+        return csv.rows().get((int) Math.round(tS * 1000.0));
+    }
+
+    @Test
+    void theStylusLiftsTheCubeFeelsItsWeightAndSetsItDown(@TempDir Path dir) throws Exception {
+        Csv csv = simulate(dir, Path.of("../scenes/grab.yaml"), "8");
+        double weightN = MASS_KG * G_MPS2;
+        // Where the button went down (t = 1.0 s): the tool's centre is the anchor, this far above the cube's centre.
+        String[] grabbed = at(csv, 1.0);
+        assertEquals(CUBE_REST_Z_M, csv.get(grabbed, "cube.pz"), 2e-4, "the cube rests on the table until then");
+        double anchorAboveCentreM = csv.get(grabbed, "tool.z") - csv.get(grabbed, "cube.pz");
+        double sagM = weightN / K_NPM;
+        int held = 0;
+        for (String[] row : csv.rows()) {
+            double t = csv.get(row, "t");
+            if (t >= 3.0 && t < 4.0) {
+                held++;
+                assertEquals(-weightN, csv.get(row, "force.z"), 0.01 * weightN, "the hand feels the weight, t = " + t);
+                assertEquals(0.0, csv.get(row, "force.x"), 0.01 * weightN, "straight down, t = " + t);
+                assertEquals(anchorAboveCentreM + sagM, csv.get(row, "tool.z") - csv.get(row, "cube.pz"), 3e-4,
+                    "the cube hangs m·g/k below where it was taken, t = " + t);
+                assertTrue(csv.get(row, "cube.pz") > CUBE_REST_Z_M + 0.045, "lifted off the table, t = " + t);
+            }
+            if (t >= 6.6) {
+                assertEquals(0.0, csv.get(row, "force.z"), 0.0, "let go and lifted off: no force, t = " + t);
+            }
+        }
+        assertEquals(1000, held);
+        String[] end = at(csv, 7.99);
+        assertEquals(0.05, csv.get(end, "cube.px"), 0.005, "set down where the stylus carried it");
+        assertEquals(CUBE_REST_Z_M, csv.get(end, "cube.pz"), 5e-4, "on the table");
+        assertEquals(0.0, csv.get(end, "cube.vz"), 1e-3, "at rest");
+    }
+
+    @Test
+    void withoutTheButtonTheToolLiftsOffAlone(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Path.of("../scenes/grab.yaml"));
+        String noButton = text.replace(", buttons: 1}", "}");
+        assertTrue(!noButton.contains("buttons: 1"), "every press taken out");
+        Path scene = Files.writeString(dir.resolve("no-button.yaml"), noButton);
+        Csv csv = simulate(dir, scene, "4");
+        for (String[] row : csv.rows()) {
+            assertEquals(CUBE_REST_Z_M, csv.get(row, "cube.pz"), 2e-4, "the cube stays on the table");
+            if (csv.get(row, "t") >= 1.5) {
+                assertEquals(0.0, csv.get(row, "force.z"), 0.0, "nothing pulls the hand down");
+            }
+        }
+    }
+
+    @Test
+    void aGrabThatCannotWorkIsRefusedAtLoadNamingTheField(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Path.of("../scenes/grab.yaml"));
+        Path onTable = Files.writeString(dir.resolve("static.yaml"), text.replace(
+            "    material: {staticFriction: 0.6, dynamicFriction: 0.4}\n  - name: cube",
+            "    material: {staticFriction: 0.6, dynamicFriction: 0.4}\n    grab: {button: 0}\n  - name: cube"));
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            onTable.toString(), "--duration", "1", "--out", dir.resolve("x.csv").toString());
+        assertEquals(2, code, err.toString());
+        assertTrue(err.toString().contains("bodies[0].grab") && err.toString().contains("only a dynamic body"),
+            err.toString());
+
+        // The cube's effective mass at its farthest anchor (corner 0.0346 m + reach 0.01 m) is
+        // 1/(1/m + r²/I) = 0.0177 kg: at 1 kHz k·Δt² < 4·m_a − 2·b·Δt allows 6.92e4 N/m.
+        Path stiff = Files.writeString(dir.resolve("stiff.yaml"), text.replace("stiffnessNpm: 300.0, dampingNspm: 0.8",
+            "stiffnessNpm: 2.0e5, dampingNspm: 0.8"));
+        err = new StringWriter();
+        code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            stiff.toString(), "--duration", "1", "--out", dir.resolve("y.csv").toString());
+        assertEquals(2, code, err.toString());
+        assertTrue(err.toString().contains("bodies[1] (cube): grab.stiffnessNpm 200000.0 N/m is not below 6.921e+04 N/m"),
+            err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
+    }
+}
