@@ -283,6 +283,12 @@ public final class SceneBuilder {
         }
         int tool = world.addTool(spec.tool().name(), spec.tool().radiusM());
         bodyIndex.put(spec.tool().name(), tool);
+        // The tool meets dynamic bodies with the penalty spring unless an entry below says otherwise: an LCP tool is
+        // infinitely stiff, so a body it squeezes against the floor buzzes between 0 and the safety limit
+        // (docs/scenes.md, "contactModes"). First, so that every entry of the file overrides it.
+        if (contact.mode() != ContactMode.NONE) {
+            world.setBodyContactMode(tool, ContactMode.PENALTY);
+        }
         for (ContactModeSpec mode : spec.contactModes()) {
             if (mode.pair() != null) {
                 int a = bodyIndex.get(mode.pair().get(0));

@@ -103,6 +103,36 @@ class SimulateGrabTest {
         }
     }
 
+    /**
+     * The hand pulls the stylus 1 cm into the resting cube's top face: the tool's penalty spring (1000 N/m, the
+     * default against dynamic bodies) balances the hand's (300 N/m) and the force stands still. An LCP tool, the
+     * default before, made it buzz between 0 and the safety layer's 8 N (docs/scenes.md, "contactModes").
+     */
+    @Test
+    void pressingOnTheRestingCubeIsSteady(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Path.of("../scenes/grab.yaml"));
+        String path = text.substring(text.indexOf("    path:"), text.indexOf("\ntool:"));
+        Path press = Files.writeString(dir.resolve("press.yaml"), text.replace(path, """
+                path:
+                  - {t: 0.0, position: [0.0, 0.0, 0.08]}
+                  - {t: 0.8, position: [0.0, 0.0, 0.035]}
+                  - {t: 3.0, position: [0.0, 0.0, 0.035]}
+            """).replace("loop: true", "loop: false"));
+        Csv csv = simulate(dir, press, "3");
+        double topM = 0.04 + 0.005;
+        for (String[] row : csv.rows()) {
+            double t = csv.get(row, "t");
+            if (t >= 1.5) {
+                double toolZ = csv.get(row, "tool.z");
+                double fz = csv.get(row, "force.z");
+                assertEquals(1000.0 * (topM - toolZ), fz, 0.01, "the tool's spring, t = " + t);
+                assertEquals(300.0 * (toolZ - 0.035), fz, 0.03, "balances the hand's, t = " + t);
+                assertEquals(2.3, fz, 0.1, "t = " + t);
+                assertEquals(CUBE_REST_Z_M, csv.get(row, "cube.pz"), 2e-5, "the cube stays put, t = " + t);
+            }
+        }
+    }
+
     @Test
     void aGrabThatCannotWorkIsRefusedAtLoadNamingTheField(@TempDir Path dir) throws Exception {
         String text = Files.readString(Path.of("../scenes/grab.yaml"));
