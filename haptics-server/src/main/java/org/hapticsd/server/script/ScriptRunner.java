@@ -213,6 +213,7 @@ public final class ScriptRunner {
                 + "timing cannot change the verdict); leave it out or use timing: realtime");
         }
         double previousS = -1;
+        double previousButtonsS = -1;
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.Step step = spec.timeline().get(i);
             String at = "timeline[" + i + "]";
@@ -220,9 +221,10 @@ public final class ScriptRunner {
                 throw error(file, step, at + ".at", "missing (seconds from the start)");
             }
             if (step.kinds() != 1) {
-                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, unplug, garbage or stall");
+                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, buttons, unplug, garbage "
+                    + "or stall");
             }
-            if (step.movesHand() && !handScriptable) {
+            if ((step.movesHand() || step.buttons() >= 0) && !handScriptable) {
                 throw error(file, step, at, "the hand of device '" + device + "' cannot be scripted (use device sim "
                     + "or emulator, or move an external emulator's hand with ./hapticsd emulate --hand-path)");
             }
@@ -232,6 +234,14 @@ public final class ScriptRunner {
             if (!Double.isNaN(spec.durationS()) && step.atS() >= spec.durationS()) {
                 throw error(file, step, at + ".at", String.format(Locale.ROOT, "%.3f s is not before the run's end "
                     + "(duration %.3f s): the step would never happen", step.atS(), spec.durationS()));
+            }
+            if (step.buttons() >= 0) {
+                // Buttons may change during a move or a hold; button steps follow each other.
+                if (!(step.atS() > previousButtonsS)) {
+                    throw error(file, step, at + ".at", "times must increase along the timeline's buttons steps");
+                }
+                previousButtonsS = step.atS();
+                continue;
             }
             if (!step.movesHand()) {
                 // Faults may happen at any time, during a move or a hold: only hand steps must follow each other.
@@ -876,7 +886,8 @@ public final class ScriptRunner {
 
     /**
      * The timeline's hand: positions as waypoints (hold = a jump, two points 1 µs apart; move = a straight
-     * segment), and from each press or release on, the hand pushes or lets go until the next hold or move.
+     * segment), and from each press or release on, the hand pushes or lets go until the next hold or move; from each
+     * buttons step on, it holds those buttons down.
      */
     private static ScriptedHand path(List<ScriptSpec.Step> steps, BuiltScene scene) {
         List<ScriptedHand.Phase> phases = new ArrayList<>();
@@ -894,7 +905,13 @@ public final class ScriptRunner {
                 mode = HandTarget.HOLDS;
             }
         }
-        return new ScriptedHand(waypoints(steps, scene), phases);
+        List<ScriptedHand.Buttons> buttons = new ArrayList<>();
+        for (ScriptSpec.Step step : steps) {
+            if (step.buttons() >= 0) {
+                buttons.add(new ScriptedHand.Buttons(step.atS(), step.buttons()));
+            }
+        }
+        return new ScriptedHand(waypoints(steps, scene), phases, buttons);
     }
 
     /** The position steps as waypoints: hold = a jump (two points 1 µs apart), move = a straight segment. */

@@ -222,6 +222,7 @@ public final class ScriptSpec {
         private double unplugS;
         private int garbageBytes;
         private double stallS;
+        private int buttons = -1;
 
         public void setAt(double value) {
             this.atS = nonNegative("at", value);
@@ -268,6 +269,22 @@ public final class ScriptSpec {
             return release;
         }
 
+        /**
+         * The stylus buttons the hand holds down from {@code at} until the next {@code buttons} step (bit i = button i;
+         * 0 lets go of them all), whatever the hand's position does meanwhile.
+         */
+        public void setButtons(int value) {
+            if (value < 0 || value > 0xFFFF) {
+                throw new IllegalArgumentException("buttons must be a bit mask 0..65535, got " + value);
+            }
+            this.buttons = value;
+        }
+
+        /** The buttons mask this step sets, or −1 when it is another kind of step. */
+        public int buttons() {
+            return buttons;
+        }
+
         /** Emulator only: the cable is out for this many seconds (the device neither hears nor answers). */
         public void setUnplug(double value) {
             this.unplugS = positive("unplug", value);
@@ -301,10 +318,10 @@ public final class ScriptSpec {
             return stallS;
         }
 
-        /** How many of hold, moveTo, unplug, garbage, stall this step gives. */
+        /** How many of hold, moveTo, press, release, buttons, unplug, garbage, stall this step gives. */
         int kinds() {
             return (holdM != null ? 1 : 0) + (moveToM != null ? 1 : 0) + (pressN != null ? 1 : 0) + (release ? 1 : 0)
-                + (unplugS > 0 ? 1 : 0)
+                + (buttons >= 0 ? 1 : 0) + (unplugS > 0 ? 1 : 0)
                 + (garbageBytes > 0 ? 1 : 0) + (stallS > 0 ? 1 : 0);
         }
 

@@ -133,6 +133,50 @@ class TestScriptCommandTest {
     }
 
     /**
+     * {@code buttons}: a script presses the stylus's first button on {@code scenes/grab.yaml}'s cube and lifts it;
+     * the hand then holds the cube's weight (1.47 N down). On the simulated stylus and through the emulator's link
+     * (its STATE carries the buttons). Without the buttons step the tool lifts off alone and the check fails.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldPressTheStylusButtonsToGrabABody(@TempDir Path dir) throws Exception {
+        Files.copy(Path.of("../scenes/grab.yaml"), dir.resolve("grab.yaml"));
+        String script = """
+            name: NAME
+            device: DEVICE
+            timing: lockstep
+            scene: grab.yaml
+            duration: 4.0
+            timeline:
+              - {at: 0.0, moveTo: [0.0, 0.0, 0.044], over: 0.8}
+              - {at: 1.0, buttons: 1}
+              - {at: 1.2, moveTo: [0.0, 0.0, 0.104], over: 1.0}
+            assertions:
+              - {name: the weight, from: 3.0, to: 4.0, force: {axis: z, min: -1.50, max: -1.44}}
+              - {name: lifted, from: 3.0, to: 4.0, toolPosition: {axis: z, min: 0.095}}
+            """;
+        for (String device : new String[] {"sim", "emulator"}) {
+            Path file = Files.writeString(dir.resolve(device + ".yaml"),
+                script.replace("NAME", "grab on " + device).replace("DEVICE", device));
+            Outcome held = run("test", file.toString());
+            assertEquals(0, held.code(), held.out() + held.err());
+            assertTrue(held.out().contains("2 passed, 0 failed"), held.out());
+        }
+        Path noButton = Files.writeString(dir.resolve("no-button.yaml"), script.replace("NAME", "no button")
+            .replace("DEVICE", "sim").replace("  - {at: 1.0, buttons: 1}\n", ""));
+        Outcome alone = run("test", noButton.toString());
+        assertEquals(1, alone.code(), alone.out() + alone.err());
+        assertTrue(alone.out().contains("FAIL the weight: measured force.z from 3.000 s to 4.000 s [0.0000, 0.0000] N"),
+            alone.out());
+
+        Path wall = Files.writeString(dir.resolve("replay.yaml"),
+            "name: s\ndevice: replay:x.bin\ntimeline:\n  - {at: 1.0, buttons: 1}\n");
+        Outcome refused = run("test", wall.toString());
+        assertEquals(2, refused.code(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("timeline[0]: the hand of device"), refused.err());
+    }
+
+    /**
      * A long hard press: the safety layer's thermal limit holds the force to the device's continuous force, and the
      * report says so under the failed assertion, rather than leaving a test engineer with a force that fell.
      */
