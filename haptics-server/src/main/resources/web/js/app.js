@@ -40,6 +40,10 @@ const hook = {
   moveHandAccepted: 0,
   moveHandRefused: 0,
   lastMoveHandRefusal: null,
+  buttonsSent: 0,
+  buttonsAccepted: 0,
+  buttonsRefused: 0,
+  lastButtonsRefusal: null,
   lastAck: null,
   clients: null,
   impulseCollisions: 0,
@@ -157,6 +161,17 @@ function onAck(ack, command) {
     // The token the user typed is wrong: ask again at the next command.
     token = null;
     sessionStorage.removeItem(TOKEN_KEY);
+  }
+  if (kind === 'SET_PARAMETER' && command.args.name === 'hand.buttons') {
+    if (ack.accepted) {
+      hook.buttonsAccepted++;
+    } else {
+      hook.buttonsRefused++;
+      hook.lastButtonsRefusal = ack.reason;
+    }
+    $('drag-status').textContent = ack.accepted
+      ? `stylus button 1 ${command.args.value ? 'held down' : 'let go'}` : `button refused: ${ack.reason}`;
+    return;
   }
   if (kind === 'MOVE_HAND') {
     if (ack.accepted) {
@@ -376,6 +391,22 @@ connection.start();
 for (const button of document.querySelectorAll('button[data-command]')) {
   button.addEventListener('click', () => send(button.dataset.command));
 }
+
+// The simulated stylus's first button, as a toggle (one mouse both holds it and drags the tool): SET_PARAMETER
+// hand.buttons 1, then 0. The page shows it held from the click; a refusal shows in the drag status line.
+$('grab').addEventListener('click', () => {
+  const grab = $('grab');
+  const mask = grab.getAttribute('aria-pressed') === 'true' ? 0 : 1;
+  const t = commandToken();
+  const id = t === null ? -1 : connection.command('SET_PARAMETER', t, { name: 'hand.buttons', value: mask });
+  if (id < 0) {
+    $('drag-status').textContent = t === null ? 'button not sent: no token' : 'button not sent: disconnected';
+    return;
+  }
+  hook.buttonsSent++;
+  grab.setAttribute('aria-pressed', mask ? 'true' : 'false');
+  grab.textContent = mask ? 'Release button 1' : 'Press button 1';
+});
 
 new HandDrag(view, $('view'), (point) => {
   const t = commandToken();

@@ -61,6 +61,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     public static final String FORCE_SCALE = "render.forceScale";
     public static final String STIFFNESS = "contact.stiffnessNpm";
     public static final String DAMPING = "contact.dampingNspm";
+    /** The simulated stylus's buttons the remote hand holds down, a bit mask (the page's grab button). */
+    public static final String BUTTONS = "hand.buttons";
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
     private static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9._-]*";
 
@@ -305,9 +307,25 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 }
                 return refusal;
             }
+            case BUTTONS -> {
+                if (!simulated) {
+                    return "UNSUPPORTED: " + BUTTONS + " needs the simulated stylus; this server drives a real device, "
+                        + "whose own buttons are pressed by hand";
+                }
+                if (!(value >= 0.0 && value <= 0xFFFF && value == Math.rint(value))) {
+                    return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is not a button mask, a whole number in "
+                        + "[0, 65535] (bit i = button i)", name, value);
+                }
+                int mask = (int) value;
+                return offer(loop -> {
+                    if (loop.device() instanceof SimulatedDevice stylus) {
+                        stylus.setButtons(mask);
+                    }
+                });
+            }
             default -> {
                 return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", " + STIFFNESS
-                    + ", " + DAMPING;
+                    + ", " + DAMPING + ", " + BUTTONS;
             }
         }
     }

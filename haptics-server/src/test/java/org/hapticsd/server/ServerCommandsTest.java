@@ -336,12 +336,34 @@ class ServerCommandsTest {
         assertEquals(edge, device.x, 1e-3, "device at " + device);
     }
 
+    /**
+     * SET_PARAMETER {@code hand.buttons}: the remote hand holds the simulated stylus's buttons down (the page's grab
+     * button) until it sets them again; a value that is no button mask is refused with the range.
+     */
+    @Test
+    void shouldPressAndReleaseTheSimulatedStylusButtons() throws Exception {
+        ticks(10);
+        SimulatedDevice stylus = (SimulatedDevice) assembly.loop().device();
+        assertNull(run(new Command.SetParameter(ServerCommands.BUTTONS, 1.0)));
+        assertEquals(1, stylus.buttons());
+        assertNull(run(new Command.SetParameter(ServerCommands.BUTTONS, 0.0)));
+        assertEquals(0, stylus.buttons());
+        String fraction = run(new Command.SetParameter(ServerCommands.BUTTONS, 1.5));
+        assertTrue(fraction.startsWith("OUT_OF_LIMITS: hand.buttons = 1.5 is not a button mask"), fraction);
+        String tooMany = run(new Command.SetParameter(ServerCommands.BUTTONS, 65536.0));
+        assertTrue(tooMany.startsWith("OUT_OF_LIMITS: "), tooMany);
+        assertEquals(0, stylus.buttons(), "refusals change nothing");
+    }
+
     @Test
     void shouldRefuseMovingTheHandOfARealDevice() throws Exception {
         try (ServerCommands real = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000,
                 assembly.scene(), this::build, sceneDir, false)) {
             String refusal = real.execute(new Command.MoveHand(0, 0, 0)).toCompletableFuture().get();
             assertTrue(refusal.contains("simulated stylus"), refusal);
+            String buttons = real.execute(new Command.SetParameter(ServerCommands.BUTTONS, 1.0)).toCompletableFuture()
+                .get();
+            assertTrue(buttons.startsWith("UNSUPPORTED: hand.buttons needs the simulated stylus"), buttons);
         }
     }
 }

@@ -212,6 +212,42 @@ class BrowserTest {
         await("hook.statesReceived > " + ticks, Duration.ofSeconds(5), "states of the new revision");
     }
 
+    /**
+     * The page's "Press button 1" holds the simulated stylus's first button (SET_PARAMETER hand.buttons), which takes
+     * the 150 g cube the tool rests above (test scene browser-grab.yaml); a drag of the tool upward then lifts it and
+     * the hand holds its weight, 1.47 N; a second click lets go and the force falls to zero.
+     */
+    @Test
+    void shouldGrabACubeWithThePagesButtonAndLiftItByDraggingTheTool() throws Exception {
+        restartWith(Path.of(BrowserTest.class.getResource("/scenes/browser-grab.yaml").toURI()));
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.statesReceived >= 5 && hook.safetyState === 'ACTIVE'", Duration.ofSeconds(30), "safety ACTIVE");
+        assertEquals(0.0, number("hook.lastForceN"), 1e-6, "nothing held, nothing touched: " + state());
+
+        browser.click(browser.findElement("#grab"));
+        await("hook.buttonsAccepted === 1", Duration.ofSeconds(10), "the button press acknowledged");
+        assertEquals("true", text("document.getElementById('grab').getAttribute('aria-pressed')"));
+        assertEquals(1, ((SimulatedDevice) assembly.loop().device()).buttons(), "the stylus's button is down");
+
+        JsonNode tool = browser.execute("return window.hapticsd.toolPositionM;");
+        JsonNode from = browser.execute("return window.hapticsd.toolScreen();");
+        JsonNode to = browser.execute("return window.hapticsd.screenOf(arguments[0]);",
+            new double[] {tool.get(0).asDouble(), tool.get(1).asDouble(), tool.get(2).asDouble() + 0.05});
+        drag(from, to);
+        await("hook.moveHandSent > 0 && hook.moveHandAccepted === hook.moveHandSent", Duration.ofSeconds(5),
+            "every MOVE_HAND accepted");
+        // Held still, the cube hangs on the grab's spring: the hand feels its weight (float32 on the wire, and the
+        // 0.02 N of settling awaitSteadyForce allows).
+        assertEquals(0.15 * 9.81, awaitSteadyForce(), 0.05, state());
+        JsonNode lifted = browser.execute("return window.hapticsd.toolPositionM;");
+        assertTrue(lifted.get(2).asDouble() > tool.get(2).asDouble() + 0.02, "the tool went up: " + lifted);
+
+        browser.click(browser.findElement("#grab"));
+        await("hook.buttonsAccepted === 2 && hook.lastForceN === 0", Duration.ofSeconds(10), "let go: no force");
+        assertEquals(0, ((SimulatedDevice) assembly.loop().device()).buttons(), "the button is up");
+        assertEquals(0, (int) number("hook.errors.length"), state());
+    }
+
     @Test
     void shouldDrawADeformableClothAsItFallsOnABall() throws Exception {
         // A 6 × 6 cloth pinned at two corners drapes over a ball (test scene browser-cloth.yaml).
