@@ -24,31 +24,9 @@ class DeformableScenesTest {
     Path dir;
 
     /** A simulate run's CSV: its columns and rows. */
-    private record Csv(List<String> header, List<String[]> rows) {
-        double at(int row, String column) {
-            int i = header.indexOf(column);
-            assertTrue(i >= 0, "no column " + column);
-            return Double.parseDouble(rows.get(row)[i]);
-        }
-
-        double last(String column) {
-            return at(rows.size() - 1, column);
-        }
-    }
-
     /** Runs {@code simulate} on {@code scene} for {@code seconds} and reads the CSV it wrote. */
-    private Csv simulate(Path scene, String seconds) throws Exception {
-        Path csv = dir.resolve(scene.getFileName() + ".csv");
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            scene.toString(), "--duration", seconds, "--out", csv.toString());
-        assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        List<String[]> rows = new java.util.ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            rows.add(line.split(",", -1));
-        }
-        return new Csv(List.of(lines.get(0).split(",", -1)), rows);
+    private SimulatedCsv simulate(Path scene, String seconds) throws Exception {
+        return SimulatedCsv.run(dir, scene, scene.getFileName().toString(), seconds);
     }
 
     private static Path testScene(String name) throws Exception {
@@ -97,7 +75,7 @@ class DeformableScenesTest {
      */
     @Test
     void shouldRunTheClothScene() throws Exception {
-        Csv csv = simulate(Path.of("../scenes/cloth.yaml"), "1.5");
+        SimulatedCsv csv = simulate(Path.of("../scenes/cloth.yaml"), "1.5");
         // Node 250 (row 12, column 10) hangs in front of the post (y = 0.04, radius 0.05): pushed toward −y.
         double y = csv.last("cloth.n250.py");
         assertTrue(y < -0.005 && y > -0.05, "the cloth drapes over the post: y = " + y);
@@ -119,7 +97,7 @@ class DeformableScenesTest {
         Files.writeString(large, Files.readString(Path.of("../scenes/cloth.yaml"))
             .replace("      rows: 20\n      columns: 20\n", "      rows: 32\n      columns: 32\n")
             .replace("pinned: [[0, 0], [0, 19]]", "pinned: [[0, 0], [0, 31]]"));
-        Csv csv = simulate(large, "0.2");
+        SimulatedCsv csv = simulate(large, "0.2");
         double lowest = 0.0;
         for (int i = 0; i < 32 * 32; i++) {
             double z = csv.last("cloth.n" + i + ".pz");
@@ -160,7 +138,7 @@ class DeformableScenesTest {
      */
     @Test
     void shouldLetTheToolFeelTheSheetItPresses() throws Exception {
-        Csv csv = simulate(testScene("tool-trampoline.yaml"), "4");
+        SimulatedCsv csv = simulate(testScene("tool-trampoline.yaml"), "4");
         double forceZ = csv.last("force.z");
         double deviceZ = csv.last("device.z");
         double handTargetZ = -0.01;
@@ -175,7 +153,7 @@ class DeformableScenesTest {
      */
     @Test
     void shouldLetTheToolHoldANodeAndFeelItsPull() throws Exception {
-        Csv csv = simulate(testScene("tool-grab.yaml"), "4");
+        SimulatedCsv csv = simulate(testScene("tool-grab.yaml"), "4");
         double forceZ = csv.last("force.z");
         double deviceZ = csv.last("device.z");
         assertTrue(forceZ < -0.3, "the sheet pulls the tool down: " + forceZ + " N");
@@ -192,7 +170,7 @@ class DeformableScenesTest {
      */
     @Test
     void shouldGrabWithTheButtonAndLetGoWithIt() throws Exception {
-        Csv csv = simulate(testScene("tool-press-grab.yaml"), "6");
+        SimulatedCsv csv = simulate(testScene("tool-press-grab.yaml"), "6");
         assertEquals(0.0, csv.at(400, "force.z"), 1e-9, "not held before the press");
         double heldForceZ = csv.at(2900, "force.z");
         assertTrue(heldForceZ < -0.3, "held, the sheet pulls the tool down: " + heldForceZ + " N");
@@ -218,7 +196,7 @@ class DeformableScenesTest {
      */
     @Test
     void shouldLetTheToolHoldTheStringsFreeEnd() throws Exception {
-        Csv csv = simulate(Path.of("../scenes/string-cantilever.yaml"), "2");
+        SimulatedCsv csv = simulate(Path.of("../scenes/string-cantilever.yaml"), "2");
         double forceZ = csv.last("force.z");
         double deviceZ = csv.last("device.z");
         assertTrue(forceZ < -0.05, "the string pulls the tool down: " + forceZ + " N");
@@ -238,7 +216,7 @@ class DeformableScenesTest {
      */
     @Test
     void shouldBuckleSource001sExampleDynamically() throws Exception {
-        Csv csv = simulate(Path.of("../scenes/string-buckling.yaml"), "1.2");
+        SimulatedCsv csv = simulate(Path.of("../scenes/string-buckling.yaml"), "1.2");
         double previousX = Double.POSITIVE_INFINITY;
         double worstOffAxis = 0;
         for (int row = 0; row < csv.rows().size(); row++) {
@@ -255,7 +233,7 @@ class DeformableScenesTest {
     }
 
     /** The largest |z| of the 41 points of scenes/string-buckling.yaml at a row. */
-    private static double height(Csv csv, int row) {
+    private static double height(SimulatedCsv csv, int row) {
         double largest = 0;
         for (int j = 0; j <= 40; j++) {
             largest = Math.max(largest, Math.abs(csv.at(row, "string.n" + j + ".pz")));
@@ -292,7 +270,7 @@ class DeformableScenesTest {
                       - {t: 0, position: [0.299, 0.0]}
                       - {t: 1, position: [0.297, 0.0]}
             """);
-        Csv csv = simulate(scene, "1.5");
+        SimulatedCsv csv = simulate(scene, "1.5");
         for (int row = 0; row < csv.rows().size(); row++) {
             double t = Math.min(1.0, (row + 1) * 1e-3);
             assertEquals(0.299 - 0.002 * t, csv.at(row, "s.n10.px"), 1e-4, "the end's x on its path at row " + row);

@@ -7,10 +7,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,39 +23,17 @@ class SimulateGrabTest {
     private static final double K_NPM = 300.0;
     private static final double CUBE_REST_Z_M = 0.02;
 
-    /** The CSV's columns by name, and its rows. */
-    private record Csv(Map<String, Integer> columns, List<String[]> rows) {
-        double get(String[] row, String column) {
-            return Double.parseDouble(row[columns.get(column)]);
-        }
+    private static SimulatedCsv simulate(Path dir, Path scene, String duration) throws Exception {
+        return SimulatedCsv.run(dir, scene, "grab", duration);
     }
 
-    private static Csv simulate(Path dir, Path scene, String duration) throws Exception {
-        Path csv = dir.resolve("grab.csv");
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            scene.toString(), "--duration", duration, "--out", csv.toString());
-        assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        String[] header = lines.get(0).split(",", -1);
-        Map<String, Integer> columns = new HashMap<>();
-        for (int i = 0; i < header.length; i++) {
-            columns.put(header[i], i);
-        }
-        List<String[]> rows = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            rows.add(line.split(",", -1));
-        }
-        return new Csv(columns, rows);
-    }
-
-    private static String[] at(Csv csv, double tS) {
+    private static String[] at(SimulatedCsv csv, double tS) {
         return csv.rows().get((int) Math.round(tS * 1000.0));
     }
 
     @Test
     void theStylusLiftsTheCubeFeelsItsWeightAndSetsItDown(@TempDir Path dir) throws Exception {
-        Csv csv = simulate(dir, Path.of("../scenes/grab.yaml"), "8");
+        SimulatedCsv csv = simulate(dir, Path.of("../scenes/grab.yaml"), "8");
         double weightN = MASS_KG * G_MPS2;
         // Where the button went down (t = 1.0 s): the tool's centre is the anchor, this far above the cube's centre.
         String[] grabbed = at(csv, 1.0);
@@ -94,7 +68,7 @@ class SimulateGrabTest {
         String noButton = text.replace(", buttons: 1}", "}");
         assertTrue(!noButton.contains("buttons: 1"), "every press taken out");
         Path scene = Files.writeString(dir.resolve("no-button.yaml"), noButton);
-        Csv csv = simulate(dir, scene, "4");
+        SimulatedCsv csv = simulate(dir, scene, "4");
         for (String[] row : csv.rows()) {
             assertEquals(CUBE_REST_Z_M, csv.get(row, "cube.pz"), 2e-4, "the cube stays on the table");
             if (csv.get(row, "t") >= 1.5) {
@@ -118,7 +92,7 @@ class SimulateGrabTest {
                   - {t: 0.8, position: [0.0, 0.0, 0.035]}
                   - {t: 3.0, position: [0.0, 0.0, 0.035]}
             """).replace("loop: true", "loop: false"));
-        Csv csv = simulate(dir, press, "3");
+        SimulatedCsv csv = simulate(dir, press, "3");
         double topM = 0.04 + 0.005;
         for (String[] row : csv.rows()) {
             double t = csv.get(row, "t");

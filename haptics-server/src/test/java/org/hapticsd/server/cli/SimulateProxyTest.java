@@ -3,14 +3,10 @@ package org.hapticsd.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.HashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,30 +19,8 @@ class SimulateProxyTest {
 
     private static final double TOP_M = 0.001 + 0.005;
 
-    /** The CSV's columns by name, and its rows. */
-    private record Csv(Map<String, Integer> columns, List<String[]> rows) {
-        double get(String[] row, String column) {
-            return Double.parseDouble(row[columns.get(column)]);
-        }
-    }
-
-    private static Csv simulate(Path dir, Path scene, String name, String duration) throws Exception {
-        Path csv = dir.resolve(name + ".csv");
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            scene.toString(), "--duration", duration, "--out", csv.toString());
-        assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        String[] header = lines.get(0).split(",", -1);
-        Map<String, Integer> columns = new HashMap<>();
-        for (int i = 0; i < header.length; i++) {
-            columns.put(header[i], i);
-        }
-        List<String[]> rows = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            rows.add(line.split(",", -1));
-        }
-        return new Csv(columns, rows);
+    private static SimulatedCsv simulate(Path dir, Path scene, String name, String duration) throws Exception {
+        return SimulatedCsv.run(dir, scene, name, duration);
     }
 
     private static Path withRendering(Path dir, String scene, String rendering) throws Exception {
@@ -62,7 +36,7 @@ class SimulateProxyTest {
 
     @Test
     void theProxyStaysOnThePlateAndHoldsThenSlidesOnItsFrictionCone(@TempDir Path dir) throws Exception {
-        Csv csv = simulate(dir, Path.of("../scenes/proxy.yaml"), "proxy", "5");
+        SimulatedCsv csv = simulate(dir, Path.of("../scenes/proxy.yaml"), "proxy", "5");
         int stuckRows = 0;
         int slidingRows = 0;
         double lowest = Double.POSITIVE_INFINITY;
@@ -99,7 +73,7 @@ class SimulateProxyTest {
 
     @Test
     void theToolsOwnContactsLetItThroughThePlate(@TempDir Path dir) throws Exception {
-        Csv csv = simulate(dir, withRendering(dir, "proxy.yaml", "contact"), "contact", "1.5");
+        SimulatedCsv csv = simulate(dir, withRendering(dir, "proxy.yaml", "contact"), "contact", "1.5");
         double lowest = Double.POSITIVE_INFINITY;
         for (String[] row : csv.rows()) {
             lowest = Math.min(lowest, csv.get(row, "tool.z"));
@@ -125,7 +99,7 @@ class SimulateProxyTest {
     }
 
     /** The largest angle between the force and the line from the ball's centre to the tool, while stroking. */
-    private static double worstAngleToRadius(Csv csv) {
+    private static double worstAngleToRadius(SimulatedCsv csv) {
         double worst = 0.0;
         int pressed = 0;
         for (String[] row : csv.rows()) {
@@ -155,7 +129,7 @@ class SimulateProxyTest {
         }
     }
 
-    private static List<Double> impulses(Csv csv) {
+    private static List<Double> impulses(SimulatedCsv csv) {
         List<Double> impulses = new ArrayList<>();
         for (String[] row : csv.rows()) {
             String impulse = row[csv.columns().get("pulse.impulseNs")];

@@ -1,0 +1,57 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The CSV of a {@code simulate} run, for the tests that read one: its columns by name and its rows. */
+record SimulatedCsv(Map<String, Integer> columns, List<String[]> rows) {
+
+    /**
+     * Runs {@code simulate} on {@code scene} for {@code duration} seconds into {@code dir/name.csv}, asserts that it
+     * exits 0 (its error output as the message otherwise), and reads the file.
+     */
+    static SimulatedCsv run(Path dir, Path scene, String name, String duration) throws Exception {
+        Path csv = dir.resolve(name + ".csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", duration, "--out", csv.toString());
+        assertEquals(0, code, err.toString());
+        List<String> lines = Files.readAllLines(csv);
+        String[] header = lines.get(0).split(",", -1);
+        Map<String, Integer> columns = new HashMap<>();
+        for (int i = 0; i < header.length; i++) {
+            columns.put(header[i], i);
+        }
+        List<String[]> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            rows.add(line.split(",", -1));
+        }
+        return new SimulatedCsv(columns, rows);
+    }
+
+    /** The value of {@code column} in {@code row}. */
+    double get(String[] row, String column) {
+        Integer i = columns.get(column);
+        assertNotNull(i, "no column " + column);
+        return Double.parseDouble(row[i]);
+    }
+
+    /** The value of {@code column} in row {@code row} (0 = the first tick). */
+    double at(int row, String column) {
+        return get(rows.get(row), column);
+    }
+
+    /** The value of {@code column} in the last row. */
+    double last(String column) {
+        return at(rows.size() - 1, column);
+    }
+}
