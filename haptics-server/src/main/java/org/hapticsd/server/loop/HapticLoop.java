@@ -274,7 +274,9 @@ public final class HapticLoop implements LoopControl {
         }
         if (!paused) {
             world.setToolState(toolBody, toolPositionM, toolVelocityMps);
-            grasps.update(world, toolBody, toolPositionM, deviceState.buttons);
+            if (grasps.update(world, toolBody, toolPositionM, deviceState.buttons)) {
+                tickEvents |= LoopEvents.GRAB_CHANGED;
+            }
         }
         t = mark(LoopStage.MAP_TO_SCENE, t);
 

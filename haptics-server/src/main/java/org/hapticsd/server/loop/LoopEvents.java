@@ -83,15 +83,21 @@ public final class LoopEvents {
      */
     public static final int PHYSICS_STEP_DROPPED = 1 << 19;
 
+    /**
+     * The tool took or let go of a body or a deformable body's node this tick: a grab's button went down within reach
+     * of something, or came up while holding it ({@code render.ToolGrasps}).
+     */
+    public static final int GRAB_CHANGED = 1 << 20;
+
     /** Number of defined bits; bits from this one up are never set. */
-    public static final int COUNT = 20;
+    public static final int COUNT = 21;
 
     private static final String[] NAMES = {
         "SAFETY_STATE_CHANGED", "SAFETY_FAULT_RAISED", "DEVICE_CONNECTED", "DEVICE_DISCONNECTED",
         "DEVICE_FAULT_CHANGED", "DEVICE_STATUS_CHANGED", "CONTACT_BEGAN", "CONTACT_ENDED", "OVERRUN",
         "COMMAND_APPLIED", "COMMAND_REJECTED", "STAGE_ERROR", "SCENE_CHANGED", "PAUSE_CHANGED",
         "PHYSICS_BUDGET_CHANGED", "CONTACTS_DROPPED", "IMPACT_TRANSIENT", "IMPULSE_COLLISION",
-        "THERMAL_LIMIT_CHANGED", "PHYSICS_STEP_DROPPED",
+        "THERMAL_LIMIT_CHANGED", "PHYSICS_STEP_DROPPED", "GRAB_CHANGED",
     };
 
     private LoopEvents() {

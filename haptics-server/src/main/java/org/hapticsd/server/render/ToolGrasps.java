@@ -162,8 +162,13 @@ public final class ToolGrasps {
         return rigidHeld < 0 ? -1 : rigid[rigidHeld];
     }
 
-    /** Presses and releases since the last tick, for the tool at {@code toolPositionM}. Loop thread. */
-    public void update(PhysicsWorld world, int toolBody, Vector3dc toolPositionM, int buttons) {
+    /**
+     * Presses and releases since the last tick, for the tool at {@code toolPositionM}. Loop thread.
+     *
+     * @return whether the tool took or let go of something
+     */
+    public boolean update(PhysicsWorld world, int toolBody, Vector3dc toolPositionM, int buttons) {
+        boolean changed = false;
         int best = -1;
         int bestNode = -1;
         boolean bestRigid = false;
@@ -183,6 +188,7 @@ public final class ToolGrasps {
             } else if (!pressed && wasPressed[i] && holding[i]) {
                 world.holdDeformableNode(deformable[i], -1, toolBody, 0.0, 0.0);
                 holding[i] = false;
+                changed = true;
             }
             wasPressed[i] = pressed;
         }
@@ -200,6 +206,7 @@ public final class ToolGrasps {
             } else if (!pressed && rigidWasPressed[i] && rigidHeld == i) {
                 world.releaseBody(toolBody);
                 rigidHeld = -1;
+                changed = true;
             }
             rigidWasPressed[i] = pressed;
         }
@@ -212,5 +219,6 @@ public final class ToolGrasps {
             holding[best] = true;
             taken++;
         }
+        return changed || best >= 0;
     }
 }

@@ -7,6 +7,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,8 +43,12 @@ class SimulateGrabTest {
         double anchorAboveCentreM = csv.get(grabbed, "tool.z") - csv.get(grabbed, "cube.pz");
         double sagM = weightN / K_NPM;
         int held = 0;
+        List<Double> grabEvents = new ArrayList<>();
         for (String[] row : csv.rows()) {
             double t = csv.get(row, "t");
+            if (csv.text(row, "events.names").contains("GRAB_CHANGED")) {
+                grabEvents.add(t);
+            }
             if (t >= 3.0 && t < 4.0) {
                 held++;
                 assertEquals(-weightN, csv.get(row, "force.z"), 0.01 * weightN, "the hand feels the weight, t = " + t);
@@ -56,6 +62,10 @@ class SimulateGrabTest {
             }
         }
         assertEquals(1000, held);
+        // The path's button goes down at t = 1.0 s and up at 6.5 s: the loop marks the tick of each.
+        assertEquals(2, grabEvents.size(), "GRAB_CHANGED at " + grabEvents);
+        assertEquals(1.0, grabEvents.get(0), 0.0015, "taken");
+        assertEquals(6.5, grabEvents.get(1), 0.0015, "let go");
         String[] end = at(csv, 7.99);
         assertEquals(0.05, csv.get(end, "cube.px"), 0.005, "set down where the stylus carried it");
         assertEquals(CUBE_REST_Z_M, csv.get(end, "cube.pz"), 5e-4, "on the table");

@@ -45,6 +45,13 @@ record SimulatedCsv(Map<String, Integer> columns, List<String[]> rows) {
         return Double.parseDouble(row[i]);
     }
 
+    /** The text of {@code column} in {@code row} (a name column such as {@code events.names}). */
+    String text(String[] row, String column) {
+        Integer i = columns.get(column);
+        assertNotNull(i, "no column " + column);
+        return row[i];
+    }
+
     /** The value of {@code column} in row {@code row} (0 = the first tick). */
     double at(int row, String column) {
         return get(rows.get(row), column);

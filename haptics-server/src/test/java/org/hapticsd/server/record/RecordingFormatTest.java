@@ -56,6 +56,7 @@ class RecordingFormatTest {
             LoopEvents.COMMAND_REJECTED, LoopEvents.STAGE_ERROR, LoopEvents.SCENE_CHANGED, LoopEvents.PAUSE_CHANGED,
             LoopEvents.PHYSICS_BUDGET_CHANGED, LoopEvents.CONTACTS_DROPPED, LoopEvents.IMPACT_TRANSIENT,
             LoopEvents.IMPULSE_COLLISION, LoopEvents.THERMAL_LIMIT_CHANGED, LoopEvents.PHYSICS_STEP_DROPPED,
+            LoopEvents.GRAB_CHANGED,
         };
         assertEquals(LoopEvents.COUNT, bits.length);
         for (int i = 0; i < bits.length; i++) {
