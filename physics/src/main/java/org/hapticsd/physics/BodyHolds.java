@@ -164,43 +164,12 @@ final class BodyHolds {
     }
 
     /**
-     * The effective mass of a body at a point {@code leverArmM} from its centre of mass, along the direction where it is
-     * least: {@code 1/m_a = 1/m + r²/I_min}, a lower bound over every direction and every point as far from the centre,
-     * so a stability check on it holds wherever a hold is anchored within that distance.
+     * The effective mass of a body at a point {@code leverArmM} from its centre of mass, along the direction where it
+     * is least: {@code 1/m_a = 1/m + r²/I_min}, a lower bound over every direction and every point as far from the
+     * centre, so a stability check on it holds wherever a hold is anchored within that distance.
      */
     static double anchorEffectiveMassKg(double massKg, double leastPrincipalInertiaKgM2, double leverArmM) {
         return 1.0 / (1.0 / massKg + leverArmM * leverArmM / leastPrincipalInertiaKgM2);
-    }
-
-    /**
-     * The least eigenvalue of a symmetric 3 × 3 matrix (an inertia's least principal moment), in closed form
-     * (the trigonometric solution of the characteristic cubic).
-     */
-    static double leastEigenvalue(org.joml.Matrix3dc m) {
-        double a = m.m00();
-        double b = m.m11();
-        double c = m.m22();
-        double d = m.m01();
-        double e = m.m12();
-        double f = m.m02();
-        double offDiagonal = d * d + e * e + f * f;
-        if (offDiagonal == 0.0) {
-            return Math.min(a, Math.min(b, c));
-        }
-        double q = (a + b + c) / 3.0;
-        double p2 = (a - q) * (a - q) + (b - q) * (b - q) + (c - q) * (c - q) + 2.0 * offDiagonal;
-        double p = Math.sqrt(p2 / 6.0);
-        // B = (A − q·I)/p; r = det(B)/2, clamped to [−1, 1] against rounding.
-        double ba = (a - q) / p;
-        double bb = (b - q) / p;
-        double bc = (c - q) / p;
-        double bd = d / p;
-        double be = e / p;
-        double bf = f / p;
-        double det = ba * (bb * bc - be * be) - bd * (bd * bc - be * bf) + bf * (bd * be - bb * bf);
-        double r = Math.max(-1.0, Math.min(1.0, det / 2.0));
-        double phi = Math.acos(r) / 3.0;
-        return q + 2.0 * p * Math.cos(phi + 2.0 * Math.PI / 3.0);
     }
 
     private void anchorWorld(RigidBodies bodies, int slot, Vector3d destM) {

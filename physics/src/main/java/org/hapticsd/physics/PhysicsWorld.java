@@ -15,6 +15,7 @@ import org.hapticsd.physics.dynamics.contact.LcpContactModel;
 import org.hapticsd.physics.dynamics.contact.PointIndices;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.geometry.Aabb;
+import org.hapticsd.physics.geometry.SymmetricEigen;
 import org.hapticsd.physics.geometry.Transform;
 import org.joml.Matrix3d;
 import org.joml.Matrix3dc;
@@ -510,8 +511,8 @@ public final class PhysicsWorld {
      * where the holder's centre is now (the anchor, fixed on the body; the spring starts unstretched). The body feels
      * {@code F = k·(x_holder − x_anchor) + b·(v_holder − v_anchor)} at the anchor, so it hangs and swings from it; the
      * holder feels {@code −F} in its contact force ({@link #contactForceOnBody}), so a tool renders the body's weight
-     * and inertia. The pair does not collide while held. Replaces the holder's earlier hold. Explicit like the contacts:
-     * stable while {@code k·Δt² + 2·b·Δt < 4·m_a}, {@code m_a} the body's effective mass at the anchor
+     * and inertia. The pair does not collide while held. Replaces the holder's earlier hold. Explicit like the
+     * contacts: stable while {@code k·Δt² + 2·b·Δt < 4·m_a}, {@code m_a} the body's effective mass at the anchor
      * ({@link #anchorEffectiveMassKg}). A body taken out of the simulation is let go. No allocation.
      *
      * @throws IllegalArgumentException if {@code body} is not dynamic, is the holder, or the spring or damper is not
@@ -574,8 +575,8 @@ public final class PhysicsWorld {
     }
 
     /**
-     * {@link #anchorEffectiveMassKg(double, double, double)} for dynamic body {@code body} at {@code leverArmM} from its
-     * centre, with its own mass and least principal moment of inertia.
+     * {@link #anchorEffectiveMassKg(double, double, double)} for dynamic body {@code body} at {@code leverArmM} from
+     * its centre, with its own mass and least principal moment of inertia.
      *
      * @throws IllegalArgumentException if the body is not dynamic
      */
@@ -585,7 +586,7 @@ public final class PhysicsWorld {
             throw wrongType(body, BodyType.DYNAMIC);
         }
         return BodyHolds.anchorEffectiveMassKg(bodies.massKg[body],
-            BodyHolds.leastEigenvalue(bodies.inertiaBody[body]), leverArmM);
+            SymmetricEigen.least(bodies.inertiaBody[body]), leverArmM);
     }
 
     /**

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * A hand that follows a waypoint path and, from given times on, presses with a force or lets go, and holds stylus
- * buttons down: what a test script's timeline asks of the simulated user. Between a press or release and the next hold the path is ignored;
- * a hold or move after it takes the hand back to position control.
+ * buttons down: what a test script's timeline asks of the simulated user. Between a press or release and the next hold
+ * the path is ignored; a hold or move after it takes the hand back to position control.
  *
  * <p>Modes are looked up with a cursor that only moves forward while time does (the device's time never goes
  * back), so a lookup is O(1) per substep and allocates nothing.

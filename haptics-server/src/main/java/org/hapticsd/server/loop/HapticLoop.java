@@ -14,6 +14,7 @@ import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
+import org.hapticsd.server.render.ForceField;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
@@ -52,6 +53,8 @@ public final class HapticLoop implements LoopControl {
     private ProxyRenderer proxy;
     /** The passivity observer and controller on the rendered force, or null. */
     private PassivityController passivity;
+    /** The force field on the hand, or null. */
+    private ForceField field;
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -97,6 +100,8 @@ public final class HapticLoop implements LoopControl {
     private final DeviceHealth deviceHealth = new DeviceHealth();
     private final Vector3d toolPositionM = new Vector3d();
     private final Vector3d toolVelocityMps = new Vector3d();
+    /** The device's velocity in the scene frame, before a proxy's takes the tool's place: what a force field reads. */
+    private final Vector3d handVelocityMps = new Vector3d();
     private final Vector3d sceneForceN = new Vector3d();
     private final Vector3d deviceForceN = new Vector3d();
     private final Vector3d transientSceneN = new Vector3d();
@@ -163,6 +168,7 @@ public final class HapticLoop implements LoopControl {
         this.grasps = scene.grasps();
         this.proxy = scene.proxy();
         this.passivity = scene.passivity();
+        this.field = scene.field();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -263,6 +269,7 @@ public final class HapticLoop implements LoopControl {
         long t = mark(LoopStage.READ_DEVICE, startNs);
 
         mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
+        handVelocityMps.set(toolVelocityMps);
         if (proxy != null) {
             // The device position is the proxy's goal; the tool body, drawn and met by the dynamic bodies, is the
             // proxy. A paused loop leaves the proxy where it was.
@@ -315,6 +322,9 @@ public final class HapticLoop implements LoopControl {
                     transients.strikeByProxy(proxy.touchedBody(), proxy.strikeSpeedMps(), proxy.normal(),
                         proxy.contactPointM());
                 }
+            }
+            if (field != null) {
+                field.addTo(handVelocityMps, sceneForceN);
             }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
             if (passivity != null) {
@@ -724,6 +734,7 @@ public final class HapticLoop implements LoopControl {
         grasps = scene.grasps();
         proxy = scene.proxy();
         passivity = scene.passivity();
+        field = scene.field();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

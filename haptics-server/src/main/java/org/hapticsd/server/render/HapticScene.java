@@ -4,7 +4,8 @@ import org.hapticsd.physics.PhysicsWorld;
 
 /**
  * A physics world with the body that stands for the device's tool, the mapping from device to scene, the impact
- * transients played when the tool strikes, and, when the scene renders by proxy, the proxy.
+ * transients played when the tool strikes, and, when the scene renders by proxy, the proxy; a force field when the
+ * scene has one.
  *
  * @param world      the simulation; owned by the loop once the loop starts
  * @param toolBody   index of the tool body in {@code world}
@@ -15,9 +16,16 @@ import org.hapticsd.physics.PhysicsWorld;
  *                   null when the tool's own contacts render them; owned by the loop with the world
  * @param passivity  the passivity observer and controller on the rendered force ({@code tool.passivityControl}),
  *                   or null; owned by the loop with the world
+ * @param field      the velocity-dependent force field on the hand ({@code forceField}), or null
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
-                          ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity) {
+                          ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field) {
+    /** A scene without a force field. */
+    public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
+                       ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity) {
+        this(world, toolBody, mapping, transients, grasps, proxy, passivity, null);
+    }
+
     /** A scene without passivity control. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                        ToolGrasps grasps, ProxyRenderer proxy) {

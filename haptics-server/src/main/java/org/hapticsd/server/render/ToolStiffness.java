@@ -80,6 +80,20 @@ public final class ToolStiffness {
                 "the grab of deformable '" + world.deformable(d).name() + "'", false, field(d, "grab.stiffnessNpm"),
                 field(d, "grab.dampingNspm"), grasps.stiffnessNpm(g), grasps.dampingNspm(g)));
         }
+        if (scene.field() != null) {
+            double s2 = scene.mapping().scale() * scene.mapping().scale();
+            double feltNspm = s2 * scene.field().largestDampingNspm();
+            if (!(device.dampingNspm() > feltNspm)) {
+                warnings.add(String.format(Locale.ROOT,
+                    "scene '%s': the force field renders up to B = %s N·s/m%s in some direction, not below device "
+                        + "'%s''s damping %s N·s/m: sampled at 1/%d s it is not passive by the bound K·T/2 + B < b "
+                        + "(K = 0), so the handle may buzz in fast moves; lower forceField's values or use a device "
+                        + "with more damping (docs/scenes.md, \"Passivity bound\")",
+                    sceneName, significant(feltNspm), scene.mapping().scale() == 1.0 ? ""
+                        : " (mapping.scale² × the scene's values)", device.name(), significant(device.dampingNspm()),
+                    rateHz));
+            }
+        }
         for (int g = 0; g < grasps.rigidCount(); g++) {
             check(warnings, sceneName, scene, device, rateHz, new Spring(
                 "the grab of body '" + world.bodyName(grasps.rigidBody(g)) + "'", false,

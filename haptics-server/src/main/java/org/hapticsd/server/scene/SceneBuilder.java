@@ -44,6 +44,7 @@ import org.hapticsd.physics.io.MeshLoader;
 import org.hapticsd.physics.mass.MassProperties;
 import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
+import org.hapticsd.server.render.ForceField;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
@@ -331,9 +332,35 @@ public final class SceneBuilder {
         world.prime();
         PassivityController passivity = spec.tool().passivityControl()
             ? new PassivityController(spec.device().effectiveMassKg()) : null;
-        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity);
+        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity,
+            forceField(spec));
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
+    }
+
+    /** The scene's force field on the hand ({@code forceField}), or null. */
+    private static ForceField forceField(SceneSpec spec) throws SceneException {
+        ForceFieldSpec f = spec.forceField();
+        if (f == null) {
+            return null;
+        }
+        String at = spec.source() + ":" + f.line() + ":" + f.column() + ": forceField";
+        boolean damping = !Double.isNaN(f.dampingNspm());
+        if (damping == (f.matrixNspm() != null)) {
+            throw new SceneException(at + ": give exactly one of dampingNspm (a viscous field) and matrixNspm "
+                + "(B by rows, N·s/m)");
+        }
+        if (damping) {
+            return ForceField.viscous(f.dampingNspm());
+        }
+        double[][] b = f.matrixNspm();
+        try {
+            // JOML's constructor takes columns.
+            return new ForceField(new Matrix3d(b[0][0], b[1][0], b[2][0], b[0][1], b[1][1], b[2][1], b[0][2],
+                b[1][2], b[2][2]));
+        } catch (IllegalArgumentException e) {
+            throw new SceneException(at + ".matrixNspm: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ public final class SceneSpec {
     private java.nio.file.Path baseDirectory = java.nio.file.Path.of("");
     private List<ContactModeSpec> contactModes = List.of();
     private List<DeformableSpec> deformables = List.of();
+    private ForceFieldSpec forceField;
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -66,6 +67,15 @@ public final class SceneSpec {
 
     public void setGravity(double[] value) {
         this.gravityMps2 = Check.vector3("gravity", value);
+    }
+
+    /** {@code forceField}: a velocity-dependent force on the hand; none when absent. */
+    public void setForceField(ForceFieldSpec value) {
+        this.forceField = value;
+    }
+
+    public ForceFieldSpec forceField() {
+        return forceField;
     }
 
     public void setDeformables(List<DeformableSpec> value) {

@@ -221,8 +221,8 @@ public final class ScriptRunner {
                 throw error(file, step, at + ".at", "missing (seconds from the start)");
             }
             if (step.kinds() != 1) {
-                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, buttons, unplug, garbage "
-                    + "or stall");
+                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, buttons, unplug, "
+                    + "garbage or stall");
             }
             if ((step.movesHand() || step.buttons() >= 0) && !handScriptable) {
                 throw error(file, step, at, "the hand of device '" + device + "' cannot be scripted (use device sim "

@@ -138,8 +138,8 @@ class SimulateGrabTest {
         code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
             stiff.toString(), "--duration", "1", "--out", dir.resolve("y.csv").toString());
         assertEquals(2, code, err.toString());
-        assertTrue(err.toString().contains("bodies[1] (cube): grab.stiffnessNpm 200000.0 N/m is not below 6.921e+04 N/m"),
-            err.toString());
+        assertTrue(err.toString().contains(
+            "bodies[1] (cube): grab.stiffnessNpm 200000.0 N/m is not below 6.921e+04 N/m"), err.toString());
         assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
     }
 }

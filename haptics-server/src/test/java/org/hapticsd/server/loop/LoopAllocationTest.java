@@ -133,6 +133,20 @@ class LoopAllocationTest {
             + (f.scene.haptic().grasps().taken() - takenBefore));
     }
 
+    /** scenes/curl-field.yaml: the hand reaches out and back through a curl force field, every 3.6 s. */
+    @Test
+    void shouldAllocateZeroBytesPerTickInAForceField() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/curl-field.yaml"));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the curl-field scene");
+        assertTrue(f.scene.haptic().field() != null, "the scene has its field");
+    }
+
     /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {
