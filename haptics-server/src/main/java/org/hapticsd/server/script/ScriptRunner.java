@@ -262,8 +262,9 @@ public final class ScriptRunner {
             ScriptSpec.Assertion a = spec.assertions().get(i);
             String at = "assertions[" + i + "]";
             if (a.kinds() != 1) {
-                throw error(file, a, at, "give exactly one of force, toolPosition, safety, contact, connected, "
-                    + "maxOverruns, linkLatency, maxFramesLost, framesLost, reconnects or deviceWatchdogTrips");
+                throw error(file, a, at, "give exactly one of force, toolPosition, bodyPosition, safety, contact, "
+                    + "connected, maxOverruns, linkLatency, maxFramesLost, framesLost, reconnects or "
+                    + "deviceWatchdogTrips");
             }
             if (a.isLinkCheck() && !linked) {
                 throw error(file, a, at, "link checks need a device on a link (emulator, serial:, tcp:), not '"
@@ -297,16 +298,25 @@ public final class ScriptRunner {
                 && a.force().maxN() == Double.POSITIVE_INFINITY) {
                 throw error(file, a, at + ".force", "give min, max or both (newtons)");
             }
-            if (a.toolPosition() != null && a.toolPosition().axis() == null) {
-                throw error(file, a, at + ".toolPosition.axis", "missing (x, y or z)");
+            ScriptSpec.PositionBound position = a.toolPosition() != null ? a.toolPosition() : a.bodyPosition();
+            String positionField = at + (a.toolPosition() != null ? ".toolPosition" : ".bodyPosition");
+            if (position != null && position.axis() == null) {
+                throw error(file, a, positionField + ".axis", "missing (x, y or z)");
             }
-            if (a.toolPosition() != null && a.toolPosition().minM() == Double.NEGATIVE_INFINITY
-                && a.toolPosition().maxM() == Double.POSITIVE_INFINITY) {
-                throw error(file, a, at + ".toolPosition", "give min, max or both (metres)");
+            if (position != null && position.minM() == Double.NEGATIVE_INFINITY
+                && position.maxM() == Double.POSITIVE_INFINITY) {
+                throw error(file, a, positionField, "give min, max or both (metres)");
             }
-            if (a.toolPosition() != null && a.toolPosition().minM() > a.toolPosition().maxM()) {
-                throw error(file, a, at + ".toolPosition", "min " + a.toolPosition().minM() + " m is above max "
-                    + a.toolPosition().maxM() + " m: no position could pass");
+            if (position != null && position.minM() > position.maxM()) {
+                throw error(file, a, positionField, "min " + position.minM() + " m is above max "
+                    + position.maxM() + " m: no position could pass");
+            }
+            if (a.bodyPosition() != null && position.body() == null) {
+                throw error(file, a, positionField + ".body", "missing (the name of a body of the scene)");
+            }
+            if (a.toolPosition() != null && position.body() != null) {
+                throw error(file, a, positionField + ".body", "only bodyPosition names a body; toolPosition checks "
+                    + "the tool");
             }
             String[] countNames = {"framesLost", "reconnects", "deviceWatchdogTrips"};
             ScriptSpec.CountBound[] counts = {a.framesLost(), a.reconnects(), a.deviceWatchdogTrips()};
@@ -456,6 +466,7 @@ public final class ScriptRunner {
         sceneBuilt = false;
         BuiltScene scene = scene(scriptFile, spec);
         sceneBuilt = true;
+        int[] traced = tracedBodies(scriptFile, spec, scene);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
         double durationS = durationS(spec);
         boolean lockstep = spec.isLockstep();
@@ -507,7 +518,8 @@ public final class ScriptRunner {
         if (worldClock != null) {
             assembly.loop().world().setClock(worldClock);
         }
-        TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz));
+        TickTrace trace = new TickTrace((int) TickTrace.capacity(durationS, rateHz), traced,
+            tracedBodyNames(spec));
         TickRecorder recorder = null;
         if (recording != null) {
             try {
@@ -825,16 +837,54 @@ public final class ScriptRunner {
             + "two ticks would break it and every assertion would be an ERROR; give at least " + least + " ms");
     }
 
+    /** The distinct bodies the {@code bodyPosition} assertions name, in first-named order. */
+    private static String[] tracedBodyNames(ScriptSpec spec) {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (ScriptSpec.Assertion a : spec.assertions()) {
+            if (a.bodyPosition() != null && a.bodyPosition().body() != null) {
+                names.add(a.bodyPosition().body());
+            }
+        }
+        return names.toArray(new String[0]);
+    }
+
+    /**
+     * The world indices of {@link #tracedBodyNames}, once the scene is built; a name the scene does not have is
+     * refused, naming the assertion and the scene's bodies.
+     */
+    private static int[] tracedBodies(Path scriptFile, ScriptSpec spec, BuiltScene scene) throws ScriptException {
+        String[] names = tracedBodyNames(spec);
+        int[] indices = new int[names.length];
+        for (int k = 0; k < names.length; k++) {
+            int at = scene.bodyNames().indexOf(names[k]);
+            if (at < 0) {
+                for (int i = 0; i < spec.assertions().size(); i++) {
+                    ScriptSpec.Assertion a = spec.assertions().get(i);
+                    if (a.bodyPosition() != null && names[k].equals(a.bodyPosition().body())) {
+                        throw error(scriptFile, a, "assertions[" + i + "].bodyPosition.body", "no body named '"
+                            + names[k] + "' in scene '" + scene.name() + "' (its bodies: "
+                            + String.join(", ", scene.bodyNames()) + "; the tool is checked with toolPosition)");
+                    }
+                }
+            }
+            indices[k] = scene.bodyIndices()[at];
+        }
+        return indices;
+    }
+
     private static void requireTraceFits(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
         double durationS = durationS(spec);
         long ticks = TickTrace.capacity(durationS, rateHz);
-        if (ticks <= TickTrace.MAX_TICKS) {
+        int bodies = tracedBodyNames(spec).length;
+        long maxTicks = TickTrace.maxTicks(bodies);
+        if (ticks <= maxTicks) {
             return;
         }
         String why = String.format(Locale.ROOT, "a run of %s s at %d Hz traces %d ticks, more than the %d a script "
-            + "may (%s s at this rate): every tick is kept in memory for the assertions (%d bytes each); split it into "
-            + "shorter scripts", seconds(durationS), rateHz, ticks, TickTrace.MAX_TICKS,
-            seconds((double) (TickTrace.MAX_TICKS - rateHz) / rateHz), TickTrace.BYTES_PER_TICK);
+            + "may (%s s at this rate): every tick is kept in memory for the assertions (%d bytes each%s); split it "
+            + "into shorter scripts", seconds(durationS), rateHz, ticks, maxTicks,
+            seconds((double) (maxTicks - rateHz) / rateHz), TickTrace.bytesPerTick(bodies),
+            bodies == 0 ? "" : ", with the " + bodies + " bodies bodyPosition traces");
         if (!Double.isNaN(spec.durationS())) {
             throw new ScriptException(scriptFile + spec.where("duration") + ": duration: " + why);
         }
@@ -1021,12 +1071,13 @@ public final class ScriptRunner {
             return new AssertionResult(name, touched == a.contact(), (touched ? "contact " : "no contact ") + window,
                 (a.contact() ? "contact " : "no contact ") + window);
         }
-        if (a.toolPosition() != null) {
-            ScriptSpec.PositionBound bound = a.toolPosition();
+        if (a.toolPosition() != null || a.bodyPosition() != null) {
+            ScriptSpec.PositionBound bound = a.toolPosition() != null ? a.toolPosition() : a.bodyPosition();
+            int k = a.bodyPosition() == null ? -1 : java.util.Arrays.asList(trace.bodyNames).indexOf(bound.body());
             float[] values = switch (bound.axis()) {
-                case "x" -> trace.toolX;
-                case "y" -> trace.toolY;
-                default -> trace.toolZ;
+                case "x" -> k < 0 ? trace.toolX : trace.bodyX[k];
+                case "y" -> k < 0 ? trace.toolY : trace.bodyY[k];
+                default -> k < 0 ? trace.toolZ : trace.bodyZ[k];
             };
             double low = Double.POSITIVE_INFINITY;
             double high = Double.NEGATIVE_INFINITY;
@@ -1035,8 +1086,8 @@ public final class ScriptRunner {
                 high = Math.max(high, values[i]);
             }
             boolean passed = low >= bound.minM() && high <= bound.maxM();
-            return new AssertionResult(name, passed, String.format(Locale.ROOT, "tool.%s %s [%.6f, %.6f] m",
-                bound.axis(), window, low, high), String.format(Locale.ROOT, "within [%s, %s] m",
+            return new AssertionResult(name, passed, String.format(Locale.ROOT, "%s.%s %s [%.6f, %.6f] m",
+                k < 0 ? "tool" : bound.body(), bound.axis(), window, low, high), String.format(Locale.ROOT, "within [%s, %s] m",
                 bound.minM() == Double.NEGATIVE_INFINITY ? "-inf" : Double.toString(bound.minM()),
                 bound.maxM() == Double.POSITIVE_INFINITY ? "+inf" : Double.toString(bound.maxM())));
         }

@@ -363,6 +363,7 @@ public final class ScriptSpec {
         private double toS = Double.NaN;
         private ForceBound force;
         private PositionBound toolPosition;
+        private PositionBound bodyPosition;
         private String safety;
         private Boolean contact;
         private Boolean connected;
@@ -400,6 +401,15 @@ public final class ScriptSpec {
 
         public PositionBound toolPosition() {
             return toolPosition;
+        }
+
+        /** Bounds on one coordinate of a scene body's centre (a dynamic body's, which moves). */
+        public void setBodyPosition(PositionBound value) {
+            this.bodyPosition = value;
+        }
+
+        public PositionBound bodyPosition() {
+            return bodyPosition;
         }
 
         public void setSafety(String value) {
@@ -486,7 +496,8 @@ public final class ScriptSpec {
         }
 
         int kinds() {
-            return (force != null ? 1 : 0) + (toolPosition != null ? 1 : 0) + (safety != null ? 1 : 0)
+            return (force != null ? 1 : 0) + (toolPosition != null ? 1 : 0) + (bodyPosition != null ? 1 : 0)
+                + (safety != null ? 1 : 0)
                 + (contact != null ? 1 : 0)
                 + (connected != null ? 1 : 0)
                 + (maxOverruns != null ? 1 : 0) + (linkLatency != null ? 1 : 0) + (maxFramesLost != null ? 1 : 0)
@@ -531,6 +542,19 @@ public final class ScriptSpec {
         private String axis;
         private double minM = Double.NEGATIVE_INFINITY;
         private double maxM = Double.POSITIVE_INFINITY;
+        private String body;
+
+        /** {@code bodyPosition} only: the scene body whose centre is checked. */
+        public void setBody(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("body must name a body of the scene");
+            }
+            this.body = value;
+        }
+
+        public String body() {
+            return body;
+        }
 
         public void setAxis(String value) {
             if (!List.of("x", "y", "z").contains(value)) {

@@ -13,6 +13,10 @@ final class TickTrace implements TickSink {
     static final long MAX_TICKS = 3_600_000L;
     /** What one traced tick costs in the arrays below. */
     static final int BYTES_PER_TICK = 8 + 6 * 8 + 3 * 4 + 1 + 1 + 4 + 1 + 1 + 1;
+    /** What each body a {@code bodyPosition} assertion names adds to a traced tick: its centre in floats. */
+    static final int BYTES_PER_BODY = 3 * 4;
+    /** The memory the trace may take: {@link #MAX_TICKS} ticks of a script that names no body. */
+    static final long MAX_BYTES = MAX_TICKS * BYTES_PER_TICK;
 
     final long[] timeNs;
     final double[] forceX;
@@ -33,6 +37,12 @@ final class TickTrace implements TickSink {
     final boolean[] fresh;
     /** The tick in which a script's {@code stall} parked the loop (its gap to the next tick is not the host's). */
     final boolean[] injectedStall;
+    /** The world indices of the bodies the {@code bodyPosition} assertions name, and their centres, scene frame. */
+    final int[] bodies;
+    final String[] bodyNames;
+    final float[][] bodyX;
+    final float[][] bodyY;
+    final float[][] bodyZ;
     int count;
     long overruns;
     /** Contacts the physics dropped over its budget, to the last tick traced (the snapshot's running totals). */
@@ -45,6 +55,11 @@ final class TickTrace implements TickSink {
     private boolean stallInThisTick;
 
     TickTrace(int capacity) {
+        this(capacity, new int[0], new String[0]);
+    }
+
+    /** @param bodies world indices of the bodies whose centres are traced, named by {@code names} */
+    TickTrace(int capacity, int[] bodies, String[] names) {
         timeNs = new long[capacity];
         forceX = new double[capacity];
         forceY = new double[capacity];
@@ -61,6 +76,20 @@ final class TickTrace implements TickSink {
         connected = new boolean[capacity];
         fresh = new boolean[capacity];
         injectedStall = new boolean[capacity];
+        this.bodies = bodies.clone();
+        this.bodyNames = names.clone();
+        bodyX = new float[bodies.length][capacity];
+        bodyY = new float[bodies.length][capacity];
+        bodyZ = new float[bodies.length][capacity];
+    }
+
+    /** The most ticks a script tracing {@code bodies} bodies may run: the same memory, {@link #MAX_BYTES}. */
+    static long maxTicks(int bodies) {
+        return MAX_BYTES / bytesPerTick(bodies);
+    }
+
+    static int bytesPerTick(int bodies) {
+        return BYTES_PER_TICK + bodies * BYTES_PER_BODY;
     }
 
     /** The ticks a run of that length at that rate traces: its own, and a second's worth for a late end. */
@@ -95,6 +124,12 @@ final class TickTrace implements TickSink {
         contacts[i] = s.contactCount;
         connected[i] = s.deviceConnected;
         fresh[i] = s.deviceFresh;
+        for (int k = 0; k < bodies.length; k++) {
+            int p = bodies[k] * LoopSnapshot.POSE_STRIDE;
+            bodyX[k][i] = (float) s.bodyPose[p];
+            bodyY[k][i] = (float) s.bodyPose[p + 1];
+            bodyZ[k][i] = (float) s.bodyPose[p + 2];
+        }
         injectedStall[i] = stallInThisTick;
         stallInThisTick = false;
         overruns = s.overruns;

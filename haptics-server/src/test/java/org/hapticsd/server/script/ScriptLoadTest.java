@@ -180,6 +180,31 @@ class ScriptLoadTest {
         assertEquals(TickTrace.MAX_TICKS, TickTrace.capacity(hour.durationS(), 1000), "the longest run accepted");
     }
 
+    /**
+     * {@code bodyPosition} traces its bodies' centres too (12 bytes a tick each), so the trace's memory allows fewer
+     * ticks: 3,600,000 × 77 / 89 with one body. Its fields are checked as toolPosition's, and it must name a body.
+     */
+    @Test
+    void shouldCheckBodyPositionAndCountItsBodiesInTheTracesMemory(@TempDir Path dir) throws Exception {
+        String oneBody = "  - {at: 1.0, bodyPosition: {body: cube, axis: z, min: 0.0}}\n";
+        String given = refusal(dir, "long.yaml", "device: sim\ntiming: lockstep\nduration: 3599\nassertions:\n"
+            + oneBody);
+        assertEquals(dir.resolve("long.yaml") + ":3:1: duration: a run of 3599.000 s at 1000 Hz traces 3600000 "
+            + "ticks, more than the 3114606 a script may (3113.606 s at this rate): every tick is kept in memory for "
+            + "the assertions (89 bytes each, with the 1 bodies bodyPosition traces); split it into shorter scripts",
+            given);
+        assertEquals(3_114_606L, TickTrace.maxTicks(1));
+        assertTrue(refusal(dir, "nobody.yaml", "device: sim\nassertions:\n"
+            + "  - {at: 1.0, bodyPosition: {axis: z, min: 0.0}}\n")
+            .endsWith("assertions[0].bodyPosition.body: missing (the name of a body of the scene)"));
+        assertTrue(refusal(dir, "noaxis.yaml", "device: sim\nassertions:\n"
+            + "  - {at: 1.0, bodyPosition: {body: cube, min: 0.0}}\n")
+            .endsWith("assertions[0].bodyPosition.axis: missing (x, y or z)"));
+        assertTrue(refusal(dir, "toolbody.yaml", "device: sim\nassertions:\n"
+            + "  - {at: 1.0, toolPosition: {body: cube, axis: z, min: 0.0}}\n")
+            .endsWith("assertions[0].toolPosition.body: only bodyPosition names a body; toolPosition checks the tool"));
+    }
+
     @Test
     void shouldPrintSecondsWithAtLeastTheMillisecondAndAllTheDigitsWritten() {
         assertEquals("0.000", ScriptRunner.seconds(0));

@@ -162,6 +162,23 @@ class TestScriptCommandTest {
             assertEquals(0, held.code(), held.out() + held.err());
             assertTrue(held.out().contains("2 passed, 0 failed"), held.out());
         }
+        // Where the cube went: on the table before the press, lifted after it (its centre 6.94 cm up), not sideways.
+        Path body = Files.writeString(dir.resolve("body.yaml"), script.replace("NAME", "cube").replace("DEVICE", "sim")
+            + "  - {name: on the table, from: 0.0, to: 1.0, bodyPosition: {body: cube, axis: z, min: 0.0195, "
+            + "max: 0.0205}}\n"
+            + "  - {name: cube lifted, from: 3.0, to: 4.0, bodyPosition: {body: cube, axis: z, min: 0.065}}\n"
+            + "  - {name: in line, from: 0.0, to: 4.0, bodyPosition: {body: cube, axis: x, min: -0.001, max: 0.001}}\n");
+        Outcome lifted = run("test", body.toString());
+        assertEquals(0, lifted.code(), lifted.out() + lifted.err());
+        assertTrue(lifted.out().contains("PASS cube lifted: measured cube.z from 3.000 s to 4.000 s [0.0694"),
+            lifted.out());
+        Path wrongName = Files.writeString(dir.resolve("wrong-name.yaml"), script.replace("NAME", "x")
+            .replace("DEVICE", "sim") + "  - {at: 1.0, bodyPosition: {body: cub, axis: z, min: 0.0}}\n");
+        Outcome unknown = run("test", wrongName.toString());
+        assertEquals(2, unknown.code(), unknown.out() + unknown.err());
+        assertTrue(unknown.err().contains("assertions[2].bodyPosition.body: no body named 'cub' in scene 'grab' (its "
+            + "bodies: table, cube; the tool is checked with toolPosition)"), unknown.err());
+
         Path noButton = Files.writeString(dir.resolve("no-button.yaml"), script.replace("NAME", "no button")
             .replace("DEVICE", "sim").replace("  - {at: 1.0, buttons: 1}\n", ""));
         Outcome alone = run("test", noButton.toString());
