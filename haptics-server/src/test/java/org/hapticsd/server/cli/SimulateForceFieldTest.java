@@ -67,9 +67,10 @@ class SimulateForceFieldTest {
     @Test
     void aViscousFieldOpposesTheMotionAndTakesEnergyOut(@TempDir Path dir) throws Exception {
         String text = Files.readString(Path.of("../scenes/curl-field.yaml"));
-        String field = text.substring(text.indexOf("forceField:"));
+        String field = text.substring(text.indexOf("forceField:"), text.indexOf("\ncontactModes:"));
         Path scene = Files.writeString(dir.resolve("viscous.yaml"), text.replace(field, "forceField:\n"
             + "  dampingNspm: 4.0\n"));
+        assertTrue(Files.readString(scene).contains("name: target"), "only the field replaced");
         SimulatedCsv csv = SimulatedCsv.run(dir, scene, "viscous", "3.6");
         for (int i = 1; i + 1 < csv.rows().size(); i++) {
             double t = csv.at(i, "t");
