@@ -15,6 +15,7 @@ import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.ForceField;
+import org.hapticsd.server.render.Guide;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
@@ -55,6 +56,8 @@ public final class HapticLoop implements LoopControl {
     private PassivityController passivity;
     /** The force field on the hand, or null. */
     private ForceField field;
+    /** The virtual fixture on the hand, or null. */
+    private Guide guide;
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -100,8 +103,12 @@ public final class HapticLoop implements LoopControl {
     private final DeviceHealth deviceHealth = new DeviceHealth();
     private final Vector3d toolPositionM = new Vector3d();
     private final Vector3d toolVelocityMps = new Vector3d();
-    /** The device's velocity in the scene frame, before a proxy's takes the tool's place: what a force field reads. */
+    /**
+     * The device's position and velocity in the scene frame, before a proxy's take the tool's place: what a force
+     * field and a guide read.
+     */
     private final Vector3d handVelocityMps = new Vector3d();
+    private final Vector3d handPositionM = new Vector3d();
     private final Vector3d sceneForceN = new Vector3d();
     private final Vector3d deviceForceN = new Vector3d();
     private final Vector3d transientSceneN = new Vector3d();
@@ -169,6 +176,7 @@ public final class HapticLoop implements LoopControl {
         this.proxy = scene.proxy();
         this.passivity = scene.passivity();
         this.field = scene.field();
+        this.guide = scene.guide();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -270,6 +278,7 @@ public final class HapticLoop implements LoopControl {
 
         mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
         handVelocityMps.set(toolVelocityMps);
+        handPositionM.set(toolPositionM);
         if (proxy != null) {
             // The device position is the proxy's goal; the tool body, drawn and met by the dynamic bodies, is the
             // proxy. A paused loop leaves the proxy where it was.
@@ -325,6 +334,9 @@ public final class HapticLoop implements LoopControl {
             }
             if (field != null) {
                 field.addTo(handVelocityMps, sceneForceN);
+            }
+            if (guide != null) {
+                guide.addTo(handPositionM, handVelocityMps, sceneForceN);
             }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
             if (passivity != null) {
@@ -735,6 +747,7 @@ public final class HapticLoop implements LoopControl {
         proxy = scene.proxy();
         passivity = scene.passivity();
         field = scene.field();
+        guide = scene.guide();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

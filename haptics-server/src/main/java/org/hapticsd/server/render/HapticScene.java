@@ -4,8 +4,8 @@ import org.hapticsd.physics.PhysicsWorld;
 
 /**
  * A physics world with the body that stands for the device's tool, the mapping from device to scene, the impact
- * transients played when the tool strikes, and, when the scene renders by proxy, the proxy; a force field when the
- * scene has one.
+ * transients played when the tool strikes, and, when the scene renders by proxy, the proxy; a force field and a
+ * guide when the scene has them.
  *
  * @param world      the simulation; owned by the loop once the loop starts
  * @param toolBody   index of the tool body in {@code world}
@@ -17,13 +17,15 @@ import org.hapticsd.physics.PhysicsWorld;
  * @param passivity  the passivity observer and controller on the rendered force ({@code tool.passivityControl}),
  *                   or null; owned by the loop with the world
  * @param field      the velocity-dependent force field on the hand ({@code forceField}), or null
+ * @param guide      the virtual fixture pulling the hand onto a point, a line or a plane ({@code guide}), or null
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
-                          ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field) {
-    /** A scene without a force field. */
+                          ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
+                          Guide guide) {
+    /** A scene without a force field or a guide. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                        ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity) {
-        this(world, toolBody, mapping, transients, grasps, proxy, passivity, null);
+        this(world, toolBody, mapping, transients, grasps, proxy, passivity, null, null);
     }
 
     /** A scene without passivity control. */

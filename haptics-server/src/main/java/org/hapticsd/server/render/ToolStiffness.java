@@ -80,6 +80,10 @@ public final class ToolStiffness {
                 "the grab of deformable '" + world.deformable(d).name() + "'", false, field(d, "grab.stiffnessNpm"),
                 field(d, "grab.dampingNspm"), grasps.stiffnessNpm(g), grasps.dampingNspm(g)));
         }
+        if (scene.guide() != null) {
+            check(warnings, sceneName, scene, device, rateHz, new Spring("the guide", false, "guide.stiffnessNpm",
+                "guide.dampingNspm", scene.guide().stiffnessNpm(), scene.guide().dampingNspm()));
+        }
         if (scene.field() != null) {
             double s2 = scene.mapping().scale() * scene.mapping().scale();
             double feltNspm = s2 * scene.field().largestDampingNspm();

@@ -45,6 +45,7 @@ import org.hapticsd.physics.mass.MassProperties;
 import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.ForceField;
+import org.hapticsd.server.render.Guide;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
@@ -333,9 +334,39 @@ public final class SceneBuilder {
         PassivityController passivity = spec.tool().passivityControl()
             ? new PassivityController(spec.device().effectiveMassKg()) : null;
         HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity,
-            forceField(spec));
+            forceField(spec), guide(spec));
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
+    }
+
+    /** The scene's virtual fixture ({@code guide}), or null. */
+    private static Guide guide(SceneSpec spec) throws SceneException {
+        GuideSpec g = spec.guide();
+        if (g == null) {
+            return null;
+        }
+        String at = spec.source() + ":" + g.line() + ":" + g.column() + ": guide";
+        if (g.type() == null) {
+            throw new SceneException(at + ".type: missing (point, line or plane)");
+        }
+        Guide.Kind kind = Guide.Kind.valueOf(g.type().toUpperCase(java.util.Locale.ROOT));
+        double[] direction = g.direction();
+        double[] normal = g.normal();
+        if (kind == Guide.Kind.LINE && (direction == null || normal != null)) {
+            throw new SceneException(at + ": a line takes a direction (and no normal)");
+        }
+        if (kind == Guide.Kind.PLANE && (normal == null || direction != null)) {
+            throw new SceneException(at + ": a plane takes a normal (and no direction)");
+        }
+        if (kind == Guide.Kind.POINT && (direction != null || normal != null)) {
+            throw new SceneException(at + ": a point takes neither a direction nor a normal");
+        }
+        double[] axis = direction != null ? direction : normal != null ? normal : new double[3];
+        try {
+            return new Guide(kind, vector(g.pointM()), vector(axis), g.stiffnessNpm(), g.dampingNspm());
+        } catch (IllegalArgumentException e) {
+            throw new SceneException(at + ": " + e.getMessage(), e);
+        }
     }
 
     /** The scene's force field on the hand ({@code forceField}), or null. */

@@ -18,6 +18,7 @@ public final class SceneSpec {
     private List<ContactModeSpec> contactModes = List.of();
     private List<DeformableSpec> deformables = List.of();
     private ForceFieldSpec forceField;
+    private GuideSpec guide;
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -76,6 +77,15 @@ public final class SceneSpec {
 
     public ForceFieldSpec forceField() {
         return forceField;
+    }
+
+    /** {@code guide}: a virtual fixture pulling the hand onto a point, a line or a plane; none when absent. */
+    public void setGuide(GuideSpec value) {
+        this.guide = value;
+    }
+
+    public GuideSpec guide() {
+        return guide;
     }
 
     public void setDeformables(List<DeformableSpec> value) {

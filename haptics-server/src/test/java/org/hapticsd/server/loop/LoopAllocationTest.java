@@ -147,6 +147,20 @@ class LoopAllocationTest {
         assertTrue(f.scene.haptic().field() != null, "the scene has its field");
     }
 
+    /** scenes/guide.yaml: the hand moves off, along and across a line fixture, every 5.5 s. */
+    @Test
+    void shouldAllocateZeroBytesPerTickWithAGuide() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/guide.yaml"));
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the guide scene");
+        assertTrue(f.scene.haptic().guide() != null, "the scene has its guide");
+    }
+
     /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
     @Test
     void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {
