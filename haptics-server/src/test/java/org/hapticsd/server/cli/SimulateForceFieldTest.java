@@ -3,8 +3,6 @@ package org.hapticsd.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -17,12 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SimulateForceFieldTest {
 
-    private static final double DT_S = 0.001;
 
-    /** The device's velocity at row {@code i} by central difference of its positions, axis "x", "y" or "z". */
-    private static double velocity(SimulatedCsv csv, int i, String axis) {
-        return (csv.at(i + 1, "device." + axis) - csv.at(i - 1, "device." + axis)) / (2 * DT_S);
-    }
 
     /** Σ F·Δx over the run: the work the rendered force did on the stylus, J. */
     private static double work(SimulatedCsv csv) {
@@ -44,8 +37,8 @@ class SimulateForceFieldTest {
             boolean steady = t >= 1.45 && t < 1.58 || t >= 2.65 && t < 2.78;
             if (steady) {
                 moving++;
-                double vx = velocity(csv, i, "x");
-                double vy = velocity(csv, i, "y");
+                double vx = csv.deviceVelocity(i, "x");
+                double vy = csv.deviceVelocity(i, "y");
                 // F_x = 5·v_y, F_y = −5·v_x: the loop reads the stylus's own velocity; the central difference of its
                 // positions is that to about 1e-4 m/s while it moves steadily.
                 assertEquals(5.0 * vy, csv.at(i, "force.x"), 2e-3, "F_x at t = " + t);
@@ -75,7 +68,7 @@ class SimulateForceFieldTest {
         for (int i = 1; i + 1 < csv.rows().size(); i++) {
             double t = csv.at(i, "t");
             if (t >= 1.45 && t < 1.58) {
-                assertEquals(-4.0 * velocity(csv, i, "y"), csv.at(i, "force.y"), 2e-3, "F = -b·v at t = " + t);
+                assertEquals(-4.0 * csv.deviceVelocity(i, "y"), csv.at(i, "force.y"), 2e-3, "F = -b·v at t = " + t);
                 assertEquals(-1.0, csv.at(i, "force.y"), 0.02, "t = " + t);
             }
         }
@@ -99,11 +92,7 @@ class SimulateForceFieldTest {
 
     private static void assertRefused(Path dir, String name, String scene, String message) throws Exception {
         Path file = Files.writeString(dir.resolve(name), scene);
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            file.toString(), "--duration", "1", "--out", dir.resolve(name + ".csv").toString());
-        assertEquals(2, code, err.toString());
-        assertTrue(err.toString().contains(message), err.toString());
-        assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
+        String refusal = SimulatedCsv.refusal(dir, file);
+        assertTrue(refusal.contains(message), refusal);
     }
 }

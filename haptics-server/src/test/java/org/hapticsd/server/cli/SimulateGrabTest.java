@@ -3,8 +3,6 @@ package org.hapticsd.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,23 +121,15 @@ class SimulateGrabTest {
         Path onTable = Files.writeString(dir.resolve("static.yaml"), text.replace(
             "    material: {staticFriction: 0.6, dynamicFriction: 0.4}\n  - name: cube",
             "    material: {staticFriction: 0.6, dynamicFriction: 0.4}\n    grab: {button: 0}\n  - name: cube"));
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            onTable.toString(), "--duration", "1", "--out", dir.resolve("x.csv").toString());
-        assertEquals(2, code, err.toString());
-        assertTrue(err.toString().contains("bodies[0].grab") && err.toString().contains("only a dynamic body"),
-            err.toString());
+        String onlyDynamic = SimulatedCsv.refusal(dir, onTable);
+        assertTrue(onlyDynamic.contains("bodies[0].grab") && onlyDynamic.contains("only a dynamic body"), onlyDynamic);
 
         // The cube's effective mass at its farthest anchor (corner 0.0346 m + reach 0.01 m) is
         // 1/(1/m + r²/I) = 0.0177 kg: at 1 kHz k·Δt² < 4·m_a − 2·b·Δt allows 6.92e4 N/m.
         Path stiff = Files.writeString(dir.resolve("stiff.yaml"), text.replace("stiffnessNpm: 300.0, dampingNspm: 0.8",
             "stiffnessNpm: 2.0e5, dampingNspm: 0.8"));
-        err = new StringWriter();
-        code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
-            stiff.toString(), "--duration", "1", "--out", dir.resolve("y.csv").toString());
-        assertEquals(2, code, err.toString());
-        assertTrue(err.toString().contains(
-            "bodies[1] (cube): grab.stiffnessNpm 200000.0 N/m is not below 6.921e+04 N/m"), err.toString());
-        assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
+        String tooStiff = SimulatedCsv.refusal(dir, stiff);
+        assertTrue(tooStiff.contains("bodies[1] (cube): grab.stiffnessNpm 200000.0 N/m is not below 6.921e+04 N/m"),
+            tooStiff);
     }
 }

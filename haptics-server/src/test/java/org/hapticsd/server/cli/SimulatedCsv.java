@@ -38,6 +38,24 @@ record SimulatedCsv(Map<String, Integer> columns, List<String[]> rows) {
         return new SimulatedCsv(columns, rows);
     }
 
+    /**
+     * Runs {@code simulate} on {@code scene} for a second, asserts that it is refused with exit code 2 and one line of
+     * error output, and returns that line.
+     */
+    static String refusal(Path dir, Path scene) throws Exception {
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
+            scene.toString(), "--duration", "1", "--out", dir.resolve(scene.getFileName() + ".csv").toString());
+        assertEquals(2, code, err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
+        return err.toString().strip();
+    }
+
+    /** The device's velocity on {@code axis} ("x", "y" or "z") at row {@code row}: its positions' central difference. */
+    double deviceVelocity(int row, String axis) {
+        return (at(row + 1, "device." + axis) - at(row - 1, "device." + axis)) / (at(row + 1, "t") - at(row - 1, "t"));
+    }
+
     /** The value of {@code column} in {@code row}. */
     double get(String[] row, String column) {
         Integer i = columns.get(column);

@@ -30,6 +30,17 @@ class LoopAllocationTest {
     private static final int MIN_WARM_UP_WINDOWS = 8;
     private static final int MEASURED_TICKS = 100_000;
 
+    /** Warms the loop up, then runs {@value #MEASURED_TICKS} ticks and asserts that they allocated nothing. */
+    private static void assertTicksAllocateNothing(LoopFixture f, String what) {
+        TickDriver driver = new TickDriver(f.loop);
+        int warmUpWindows = driver.warmUp();
+
+        long allocated = driver.run(MEASURED_TICKS);
+
+        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
+        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of " + what);
+    }
+
     @Test
     void shouldAllocateZeroBytesPerTickAfterWarmUp() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus();
@@ -49,13 +60,7 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickWithDynamicBodies() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/pen.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the pen scene");
+        assertTicksAllocateNothing(f, "the pen scene");
         assertTrue(f.snapshot().contactCount > 0, "bodies in contact");
     }
 
@@ -137,13 +142,7 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickInAForceField() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/curl-field.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the curl-field scene");
+        assertTicksAllocateNothing(f, "the curl-field scene");
         assertTrue(f.scene.haptic().field() != null, "the scene has its field");
     }
 
@@ -151,13 +150,7 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickWithAGuide() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/guide.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the guide scene");
+        assertTicksAllocateNothing(f, "the guide scene");
         assertTrue(f.scene.haptic().guide() != null, "the scene has its guide");
     }
 
@@ -182,13 +175,7 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickRenderingByProxy() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/proxy.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the proxy scene");
+        assertTicksAllocateNothing(f, "the proxy scene");
         assertTrue(f.scene.haptic().proxy().engaged(), "the proxy rendered");
     }
 
@@ -215,13 +202,7 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickWithForceShading() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/proxy-ball.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the shaded ball");
+        assertTicksAllocateNothing(f, "the shaded ball");
     }
 
     /**
