@@ -13,23 +13,29 @@ public final class ForceFieldSpec extends Located {
         this.dampingNspm = Check.nonNegative("dampingNspm", value);
     }
 
-    /** Three rows of three numbers: row i gives F_i = Σ_j B_ij·v_j. */
-    public void setMatrixNspm(double[][] value) {
-        if (value == null || value.length != 3) {
-            throw new IllegalArgumentException("matrixNspm must be three rows [[Bxx, Bxy, Bxz], [Byx, Byy, Byz], "
-                + "[Bzx, Bzy, Bzz]], N·s/m");
+    /**
+     * Three rows of three numbers: row i gives F_i = Σ_j B_ij·v_j. Read as whatever the file has, so that text or a
+     * mapping where the rows belong gets this message rather than one about Java types.
+     */
+    public void setMatrixNspm(Object value) {
+        String shape = "matrixNspm must be three rows [[Bxx, Bxy, Bxz], [Byx, Byy, Byz], [Bzx, Bzy, Bzz]], N·s/m";
+        if (!(value instanceof java.util.List<?> rows) || rows.size() != 3) {
+            throw new IllegalArgumentException(shape);
         }
+        double[][] matrix = new double[3][3];
         for (int i = 0; i < 3; i++) {
-            if (value[i] == null || value[i].length != 3) {
+            if (!(rows.get(i) instanceof java.util.List<?> row) || row.size() != 3) {
                 throw new IllegalArgumentException("matrixNspm row " + i + " must have three numbers, N·s/m");
             }
-            for (double v : value[i]) {
-                if (!Double.isFinite(v)) {
-                    throw new IllegalArgumentException("matrixNspm row " + i + " must be finite");
+            for (int j = 0; j < 3; j++) {
+                if (!(row.get(j) instanceof Number n) || !Double.isFinite(n.doubleValue())) {
+                    throw new IllegalArgumentException("matrixNspm row " + i + " must be three finite numbers, got "
+                        + row);
                 }
+                matrix[i][j] = n.doubleValue();
             }
         }
-        this.matrixNspm = new double[][] {value[0].clone(), value[1].clone(), value[2].clone()};
+        this.matrixNspm = matrix;
     }
 
     double dampingNspm() {

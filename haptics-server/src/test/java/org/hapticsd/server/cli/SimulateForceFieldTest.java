@@ -88,6 +88,9 @@ class SimulateForceFieldTest {
             "forceField: give exactly one of dampingNspm (a viscous field) and matrixNspm");
         assertRefused(dir, "short.yaml", text.replace("    - [0.0, 0.0, 0.0]\n", "    - [0.0, 0.0]\n"),
             "forceField.matrixNspm: row 2 must have three numbers");
+        String rows = text.substring(text.indexOf("  matrixNspm:"), text.indexOf("\ncontactModes:"));
+        assertRefused(dir, "text.yaml", text.replace(rows, "  matrixNspm: x\n"),
+            "forceField.matrixNspm: must be three rows [[Bxx, Bxy, Bxz], [Byx, Byy, Byz], [Bzx, Bzy, Bzz]], N·s/m");
     }
 
     private static void assertRefused(Path dir, String name, String scene, String message) throws Exception {
