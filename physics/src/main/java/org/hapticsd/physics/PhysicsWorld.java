@@ -871,6 +871,32 @@ public final class PhysicsWorld {
         bodies.torqueNm[body].add(leverArmM.cross(forceN, velocityBMps));
     }
 
+    /**
+     * Locks a dynamic body's rotation from now on: its inverse inertia becomes zero, so torques, contacts and
+     * holds move it but never turn it (Bullet's angular factor of zero), and its angular velocity is zeroed. For a
+     * body that stands for something that slides rather than rolls, such as a haptic tool's coupled proxy: a free
+     * sphere pushed along a surface with friction rolls, and the friction would not be felt. It cannot be undone.
+     * No allocation.
+     */
+    public void lockRotation(int body) {
+        Objects.checkIndex(body, bodyCount());
+        if (bodies.type[body] != BodyType.DYNAMIC) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        sleep.wake(body);
+        bodies.inverseInertiaBody[body].zero();
+        bodies.isotropic[body] = true;
+        bodies.angularVelocityRadps[body].zero();
+        bodies.refreshPose(body);
+    }
+
+    /** Whether {@link #lockRotation} locked this body's rotation. */
+    public boolean isRotationLocked(int body) {
+        Objects.checkIndex(body, bodyCount());
+        return bodies.type[body] == BodyType.DYNAMIC && bodies.isotropic[body]
+            && bodies.inverseInertiaBody[body].m00() == 0.0;
+    }
+
     /** Moves a dynamic body (teleport: its velocity is kept). No allocation. */
     public void setBodyPose(int body, Vector3dc positionM, Quaterniondc orientation) {
         Objects.checkIndex(body, bodyCount());

@@ -21,6 +21,7 @@ import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.ToolGrasps;
+import org.hapticsd.server.render.VirtualCoupling;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
 import org.hapticsd.server.safety.SafetyState;
@@ -56,6 +57,8 @@ public final class HapticLoop implements LoopControl {
     private PassivityController passivity;
     /** The force field on the hand, or null. */
     private ForceField field;
+    /** The coupling to the tool body when it is a dynamic proxy, or null when the tool body is kinematic. */
+    private VirtualCoupling coupling;
     /** The virtual fixture on the hand, or null. */
     private Guide guide;
     private SnapshotExchange exchange;
@@ -177,6 +180,7 @@ public final class HapticLoop implements LoopControl {
         this.passivity = scene.passivity();
         this.field = scene.field();
         this.guide = scene.guide();
+        this.coupling = scene.coupling();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -289,7 +293,13 @@ public final class HapticLoop implements LoopControl {
             toolVelocityMps.set(proxy.velocityMps());
         }
         if (!paused) {
-            world.setToolState(toolBody, toolPositionM, toolVelocityMps);
+            if (coupling != null) {
+                // The tool body is the coupled proxy: the hand pulls it through the coupling, the step moves it.
+                coupling.beforeStep(world, handPositionM, handVelocityMps);
+                world.bodyPosition(toolBody, toolPositionM);
+            } else {
+                world.setToolState(toolBody, toolPositionM, toolVelocityMps);
+            }
             if (grasps.update(world, toolBody, toolPositionM, deviceState.buttons)) {
                 tickEvents |= LoopEvents.GRAB_CHANGED;
             }
@@ -310,6 +320,11 @@ public final class HapticLoop implements LoopControl {
             }
         }
         long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
+        if (coupling != null) {
+            // Drawn and recorded where the step left it (where it is, paused or not).
+            world.bodyPosition(toolBody, toolPositionM);
+            world.bodyLinearVelocity(toolBody, toolVelocityMps);
+        }
         lastStepCpuNs = cpuNs;
         long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
@@ -324,7 +339,11 @@ public final class HapticLoop implements LoopControl {
             transientDeviceN.zero();
         } else {
             // A dropped step leaves the last whole step's contact forces: the force holds for the tick.
-            world.contactForceOnBody(toolBody, sceneForceN);
+            if (coupling != null) {
+                sceneForceN.set(coupling.forceN());
+            } else {
+                world.contactForceOnBody(toolBody, sceneForceN);
+            }
             if (proxy != null) {
                 sceneForceN.add(proxy.forceN());
                 if (proxy.struck()) {
@@ -748,6 +767,7 @@ public final class HapticLoop implements LoopControl {
         passivity = scene.passivity();
         field = scene.field();
         guide = scene.guide();
+        coupling = scene.coupling();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

@@ -4,8 +4,8 @@ import org.hapticsd.physics.PhysicsWorld;
 
 /**
  * A physics world with the body that stands for the device's tool, the mapping from device to scene, the impact
- * transients played when the tool strikes, and, when the scene renders by proxy, the proxy; a force field and a
- * guide when the scene has them.
+ * transients played when the tool strikes, and, when the scene renders by proxy, the proxy, or by coupling, the
+ * coupling; a force field and a guide when the scene has them.
  *
  * @param world      the simulation; owned by the loop once the loop starts
  * @param toolBody   index of the tool body in {@code world}
@@ -18,10 +18,19 @@ import org.hapticsd.physics.PhysicsWorld;
  *                   or null; owned by the loop with the world
  * @param field      the velocity-dependent force field on the hand ({@code forceField}), or null
  * @param guide      the virtual fixture pulling the hand onto a point, a line or a plane ({@code guide}), or null
+ * @param coupling   the virtual coupling to the tool body, a dynamic proxy ({@code tool.rendering: coupling}), or
+ *                   null when the tool body is kinematic; owned by the loop with the world
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                           ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
-                          Guide guide) {
+                          Guide guide, VirtualCoupling coupling) {
+    /** A scene whose tool body is kinematic (no coupling). */
+    public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
+                       ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
+                       Guide guide) {
+        this(world, toolBody, mapping, transients, grasps, proxy, passivity, field, guide, null);
+    }
+
     /** A scene without a force field or a guide. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                        ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity) {

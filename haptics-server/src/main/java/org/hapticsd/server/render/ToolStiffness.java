@@ -47,6 +47,16 @@ public final class ToolStiffness {
      */
     public static List<String> warnings(String sceneName, HapticScene scene, DeviceInfo device, int rateHz) {
         List<String> warnings = new ArrayList<>(2);
+        VirtualCoupling coupling = scene.coupling();
+        if (coupling != null) {
+            // The hand feels the coupling and nothing stiffer, whatever the proxy meets or holds (Adams and
+            // Hannaford 1999): it is the one spring to judge, with the field and the guide that act on the hand.
+            check(warnings, sceneName, scene, device, rateHz, new Spring("the tool's coupling", false,
+                "tool.coupling.stiffnessNpm", "tool.coupling.dampingNspm", coupling.stiffnessNpm(),
+                coupling.dampingNspm()));
+            handSprings(warnings, sceneName, scene, device, rateHz);
+            return warnings;
+        }
         PhysicsWorld world = scene.world();
         int tool = scene.toolBody();
         // A proxy renders the same spring against the bodies it meets (the tool's own contacts with them are off).
@@ -80,6 +90,19 @@ public final class ToolStiffness {
                 "the grab of deformable '" + world.deformable(d).name() + "'", false, field(d, "grab.stiffnessNpm"),
                 field(d, "grab.dampingNspm"), grasps.stiffnessNpm(g), grasps.dampingNspm(g)));
         }
+        handSprings(warnings, sceneName, scene, device, rateHz);
+        for (int g = 0; g < grasps.rigidCount(); g++) {
+            check(warnings, sceneName, scene, device, rateHz, new Spring(
+                "the grab of body '" + world.bodyName(grasps.rigidBody(g)) + "'", false,
+                grasps.rigidField(g) + ".grab.stiffnessNpm", grasps.rigidField(g) + ".grab.dampingNspm",
+                grasps.rigidStiffnessNpm(g), grasps.rigidDampingNspm(g)));
+        }
+        return warnings;
+    }
+
+    /** The warnings of what acts on the hand directly, whatever the tool: the guide and the force field. */
+    private static void handSprings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
+                                    int rateHz) {
         if (scene.guide() != null) {
             check(warnings, sceneName, scene, device, rateHz, new Spring("the guide", false, "guide.stiffnessNpm",
                 "guide.dampingNspm", scene.guide().stiffnessNpm(), scene.guide().dampingNspm()));
@@ -98,13 +121,6 @@ public final class ToolStiffness {
                     rateHz));
             }
         }
-        for (int g = 0; g < grasps.rigidCount(); g++) {
-            check(warnings, sceneName, scene, device, rateHz, new Spring(
-                "the grab of body '" + world.bodyName(grasps.rigidBody(g)) + "'", false,
-                grasps.rigidField(g) + ".grab.stiffnessNpm", grasps.rigidField(g) + ".grab.dampingNspm",
-                grasps.rigidStiffnessNpm(g), grasps.rigidDampingNspm(g)));
-        }
-        return warnings;
     }
 
     /** A field of the scene's deformable body {@code index} (the world adds them in the file's order). */

@@ -37,6 +37,7 @@ import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.Shape;
 import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.TriangleMeshShape;
+import org.hapticsd.physics.dynamics.SolidInertia;
 import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
 import org.hapticsd.physics.geometry.ConvexHull;
 import org.hapticsd.physics.geometry.TriangleMesh;
@@ -52,6 +53,7 @@ import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolGrasps;
+import org.hapticsd.server.render.VirtualCoupling;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -218,7 +220,10 @@ public final class SceneBuilder {
         PhysicsWorld world = haptic.world();
         double[] p0 = spec.device().initialPositionM();
         Vector3d start = haptic.mapping().devicePointToScene(new Vector3d(p0[0], p0[1], p0[2]), new Vector3d());
-        world.setToolState(haptic.toolBody(), start, new Vector3d());
+        if (haptic.coupling() == null) {
+            // A coupled proxy is built there already.
+            world.setToolState(haptic.toolBody(), start, new Vector3d());
+        }
         Map<Integer, String> holds = new HashMap<>();
         for (int i = 0; i < spec.deformables().size(); i++) {
             DeformableSpec.HoldSpec hold = spec.deformables().get(i).heldByTool();
@@ -283,12 +288,19 @@ public final class SceneBuilder {
             bodyIndex.put(body.name(), indices[i]);
             names.add(body.name());
         }
-        int tool = world.addTool(spec.tool().name(), spec.tool().radiusM());
+        MappingSpec m = spec.mapping();
+        double[] r = m.rotation();
+        DeviceMapping mapping = new DeviceMapping(vector(m.originM()), new Quaterniond(r[1], r[2], r[3], r[0]),
+            m.scale());
+        boolean coupled = spec.tool().rendering() == ToolSpec.Rendering.COUPLING;
+        int tool = coupled ? addCoupledProxy(spec, world, mapping) : world.addTool(spec.tool().name(),
+            spec.tool().radiusM());
         bodyIndex.put(spec.tool().name(), tool);
         // The tool meets dynamic bodies with the penalty spring unless an entry below says otherwise: an LCP tool is
         // infinitely stiff, so a body it squeezes against the floor buzzes between 0 and the safety limit
-        // (docs/scenes.md, "contactModes"). First, so that every entry of the file overrides it.
-        if (contact.mode() != ContactMode.NONE) {
+        // (docs/scenes.md, "contactModes"). First, so that every entry of the file overrides it. A coupled proxy
+        // is a mass on a spring, so it keeps the scene's mode, LCP unless the file says otherwise.
+        if (contact.mode() != ContactMode.NONE && !coupled) {
             world.setBodyContactMode(tool, ContactMode.PENALTY);
         }
         for (ContactModeSpec mode : spec.contactModes()) {
@@ -308,13 +320,11 @@ public final class SceneBuilder {
         requireStablePenaltyContacts(spec, world, indices);
         List<String> warnings = penaltyMarginWarnings(spec, world, indices);
         ProxyRenderer proxy = spec.tool().rendering() == ToolSpec.Rendering.PROXY ? proxy(spec, world, tool) : null;
-        ToolGrasps grasps = addDeformables(spec, world, tool, solved, substeps, rigidGrabs(spec, world, indices));
+        double proxyKg = coupled ? world.bodyMassKg(tool) : Double.POSITIVE_INFINITY;
+        ToolGrasps.Rigid[] rigidGrabs = rigidGrabs(spec, world, indices, proxyKg);
+        VirtualCoupling coupling = coupled ? coupling(spec, world, tool, rigidGrabs) : null;
+        ToolGrasps grasps = addDeformables(spec, world, tool, solved, substeps, rigidGrabs);
         applyContactBudget(spec, world);
-
-        MappingSpec m = spec.mapping();
-        double[] r = m.rotation();
-        DeviceMapping mapping = new DeviceMapping(vector(m.originM()), new Quaterniond(r[1], r[2], r[3], r[0]),
-            m.scale());
 
         DeviceSpec d = spec.device();
         DeviceInfo info = new DeviceInfo("simulated stylus", 3, Workspace.cube(d.workspaceHalfSizeM()),
@@ -334,9 +344,82 @@ public final class SceneBuilder {
         PassivityController passivity = spec.tool().passivityControl()
             ? new PassivityController(spec.device().effectiveMassKg()) : null;
         HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity,
-            forceField(spec), guide(spec));
+            forceField(spec), guide(spec), coupling);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
+    }
+
+    /**
+     * The proxy of a tool rendered by coupling: a dynamic sphere of the tool's radius and the coupling's mass, its
+     * rotation locked (so it slides, and friction is felt, where a free sphere would roll), where the simulated
+     * stylus starts.
+     */
+    private static int addCoupledProxy(SceneSpec spec, PhysicsWorld world, DeviceMapping mapping) {
+        CouplingSpec c = spec.tool().couplingOrDefaults();
+        double radiusM = spec.tool().radiusM();
+        double[] p0 = spec.device().initialPositionM();
+        Vector3d start = mapping.devicePointToScene(new Vector3d(p0[0], p0[1], p0[2]), new Vector3d());
+        int proxy = world.addDynamicBody(spec.tool().name(), new SphereShape(radiusM), start, new Quaterniond(),
+            c.massKg(), SolidInertia.sphere(c.massKg(), radiusM, new Matrix3d()), Material.DEFAULT);
+        world.lockRotation(proxy);
+        return proxy;
+    }
+
+    /**
+     * The virtual coupling of a tool rendered by coupling, once the proxy's load is known: its explicit step must
+     * stay stable under every spring that can pull on it at once, the coupling's, the penalty contact's when it meets
+     * some body in PENALTY, and the stiffest grab's (one body is held at a time). Refused in one line otherwise.
+     */
+    private static VirtualCoupling coupling(SceneSpec spec, PhysicsWorld world, int tool, ToolGrasps.Rigid[] grabs)
+            throws SceneException {
+        CouplingSpec c = spec.tool().couplingOrDefaults();
+        double k = c.stiffnessNpm();
+        double b = c.dampingNspm();
+        StringBuilder springs = new StringBuilder("the coupling's " + Numbers.significant(k) + " N/m and "
+            + Numbers.significant(b) + " N·s/m");
+        for (int body = 0; body < world.bodyCount(); body++) {
+            if (body != tool && world.contactMode(tool, body) == ContactMode.PENALTY) {
+                PenaltyContactSettings spring = world.contactSettings().penalty();
+                k += spring.stiffnessNpm();
+                b += spring.dampingNspm();
+                springs.append(", the penalty contact's (with '").append(world.bodyName(body)).append("') ")
+                    .append(Numbers.significant(spring.stiffnessNpm())).append(" N/m and ")
+                    .append(Numbers.significant(spring.dampingNspm())).append(" N·s/m");
+                break;
+            }
+        }
+        ToolGrasps.Rigid stiffest = null;
+        for (ToolGrasps.Rigid grab : grabs) {
+            if (stiffest == null || grab.stiffnessNpm() > stiffest.stiffnessNpm()) {
+                stiffest = grab;
+            }
+        }
+        double grabDampingNspm = 0.0;
+        for (ToolGrasps.Rigid grab : grabs) {
+            grabDampingNspm = Math.max(grabDampingNspm, grab.dampingNspm());
+        }
+        if (stiffest != null) {
+            k += stiffest.stiffnessNpm();
+            b += grabDampingNspm;
+            springs.append(", a grab's ").append(Numbers.significant(stiffest.stiffnessNpm())).append(" N/m and ")
+                .append(Numbers.significant(grabDampingNspm)).append(" N·s/m");
+        }
+        double dtS = 1.0 / spec.rateHz();
+        double needKg = (k * dtS * dtS + 2.0 * b * dtS) / 4.0;
+        if (!(c.massKg() > needKg)) {
+            Located where = spec.tool().coupling() != null ? spec.tool().coupling() : null;
+            String at = spec.source() + (where != null ? ":" + where.line() + ":" + where.column() : "")
+                + ": tool.coupling: ";
+            throw new SceneException(at + "the proxy of " + Numbers.significant(c.massKg()) + " kg is unstable at "
+                + spec.rateHz() + " Hz under " + springs + " together: k·Δt² + 2·b·Δt < 4·m needs m above "
+                + Numbers.significant(needKg) + " kg; raise tool.coupling.massKg or soften those springs "
+                + "(docs/scenes.md, \"Virtual coupling\")");
+        }
+        try {
+            return new VirtualCoupling(tool, c.stiffnessNpm(), c.dampingNspm(), c.massKg());
+        } catch (IllegalArgumentException e) {
+            throw new SceneException(spec.source() + ": tool.coupling: " + e.getMessage(), e);
+        }
     }
 
     /** The scene's virtual fixture ({@code guide}), or null. */
@@ -548,7 +631,7 @@ public final class SceneBuilder {
      * {@code k·Δt² + 2·b·Δt < 4·m_a} must hold for the body's effective mass at the farthest anchor a grab can take:
      * its bounding box's farthest corner plus the reach ({@link PhysicsWorld#anchorEffectiveMassKg}).
      */
-    private static ToolGrasps.Rigid[] rigidGrabs(SceneSpec spec, PhysicsWorld world, int[] indices)
+    private static ToolGrasps.Rigid[] rigidGrabs(SceneSpec spec, PhysicsWorld world, int[] indices, double toolKg)
             throws SceneException {
         List<ToolGrasps.Rigid> grabs = new ArrayList<>();
         for (int i = 0; i < indices.length; i++) {
@@ -559,7 +642,8 @@ public final class SceneBuilder {
             }
             int b = indices[i];
             double leverArmM = world.bodyExtentM(b) + grab.reachM();
-            double anchorKg = world.anchorEffectiveMassKg(b, leverArmM);
+            // A coupled proxy is a mass too: the hold's spring then moves the two masses' reduced mass.
+            double anchorKg = 1.0 / (1.0 / world.anchorEffectiveMassKg(b, leverArmM) + 1.0 / toolKg);
             String at = spec.source() + ":" + grab.line() + ":" + grab.column() + ": bodies[" + i + "] ("
                 + body.name() + "): ";
             requireStableCoupling(at, "grab.", grab.stiffnessNpm(), grab.dampingNspm(), anchorKg,

@@ -307,6 +307,17 @@ public final class SceneLoader {
             throw new SceneException(source + ": tool.forceShading: needs tool.rendering: proxy (force shading moves "
                 + "the proxy; the tool's own contacts are not shaded)");
         }
+        CouplingSpec coupling = spec.tool().coupling();
+        if (coupling != null && spec.tool().rendering() != ToolSpec.Rendering.COUPLING) {
+            throw error(source, coupling, "tool.coupling", "needs tool.rendering: coupling (the coupling joins the "
+                + "device to a dynamic proxy; the other renderings have none)");
+        }
+        if (spec.tool().rendering() == ToolSpec.Rendering.COUPLING && !spec.deformables().isEmpty()) {
+            DeformableSpec d = spec.deformables().get(0);
+            throw error(source, d, "deformables[0] (" + d.name() + ")", "a tool rendered by coupling does not meet "
+                + "deformable bodies in this version (their node springs would load the proxy's explicit step); use "
+                + "tool.rendering: contact or proxy");
+        }
     }
 
     private static SceneException error(String source, Located where, String field, String problem) {

@@ -8,7 +8,9 @@ public final class ToolSpec {
         /** The tool sphere's own penalty contacts, at the device position. */
         CONTACT,
         /** A proxy that the surfaces stop, joined to the device position by the contact spring. */
-        PROXY
+        PROXY,
+        /** A dynamic proxy that every body stops or is pushed by, joined to the device by a virtual coupling. */
+        COUPLING
     }
 
     private String name = "tool";
@@ -17,6 +19,7 @@ public final class ToolSpec {
     private boolean forceShading;
     private boolean passivityControl;
     private double creaseAngleDeg = 30.0;
+    private CouplingSpec coupling;
 
     public void setName(String value) {
         if (value == null || value.isBlank()) {
@@ -40,8 +43,10 @@ public final class ToolSpec {
             this.rendering = Rendering.CONTACT;
         } else if ("proxy".equalsIgnoreCase(value)) {
             this.rendering = Rendering.PROXY;
+        } else if ("coupling".equalsIgnoreCase(value)) {
+            this.rendering = Rendering.COUPLING;
         } else {
-            throw new IllegalArgumentException("rendering must be contact or proxy, got "
+            throw new IllegalArgumentException("rendering must be contact, proxy or coupling, got "
                 + (value == null ? "null" : "'" + value.replace("\n", "\\n") + "'"));
         }
     }
@@ -57,6 +62,21 @@ public final class ToolSpec {
             throw new IllegalArgumentException("creaseAngleDeg must be > 0 and < 180, got " + value);
         }
         this.creaseAngleDeg = value;
+    }
+
+    /** The virtual coupling's spring, damper and proxy mass, for a tool rendered by coupling. */
+    public void setCoupling(CouplingSpec value) {
+        this.coupling = value;
+    }
+
+    /** The coupling as written, or null when the file has none (then {@link #couplingOrDefaults()}). */
+    public CouplingSpec coupling() {
+        return coupling;
+    }
+
+    /** The coupling as written, or its defaults. */
+    public CouplingSpec couplingOrDefaults() {
+        return coupling != null ? coupling : new CouplingSpec();
     }
 
     /** A time-domain passivity observer and controller on the rendered force. */

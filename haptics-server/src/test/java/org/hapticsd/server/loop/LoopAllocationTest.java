@@ -146,6 +146,14 @@ class LoopAllocationTest {
         assertTrue(f.scene.haptic().field() != null, "the scene has its field");
     }
 
+    /** scenes/coupling.yaml: a coupled proxy pushes a cube along a table, presses on it and pushes it back. */
+    @Test
+    void shouldAllocateZeroBytesPerTickThroughAVirtualCoupling() throws Exception {
+        LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/coupling.yaml"));
+        assertTicksAllocateNothing(f, "the coupling scene");
+        assertTrue(f.scene.haptic().coupling() != null, "the scene has its coupling");
+    }
+
     /** scenes/guide.yaml: the hand moves off, along and across a line fixture, every 5.5 s. */
     @Test
     void shouldAllocateZeroBytesPerTickWithAGuide() throws Exception {

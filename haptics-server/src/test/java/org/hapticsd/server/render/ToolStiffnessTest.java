@@ -65,6 +65,28 @@ class ToolStiffnessTest {
     }
 
     @Test
+    void shouldJudgeACouplingAloneWhateverTheProxyMeets() throws Exception {
+        // Rendered by coupling the hand feels the coupling and nothing stiffer: the proxy meets the wall with a
+        // penalty spring of 1e6 N/m, which loads only the proxy (its load check passes: a 1 kg proxy) and earns no
+        // warning, while the coupling's 2500 N/m and 0.4 N·s/m give 2500·0.001/2 + 0.4 = 1.65 >= 1 (passivity),
+        // and 2500 <= 3000 (rating).
+        String coupled = defaultText().replace("stiffnessNpm: 1000.0", "stiffnessNpm: 1000000.0")
+            .replace("  radiusM: 0.005\n", "  radiusM: 0.005\n  rendering: coupling\n  coupling: {stiffnessNpm: "
+                + "2500.0, dampingNspm: 0.4, massKg: 1.0}\n") + "contactModes:\n  - {body: tool, mode: penalty}\n";
+        BuiltScene scene = scene(coupled);
+        assertTrue(scene.haptic().coupling() != null, "rendered by coupling");
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the tool's coupling is not passive")
+            && warnings.get(0).contains("K·T/2 + B = 1.65 N·s/m")
+            && warnings.get(0).contains("lower tool.coupling.stiffnessNpm or tool.coupling.dampingNspm"),
+            warnings.get(0));
+        // Its defaults (1000 N/m, 0.3 N·s/m): 0.5 + 0.3 = 0.8 < 1.
+        BuiltScene defaults = scene(coupled.replace("stiffnessNpm: 2500.0, dampingNspm: 0.4, ", ""));
+        assertEquals(List.of(), warnings(defaults, simulatedInfo(defaults), 1000));
+    }
+
+    @Test
     void shouldCountTheContactDampingAgainstTheDevice() throws Exception {
         // k within both bounds, but 1000·0.001/2 + 0.6 = 1.1 >= 1: the damping spends what the spring left.
         BuiltScene scene = scene(defaultText().replace("dampingNspm: 0.2", "dampingNspm: 0.6"));

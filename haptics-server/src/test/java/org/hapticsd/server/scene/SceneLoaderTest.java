@@ -126,12 +126,17 @@ class SceneLoaderTest {
         @Test
         void shouldNameTheToolsRenderingAndShadingProblems() {
             assertLocated(parseFails("name: t\ntool: {rendering: god}\n"), SOURCE, 2, "tool.rendering",
-                "must be contact or proxy, got 'god'");
+                "must be contact, proxy or coupling, got 'god'");
             assertLocated(parseFails("name: t\ntool: {rendering: proxy, creaseAngleDeg: 180}\n"), SOURCE, 2,
                 "tool.creaseAngleDeg", "must be > 0 and < 180, got 180.0");
             assertEquals(SOURCE + ": tool.forceShading: needs tool.rendering: proxy (force shading moves the proxy; "
                 + "the tool's own contacts are not shaded)",
                 parseFails("name: t\ntool: {forceShading: true}\n").getMessage());
+            assertEquals(SOURCE + ":3:13: tool.coupling: needs tool.rendering: coupling (the coupling joins the device "
+                + "to a dynamic proxy; the other renderings have none)",
+                parseFails("name: t\ntool:\n  coupling: {massKg: 0.01}\n").getMessage());
+            assertLocated(parseFails("name: t\ntool: {rendering: coupling, coupling: {massKg: 0}}\n"), SOURCE, 2,
+                "tool.coupling.massKg", "must be > 0 and finite, got 0.0");
         }
 
         @Test

@@ -1,0 +1,88 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tool.rendering: coupling} end to end, from the simulate CSV of {@code scenes/coupling.yaml}: the coupled
+ * proxy pushes a 150 g cube along the table and the hand feels its sliding friction μ·m·g; it presses on the cube and
+ * the force is the coupling's spring, steady; in free space the proxy follows the hand and renders almost nothing.
+ * With the same grab as {@code scenes/grab.yaml} the hand holding the cube still feels its weight through the
+ * coupling. A proxy too light for its springs is refused at load, in one line.
+ */
+class SimulateCouplingTest {
+
+    private static final Path SCENE = Path.of("../scenes/coupling.yaml");
+    private static final double K_NPM = 1000.0;
+    private static final double CUBE_KG = 0.15;
+    private static final double G_MPS2 = 9.81;
+
+    @Test
+    void theProxyPushesTheCubePressesOnItSteadilyAndFollowsTheHandInFreeSpace(@TempDir Path dir) throws Exception {
+        SimulatedCsv csv = SimulatedCsv.run(dir, SCENE, "coupling", "14");
+        double slidingN = 0.4 * CUBE_KG * G_MPS2;
+        double pressN = Double.NaN;
+        for (int i = 0; i < csv.rows().size(); i++) {
+            double t = csv.at(i, "t");
+            if (t >= 1.8 && t < 2.8) {
+                assertEquals(-slidingN, csv.at(i, "force.x"), 0.01, "pushing the cube along, t = " + t);
+                // The friction at the proxy's contact with the cube face takes a few µN of vertical load.
+                assertEquals(0.0, csv.at(i, "force.z"), 1e-4, "t = " + t);
+            }
+            if (t >= 6.0 && t < 7.0) {
+                double stretchM = csv.at(i, "tool.z") - csv.at(i, "device.z");
+                assertEquals(0.045, csv.at(i, "tool.z"), 1e-4, "the proxy rests on the cube's top, t = " + t);
+                assertEquals(K_NPM * stretchM, csv.at(i, "force.z"), 1e-6, "the coupling's spring, t = " + t);
+                if (Double.isNaN(pressN)) {
+                    pressN = csv.at(i, "force.z");
+                }
+                assertEquals(pressN, csv.at(i, "force.z"), 1e-6, "steady within a µN, t = " + t);
+            }
+            if (t >= 3.7 && t < 4.4 || t >= 8.0 && t < 8.9) {
+                for (String axis : new String[] {"x", "y", "z"}) {
+                    assertEquals(0.0, csv.at(i, "force." + axis), 0.02, "free space, t = " + t);
+                    assertEquals(csv.at(i, "device." + axis), csv.at(i, "tool." + axis), 5e-4, "t = " + t);
+                }
+            }
+        }
+        assertTrue(pressN > 0.5, "the hand pressed: " + pressN + " N");
+        assertEquals(0.048, csv.at(3400, "cube.px"), 0.002, "pushed about 5 cm");
+        assertEquals(0.0, csv.at(12500, "cube.px"), 0.005, "and back");
+    }
+
+    @Test
+    void aCubeGrabbedThroughTheCouplingWeighsOnTheHand(@TempDir Path dir) throws Exception {
+        String grab = Files.readString(Path.of("../scenes/grab.yaml"));
+        Path coupled = Files.writeString(dir.resolve("grab-coupled.yaml"),
+            grab.replace("  radiusM: 0.005\n", "  radiusM: 0.005\n  rendering: coupling\n"));
+        SimulatedCsv csv = SimulatedCsv.run(dir, coupled, "grab-coupled", "4");
+        for (int i = 3000; i < 4000; i++) {
+            assertEquals(-CUBE_KG * G_MPS2, csv.at(i, "force.z"), 2e-3, "held still, t = " + csv.at(i, "t"));
+            // The weightless proxy hangs below the hand by the weight over the coupling's spring.
+            assertEquals(-CUBE_KG * G_MPS2 / K_NPM, csv.at(i, "tool.z") - csv.at(i, "device.z"), 2e-6);
+        }
+    }
+
+    @Test
+    void aProxyTooLightForItsSpringsIsRefusedInOneLine(@TempDir Path dir) throws Exception {
+        String text = Files.readString(SCENE);
+        Path light = Files.writeString(dir.resolve("light.yaml"), text.replace("massKg: 0.002}", "massKg: 0.0003}"));
+        // (1000·1e-6 + 2·0.3·1e-3)/4 = 0.0004 kg.
+        String refusal = SimulatedCsv.refusal(dir, light);
+        assertTrue(refusal.contains("light.yaml:40:13: tool.coupling: the proxy of 0.0003 kg is unstable at 1000 Hz "
+            + "under the coupling's 1000 N/m and 0.3 N·s/m together: k·Δt² + 2·b·Δt < 4·m needs m above 0.0004 kg; "
+            + "raise tool.coupling.massKg or soften those springs"), refusal);
+        String cloth = Files.readString(Path.of("../scenes/cloth.yaml"));
+        assertTrue(!cloth.contains("\ntool:"), "the cloth scene has the default tool");
+        Path withDeformable = Files.writeString(dir.resolve("cloth-coupled.yaml"),
+            cloth + "tool: {rendering: coupling}\n");
+        String deformable = SimulatedCsv.refusal(dir, withDeformable);
+        assertTrue(deformable.contains("deformables[0] (cloth): a tool rendered by coupling does not meet deformable "
+            + "bodies in this version"), deformable);
+    }
+}
