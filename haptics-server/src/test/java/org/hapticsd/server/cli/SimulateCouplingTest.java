@@ -68,6 +68,36 @@ class SimulateCouplingTest {
         }
     }
 
+    /**
+     * SimulateGrabTest's press, through the coupling: the hand pulls the stylus 1 cm into the resting cube's top. The
+     * proxy meets the cube in LCP, which an LCP tool could not (it buzzed between 0 and 8 N), and the force stands
+     * still: the coupling (1000 N/m) balances the hand's spring (300 N/m), 2.31 N.
+     */
+    @Test
+    void pressingOnTheRestingCubeThroughTheCouplingIsSteady(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Path.of("../scenes/grab.yaml"));
+        String path = text.substring(text.indexOf("    path:"), text.indexOf("\ntool:"));
+        Path press = Files.writeString(dir.resolve("press.yaml"), text.replace(path, """
+                path:
+                  - {t: 0.0, position: [0.0, 0.0, 0.08]}
+                  - {t: 0.8, position: [0.0, 0.0, 0.035]}
+                  - {t: 3.0, position: [0.0, 0.0, 0.035]}
+            """).replace("loop: true", "loop: false").replace("  radiusM: 0.005\n",
+            "  radiusM: 0.005\n  rendering: coupling\n"));
+        SimulatedCsv csv = SimulatedCsv.run(dir, press, "press", "3");
+        double restM = 0.04 + 0.005;
+        // Where the two springs balance: 300·(z − 0.035) = 1000·(0.045 − z).
+        double deviceZ = (300.0 * 0.035 + K_NPM * restM) / (300.0 + K_NPM);
+        for (String[] row : csv.rows()) {
+            double t = csv.get(row, "t");
+            if (t >= 1.5) {
+                assertEquals(restM, csv.get(row, "tool.z"), 1e-4, "the proxy rests on the top, t = " + t);
+                assertEquals(K_NPM * (restM - deviceZ), csv.get(row, "force.z"), 0.01, "t = " + t);
+                assertEquals(0.02, csv.get(row, "cube.pz"), 1e-4, "the cube stays put, t = " + t);
+            }
+        }
+    }
+
     @Test
     void aProxyTooLightForItsSpringsIsRefusedInOneLine(@TempDir Path dir) throws Exception {
         String text = Files.readString(SCENE);
