@@ -890,6 +890,32 @@ public final class PhysicsWorld {
         bodies.refreshPose(body);
     }
 
+    /**
+     * Limits how far a dynamic body's velocity may carry it in one step (Box2D's {@code b2_maxTranslation}, per
+     * body): a faster body has its velocity cut to that, losing the momentum above it, before its position is
+     * integrated. A sphere held to its radius per step cannot pass through a body between two steps, however thin:
+     * consecutive positions overlap, and the contact it meets never has its centre past the middle. For a body a
+     * device drives (a haptic tool's coupled proxy), where a glitch in the device's position could throw it anywhere.
+     * {@link Double#POSITIVE_INFINITY}, the default, is no limit. No allocation.
+     *
+     * @param distanceM {@code > 0}, or infinite
+     */
+    public void setMaxStepDistance(int body, double distanceM) {
+        Objects.checkIndex(body, bodyCount());
+        if (bodies.type[body] != BodyType.DYNAMIC) {
+            throw wrongType(body, BodyType.DYNAMIC);
+        }
+        if (!(distanceM > 0.0) || Double.isNaN(distanceM)) {
+            throw new IllegalArgumentException("a step's distance limit must be > 0, was " + distanceM);
+        }
+        bodies.maxStepDistanceM[body] = distanceM;
+    }
+
+    /** The limit {@link #setMaxStepDistance} set, m; infinite when none. */
+    public double maxStepDistanceM(int body) {
+        return bodies.maxStepDistanceM[Objects.checkIndex(body, bodyCount())];
+    }
+
     /** Whether {@link #lockRotation} locked this body's rotation. */
     public boolean isRotationLocked(int body) {
         Objects.checkIndex(body, bodyCount());

@@ -351,8 +351,8 @@ public final class SceneBuilder {
 
     /**
      * The proxy of a tool rendered by coupling: a dynamic sphere of the tool's radius and the coupling's mass, its
-     * rotation locked (so it slides, and friction is felt, where a free sphere would roll), where the simulated
-     * stylus starts.
+     * rotation locked (so it slides, and friction is felt, where a free sphere would roll) and its step held to its
+     * radius (so it cannot pass through a body), where the simulated stylus starts.
      */
     private static int addCoupledProxy(SceneSpec spec, PhysicsWorld world, DeviceMapping mapping) {
         CouplingSpec c = spec.tool().couplingOrDefaults();
@@ -362,6 +362,8 @@ public final class SceneBuilder {
         int proxy = world.addDynamicBody(spec.tool().name(), new SphereShape(radiusM), start, new Quaterniond(),
             c.massKg(), SolidInertia.sphere(c.massKg(), radiusM, new Matrix3d()), Material.DEFAULT);
         world.lockRotation(proxy);
+        // No faster than its radius a step, so that a jump in the device's position cannot throw it through a body.
+        world.setMaxStepDistance(proxy, radiusM);
         return proxy;
     }
 

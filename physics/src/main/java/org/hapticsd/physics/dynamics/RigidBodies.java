@@ -45,6 +45,11 @@ public final class RigidBodies {
     public boolean[] isotropic = new boolean[0];
     /** Velocity damping rates, 1/s: {@code v ← v/(1 + c·Δt)} each step (Box2D's implicit damping). */
     public double[] linearDampingPerS = new double[0];
+    /**
+     * The farthest a body's velocity may carry it in one step, m; infinite (no limit) unless set. Box2D's
+     * {@code b2_maxTranslation}, per body.
+     */
+    public double[] maxStepDistanceM = new double[0];
     public double[] angularDampingPerS = new double[0];
 
     // ---- State -----------------------------------------------------------------------------------------------
@@ -105,6 +110,7 @@ public final class RigidBodies {
         torqueNm[body] = new Vector3d();
         pseudoLinearVelocityMps[body] = new Vector3d();
         pseudoAngularVelocityRadps[body] = new Vector3d();
+        maxStepDistanceM[body] = Double.POSITIVE_INFINITY;
         count = body + 1;
         refreshPose(body);
         return body;
@@ -128,6 +134,7 @@ public final class RigidBodies {
         inverseInertiaBody = Arrays.copyOf(inverseInertiaBody, capacity);
         isotropic = Arrays.copyOf(isotropic, capacity);
         linearDampingPerS = Arrays.copyOf(linearDampingPerS, capacity);
+        maxStepDistanceM = Arrays.copyOf(maxStepDistanceM, capacity);
         angularDampingPerS = Arrays.copyOf(angularDampingPerS, capacity);
         positionM = Arrays.copyOf(positionM, capacity);
         orientation = Arrays.copyOf(orientation, capacity);

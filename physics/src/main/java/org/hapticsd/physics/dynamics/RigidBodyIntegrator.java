@@ -65,14 +65,25 @@ public final class RigidBodyIntegrator {
         }
     }
 
-    /** {@code x ← x + Δt·v} and {@code q ← normalise(q + ½·(0, ω)·q·Δt)} for every dynamic body. */
+    /**
+     * {@code x ← x + Δt·v} and {@code q ← normalise(q + ½·(0, ω)·q·Δt)} for every dynamic body; a body with a
+     * {@link RigidBodies#maxStepDistanceM} first has its velocity cut to carry it no farther.
+     */
     public void integratePositions(StepContext context, RigidBodies bodies) {
         double dt = context.dtS();
         for (int body = 0; body < bodies.count; body++) {
             if (!bodies.dynamic[body]) {
                 continue;
             }
-            bodies.positionM[body].fma(dt, bodies.linearVelocityMps[body]);
+            Vector3d v = bodies.linearVelocityMps[body];
+            double limitM = bodies.maxStepDistanceM[body];
+            if (limitM != Double.POSITIVE_INFINITY) {
+                double stepM = v.length() * dt;
+                if (stepM > limitM) {
+                    v.mul(limitM / stepM);
+                }
+            }
+            bodies.positionM[body].fma(dt, v);
             integrateOrientation(bodies.orientation[body], bodies.angularVelocityRadps[body], dt);
         }
     }
