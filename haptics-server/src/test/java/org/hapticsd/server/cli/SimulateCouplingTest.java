@@ -57,10 +57,8 @@ class SimulateCouplingTest {
 
     @Test
     void aCubeGrabbedThroughTheCouplingWeighsOnTheHand(@TempDir Path dir) throws Exception {
-        String grab = Files.readString(Path.of("../scenes/grab.yaml"));
-        Path coupled = Files.writeString(dir.resolve("grab-coupled.yaml"),
-            grab.replace("  radiusM: 0.005\n", "  radiusM: 0.005\n  rendering: coupling\n"));
-        SimulatedCsv csv = SimulatedCsv.run(dir, coupled, "grab-coupled", "4");
+        SimulatedCsv csv = SimulatedCsv.run(dir, SimulatedCsv.withRendering(dir, "grab.yaml", "coupling"),
+            "grab-coupled", "4");
         for (int i = 3000; i < 4000; i++) {
             assertEquals(-CUBE_KG * G_MPS2, csv.at(i, "force.z"), 2e-3, "held still, t = " + csv.at(i, "t"));
             // The weightless proxy hangs below the hand by the weight over the coupling's spring.

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code scenes/proxy.yaml} end to end, from the simulate CSV: the proxy stays on a 2 mm plate that the tool's own
@@ -21,17 +23,6 @@ class SimulateProxyTest {
 
     private static SimulatedCsv simulate(Path dir, Path scene, String name, String duration) throws Exception {
         return SimulatedCsv.run(dir, scene, name, duration);
-    }
-
-    private static Path withRendering(Path dir, String scene, String rendering) throws Exception {
-        String text = Files.readString(Path.of("../scenes/" + scene));
-        String changed = text.contains("rendering: proxy")
-            ? text.replace("rendering: proxy", "rendering: " + rendering)
-            : text.replace("tool:\n  radiusM: 0.005\n", "tool:\n  radiusM: 0.005\n  rendering: " + rendering + "\n");
-        assertTrue(changed.contains("rendering: " + rendering), "the scene's tool block changed");
-        Path file = dir.resolve(rendering + "-" + scene);
-        Files.writeString(file, changed);
-        return file;
     }
 
     @Test
@@ -73,7 +64,7 @@ class SimulateProxyTest {
 
     @Test
     void theToolsOwnContactsLetItThroughThePlate(@TempDir Path dir) throws Exception {
-        SimulatedCsv csv = simulate(dir, withRendering(dir, "proxy.yaml", "contact"), "contact", "1.5");
+        SimulatedCsv csv = simulate(dir, SimulatedCsv.withRendering(dir, "proxy.yaml", "contact"), "contact", "1.5");
         double lowest = Double.POSITIVE_INFINITY;
         for (String[] row : csv.rows()) {
             lowest = Math.min(lowest, csv.get(row, "tool.z"));
@@ -117,10 +108,15 @@ class SimulateProxyTest {
         return worst;
     }
 
-    /** A strike of the proxy plays the same transient as the tool's contact onset does, within 5 % of its impulse. */
-    @Test
-    void aProxysStrikesPlayImpactTransients(@TempDir Path dir) throws Exception {
-        List<Double> byProxy = impulses(simulate(dir, withRendering(dir, "tap.yaml", "proxy"), "tap-proxy", "5"));
+    /**
+     * A strike of the proxy, the god-object's or the coupled one's, plays the same transient as the tool's contact
+     * onset does, within 5 % of its impulse.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"proxy", "coupling"})
+    void aProxysStrikesPlayImpactTransients(String rendering, @TempDir Path dir) throws Exception {
+        List<Double> byProxy = impulses(simulate(dir, SimulatedCsv.withRendering(dir, "tap.yaml", rendering),
+            "tap-" + rendering, "5"));
         List<Double> byContact = impulses(simulate(dir, Path.of("../scenes/tap.yaml"), "tap-contact", "5"));
         assertEquals(3, byContact.size());
         assertEquals(3, byProxy.size(), "strikes played by proxy");

@@ -2,6 +2,7 @@ package org.hapticsd.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -49,6 +50,21 @@ record SimulatedCsv(Map<String, Integer> columns, List<String[]> rows) {
         assertEquals(2, code, err.toString());
         assertEquals(1, err.toString().strip().lines().count(), "one line: " + err);
         return err.toString().strip();
+    }
+
+    /**
+     * A copy of shipped scene {@code scene} in {@code dir} whose tool renders by {@code rendering}: its
+     * {@code rendering:} line changed, or one added under a tool block of the default radius.
+     */
+    static Path withRendering(Path dir, String scene, String rendering) throws Exception {
+        String text = Files.readString(Path.of("../scenes/" + scene));
+        String changed = text.contains("rendering: proxy")
+            ? text.replace("rendering: proxy", "rendering: " + rendering)
+            : text.replace("tool:\n  radiusM: 0.005\n", "tool:\n  radiusM: 0.005\n  rendering: " + rendering + "\n");
+        assertTrue(changed.contains("rendering: " + rendering), "the scene's tool block changed");
+        Path file = dir.resolve(rendering + "-" + scene);
+        Files.writeString(file, changed);
+        return file;
     }
 
     /** The device's velocity on {@code axis} ("x", "y" or "z") at row {@code row}: its positions' central difference. */
