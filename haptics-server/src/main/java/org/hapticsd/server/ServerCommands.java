@@ -29,6 +29,7 @@ import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.SceneBoard;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.ToolStiffness;
+import org.hapticsd.server.render.VirtualCoupling;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
@@ -52,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *       swaps the whole scene in one tick. The safety limits and the loop rate stay those the server was started
  *       with: a loaded scene cannot raise them.</li>
  *   <li>SET_PARAMETER: {@value #FORCE_SCALE} in [0, 1]; {@value #STIFFNESS} and {@value #DAMPING} between 0 and the
- *       values the current scene was loaded with. Every parameter can only soften what the local files set.</li>
+ *       values the current scene was loaded with, and so {@value #COUPLING_STIFFNESS} and {@value #COUPLING_DAMPING}
+ *       for a scene rendered by coupling. Every parameter can only soften what the local files set.</li>
  *   <li>MOVE_HAND: only with the simulated stylus.</li>
  *   <li>EMERGENCY_STOP, RESET_STOP: straight to the safety layer.</li>
  * </ul>
@@ -61,6 +63,10 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     public static final String FORCE_SCALE = "render.forceScale";
     public static final String STIFFNESS = "contact.stiffnessNpm";
     public static final String DAMPING = "contact.dampingNspm";
+    /** The virtual coupling's spring, for a scene whose tool is rendered by coupling. */
+    public static final String COUPLING_STIFFNESS = "coupling.stiffnessNpm";
+    /** The virtual coupling's damper, for a scene whose tool is rendered by coupling. */
+    public static final String COUPLING_DAMPING = "coupling.dampingNspm";
     /** The simulated stylus's buttons the remote hand holds down, a bit mask (the page's grab button). */
     public static final String BUTTONS = "hand.buttons";
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
@@ -101,6 +107,12 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private ContactSettings loadedSettings;
     private double stiffnessNpm;
     private double dampingNspm;
+    /** The current scene's coupling, or null; its values as built, and as last set. */
+    private VirtualCoupling coupling;
+    private double loadedCouplingNpm;
+    private double loadedCouplingNspm;
+    private double couplingNpm;
+    private double couplingNspm;
 
     /**
      * Call before the loop starts: reads the first scene's contact settings.
@@ -307,6 +319,9 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 }
                 return refusal;
             }
+            case COUPLING_STIFFNESS, COUPLING_DAMPING -> {
+                return setCoupling(name, value);
+            }
             case BUTTONS -> {
                 if (!simulated) {
                     return "UNSUPPORTED: " + BUTTONS + " needs the simulated stylus; this server drives a real device, "
@@ -324,10 +339,34 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 });
             }
             default -> {
-                return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", " + STIFFNESS
-                    + ", " + DAMPING + ", " + BUTTONS;
+                return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", "
+                    + STIFFNESS + ", " + DAMPING + ", " + COUPLING_STIFFNESS + ", " + COUPLING_DAMPING + ", " + BUTTONS;
             }
         }
+    }
+
+    /** {@value #COUPLING_STIFFNESS} or {@value #COUPLING_DAMPING}, within the coupling's loaded values. */
+    private String setCoupling(String name, double value) {
+        if (coupling == null) {
+            return "UNSUPPORTED: " + name + " needs a scene whose tool is rendered by coupling (tool.rendering: "
+                + "coupling); the current scene's is not";
+        }
+        boolean stiffness = name.equals(COUPLING_STIFFNESS);
+        double max = stiffness ? loadedCouplingNpm : loadedCouplingNspm;
+        boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
+        if (!inside) {
+            return stiffness ? outside(name, value, "(0", max, "a spring needs a stiffness above 0; ")
+                : outside(name, value, 0.0, max);
+        }
+        double k = stiffness ? value : couplingNpm;
+        double b = stiffness ? couplingNspm : value;
+        VirtualCoupling target = coupling;
+        String refusal = offer(loop -> target.set(k, b));
+        if (refusal == null) {
+            couplingNpm = k;
+            couplingNspm = b;
+        }
+        return refusal;
     }
 
     private static String outside(String name, double value, double min, double max) {
@@ -423,6 +462,13 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         loadedSettings = world.contactSettings();
         stiffnessNpm = loadedSettings.penalty().stiffnessNpm();
         dampingNspm = loadedSettings.penalty().dampingNspm();
+        coupling = scene.haptic().coupling();
+        if (coupling != null) {
+            loadedCouplingNpm = coupling.stiffnessNpm();
+            loadedCouplingNspm = coupling.dampingNspm();
+            couplingNpm = loadedCouplingNpm;
+            couplingNspm = loadedCouplingNspm;
+        }
     }
 
     @Override

@@ -173,6 +173,33 @@ class ServerCommandsTest {
     }
 
     @Test
+    void shouldSoftenTheCouplingOfACoupledSceneOnly() throws Exception {
+        String unsupported = run(new Command.SetParameter(ServerCommands.COUPLING_STIFFNESS, 500.0));
+        assertTrue(unsupported.startsWith("UNSUPPORTED: coupling.stiffnessNpm needs a scene whose tool is rendered by "
+            + "coupling"), unsupported);
+        Files.writeString(sceneDir.resolve("coupled.yaml"), DROP.replace("name: drop", "name: coupled").replace(
+            "tool: {name: tool, radiusM: 0.005}", "tool: {name: tool, radiusM: 0.005, rendering: coupling, "
+                + "coupling: {stiffnessNpm: 900.0, dampingNspm: 0.3}}"));
+        assertNull(run(new Command.LoadScene("coupled")));
+        ticks(1);
+        assertEquals(900.0, assembly.loop().coupling().stiffnessNpm(), 0.0);
+
+        String stiffer = run(new Command.SetParameter(ServerCommands.COUPLING_STIFFNESS, 900.5));
+        assertTrue(stiffer.contains("coupling.stiffnessNpm = 900.5 is outside the local limits (0, 900.0]"), stiffer);
+        assertTrue(run(new Command.SetParameter(ServerCommands.COUPLING_DAMPING, 0.31)).contains("[0.0, 0.3]"));
+        assertNull(run(new Command.SetParameter(ServerCommands.COUPLING_STIFFNESS, 450.0)));
+        assertNull(run(new Command.SetParameter(ServerCommands.COUPLING_DAMPING, 0.0)));
+        // Both hold: the second kept the first's stiffness.
+        assertEquals(450.0, assembly.loop().coupling().stiffnessNpm(), 0.0);
+        assertEquals(0.0, assembly.loop().coupling().dampingNspm(), 0.0);
+        // RESET_SCENE builds the file's coupling again.
+        assertNull(run(new Command.ResetScene()));
+        ticks(1);
+        assertEquals(900.0, assembly.loop().coupling().stiffnessNpm(), 0.0);
+        assertEquals(0.3, assembly.loop().coupling().dampingNspm(), 0.0);
+    }
+
+    @Test
     void shouldLoadASceneOnlyFromTheSceneDirectoryAndServeItAsTheNextRevision() throws Exception {
         StreamEpoch first = board.current();
         PhysicsWorld firstWorld = assembly.loop().world();

@@ -844,6 +844,11 @@ public final class HapticLoop implements LoopControl {
         return world;
     }
 
+    /** The virtual coupling of the scene the loop runs, or null when its tool is not rendered by coupling. */
+    public VirtualCoupling coupling() {
+        return coupling;
+    }
+
     @Override
     public SafetyLayer safety() {
         return safety;

@@ -24,8 +24,8 @@ import org.joml.Vector3dc;
  */
 public final class VirtualCoupling {
     private final int proxyBody;
-    private final double stiffnessNpm;
-    private final double dampingNspm;
+    private double stiffnessNpm;
+    private double dampingNspm;
     private final double massKg;
     private boolean placed;
     /** The force on the hand this tick, {@code −F_c}. */
@@ -64,6 +64,22 @@ public final class VirtualCoupling {
 
     public double massKg() {
         return massKg;
+    }
+
+    /**
+     * Softens the coupling (a remote user's SET_PARAMETER): the caller keeps it within what the scene was built with,
+     * which the load check passed, and a softer spring and damper only relax {@code k·Δt² + 2·b·Δt < 4·m}. Loop
+     * thread.
+     *
+     * @throws IllegalArgumentException for a spring or damper that is not finite and {@code >= 0}
+     */
+    public void set(double stiffnessNpm, double dampingNspm) {
+        if (!(stiffnessNpm >= 0.0 && Double.isFinite(stiffnessNpm) && dampingNspm >= 0.0
+                && Double.isFinite(dampingNspm))) {
+            throw new IllegalArgumentException("a coupling needs a finite stiffness and damping >= 0");
+        }
+        this.stiffnessNpm = stiffnessNpm;
+        this.dampingNspm = dampingNspm;
     }
 
     /** The next {@link #beforeStep} puts the proxy where the hand is again (a scene reset, a device reconnected). */
