@@ -3,6 +3,8 @@ package org.hapticsd.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -94,6 +96,50 @@ class SimulateCouplingTest {
                 assertEquals(0.02, csv.get(row, "cube.pz"), 1e-4, "the cube stays put, t = " + t);
             }
         }
+    }
+
+    /**
+     * The coupling is the spring the hand feels, so one stiffer than the device renders passively (5000 N/m against
+     * 2·b/T = 2000 N/m on the simulated stylus at 1 kHz) makes the stylus bounce off the default wall as a 5000 N/m
+     * contact wall does (SimulatePassivityTest), and the passivity controller rests it the same way: at the static
+     * balance 5000·(x − 0.025) = 200·(0.05 − x), 4.81 N, the proxy's contact a few µm deep.
+     */
+    @Test
+    void aCouplingStifferThanTheDeviceBouncesAndThePassivityControllerRestsIt(@TempDir Path dir) throws Exception {
+        double[] bare = stiffCouplingPress(dir, false);
+        double[] controlled = stiffCouplingPress(dir, true);
+        assertTrue(bare[1] > 1.0, "without the controller the stylus bounces: std " + bare[1] + " N");
+        assertTrue(controlled[1] < 0.01, "with it, it rests: std " + controlled[1] + " N");
+        assertEquals(-5000.0 * (0.05 * 200.0 / 5200.0 + 0.025 * 5000.0 / 5200.0 - 0.025), controlled[0], 0.05);
+    }
+
+    /** force.x over 1.6–2.5 s of the default wall through a 5000 N/m coupling, no hand damping: {mean, std}. */
+    private static double[] stiffCouplingPress(Path dir, boolean control) throws Exception {
+        String wall = Files.readString(Path.of("../scenes/wall.yaml")).replace("  radiusM: 0.005\n",
+            "  radiusM: 0.005\n  rendering: coupling\n  coupling: {stiffnessNpm: 5000.0, dampingNspm: 0.0}\n"
+                + "  passivityControl: " + control + "\n");
+        Path scene = Files.writeString(dir.resolve("stiff-" + control + ".yaml"), wall);
+        Path csv = dir.resolve("stiff-" + control + ".csv");
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err),
+            "simulate", "--scene", scene.toString(), "--duration", "2.6", "--hand-damping", "0", "--out",
+            csv.toString());
+        assertEquals(0, code, err.toString());
+        SimulatedCsv rows = SimulatedCsv.read(csv);
+        double sum = 0.0;
+        double squares = 0.0;
+        int n = 0;
+        for (String[] row : rows.rows()) {
+            double t = rows.get(row, "t");
+            if (t >= 1.6 && t <= 2.5) {
+                double f = rows.get(row, "force.x");
+                sum += f;
+                squares += f * f;
+                n++;
+            }
+        }
+        double mean = sum / n;
+        return new double[] {mean, Math.sqrt(Math.max(0.0, squares / n - mean * mean))};
     }
 
     @Test

@@ -26,6 +26,11 @@ record SimulatedCsv(Map<String, Integer> columns, List<String[]> rows) {
         int code = Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "simulate", "--scene",
             scene.toString(), "--duration", duration, "--out", csv.toString());
         assertEquals(0, code, err.toString());
+        return read(csv);
+    }
+
+    /** Reads a CSV that {@code simulate} wrote. */
+    static SimulatedCsv read(Path csv) throws Exception {
         List<String> lines = Files.readAllLines(csv);
         String[] header = lines.get(0).split(",", -1);
         Map<String, Integer> columns = new HashMap<>();
