@@ -125,21 +125,7 @@ class SimulateCouplingTest {
             "simulate", "--scene", scene.toString(), "--duration", "2.6", "--hand-damping", "0", "--out",
             csv.toString());
         assertEquals(0, code, err.toString());
-        SimulatedCsv rows = SimulatedCsv.read(csv);
-        double sum = 0.0;
-        double squares = 0.0;
-        int n = 0;
-        for (String[] row : rows.rows()) {
-            double t = rows.get(row, "t");
-            if (t >= 1.6 && t <= 2.5) {
-                double f = rows.get(row, "force.x");
-                sum += f;
-                squares += f * f;
-                n++;
-            }
-        }
-        double mean = sum / n;
-        return new double[] {mean, Math.sqrt(Math.max(0.0, squares / n - mean * mean))};
+        return SimulatedCsv.read(csv).meanAndStd("force.x", 1.6, 2.5);
     }
 
     @Test

@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,25 +34,7 @@ class SimulatePassivityTest {
         int code = Main.run(new PrintWriter(out), new PrintWriter(err), "simulate", "--scene",
             scene.toString(), "--duration", "2.6", "--hand-damping", "0", "--out", csv.toString());
         assertEquals(0, code, err.toString());
-        List<String> lines = Files.readAllLines(csv);
-        List<String> header = List.of(lines.get(0).split(",", -1));
-        int t = header.indexOf("t");
-        int fx = header.indexOf("force.x");
-        double sum = 0.0;
-        double squares = 0.0;
-        int n = 0;
-        for (String line : lines.subList(1, lines.size())) {
-            String[] row = line.split(",", -1);
-            double time = Double.parseDouble(row[t]);
-            if (time >= 1.6 && time <= 2.5) {
-                double f = Double.parseDouble(row[fx]);
-                sum += f;
-                squares += f * f;
-                n++;
-            }
-        }
-        double mean = sum / n;
-        return new double[] {mean, Math.sqrt(Math.max(0.0, squares / n - mean * mean))};
+        return SimulatedCsv.read(csv).meanAndStd("force.x", 1.6, 2.5);
     }
 
     @Test

@@ -77,6 +77,24 @@ record SimulatedCsv(Map<String, Integer> columns, List<String[]> rows) {
         return (at(row + 1, "device." + axis) - at(row - 1, "device." + axis)) / (at(row + 1, "t") - at(row - 1, "t"));
     }
 
+    /** The mean and the (population) standard deviation of {@code column} over the rows with {@code from <= t <= to}. */
+    double[] meanAndStd(String column, double from, double to) {
+        double sum = 0.0;
+        double squares = 0.0;
+        int n = 0;
+        for (String[] row : rows) {
+            double t = get(row, "t");
+            if (t >= from && t <= to) {
+                double value = get(row, column);
+                sum += value;
+                squares += value * value;
+                n++;
+            }
+        }
+        double mean = sum / n;
+        return new double[] {mean, Math.sqrt(Math.max(0.0, squares / n - mean * mean))};
+    }
+
     /** The value of {@code column} in {@code row}. */
     double get(String[] row, String column) {
         Integer i = columns.get(column);
