@@ -43,14 +43,11 @@ public final class VirtualCoupling {
      *                                  not finite and {@code > 0}
      */
     public VirtualCoupling(int proxyBody, double stiffnessNpm, double dampingNspm, double massKg) {
-        if (!(stiffnessNpm >= 0.0 && Double.isFinite(stiffnessNpm) && dampingNspm >= 0.0
-                && Double.isFinite(dampingNspm) && massKg > 0.0 && Double.isFinite(massKg))) {
-            throw new IllegalArgumentException("a coupling needs a finite stiffness and damping >= 0 and a finite "
-                + "mass > 0");
+        if (!(massKg > 0.0 && Double.isFinite(massKg))) {
+            throw new IllegalArgumentException("a coupling's proxy needs a finite mass > 0, got " + massKg);
         }
+        set(stiffnessNpm, dampingNspm);
         this.proxyBody = proxyBody;
-        this.stiffnessNpm = stiffnessNpm;
-        this.dampingNspm = dampingNspm;
         this.massKg = massKg;
     }
 
@@ -76,7 +73,8 @@ public final class VirtualCoupling {
     public void set(double stiffnessNpm, double dampingNspm) {
         if (!(stiffnessNpm >= 0.0 && Double.isFinite(stiffnessNpm) && dampingNspm >= 0.0
                 && Double.isFinite(dampingNspm))) {
-            throw new IllegalArgumentException("a coupling needs a finite stiffness and damping >= 0");
+            throw new IllegalArgumentException("a coupling needs a finite stiffness and damping >= 0, got "
+                + stiffnessNpm + " N/m and " + dampingNspm + " N·s/m");
         }
         this.stiffnessNpm = stiffnessNpm;
         this.dampingNspm = dampingNspm;

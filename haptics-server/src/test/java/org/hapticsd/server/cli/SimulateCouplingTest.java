@@ -75,16 +75,8 @@ class SimulateCouplingTest {
      */
     @Test
     void pressingOnTheRestingCubeThroughTheCouplingIsSteady(@TempDir Path dir) throws Exception {
-        String text = Files.readString(Path.of("../scenes/grab.yaml"));
-        String path = text.substring(text.indexOf("    path:"), text.indexOf("\ntool:"));
-        Path press = Files.writeString(dir.resolve("press.yaml"), text.replace(path, """
-                path:
-                  - {t: 0.0, position: [0.0, 0.0, 0.08]}
-                  - {t: 0.8, position: [0.0, 0.0, 0.035]}
-                  - {t: 3.0, position: [0.0, 0.0, 0.035]}
-            """).replace("loop: true", "loop: false").replace("  radiusM: 0.005\n",
-            "  radiusM: 0.005\n  rendering: coupling\n"));
-        SimulatedCsv csv = SimulatedCsv.run(dir, press, "press", "3");
+        SimulatedCsv csv = SimulatedCsv.run(dir, SimulateGrabTest.pressOnTheRestingCube(dir, "coupling"), "press",
+            "3");
         double restM = 0.04 + 0.005;
         // Where the two springs balance: 300·(z − 0.035) = 1000·(0.045 − z).
         double deviceZ = (300.0 * 0.035 + K_NPM * restM) / (300.0 + K_NPM);

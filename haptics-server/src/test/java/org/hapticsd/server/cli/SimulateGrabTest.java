@@ -86,21 +86,30 @@ class SimulateGrabTest {
     }
 
     /**
+     * {@code scenes/grab.yaml} with the hand coming down to 1 cm under the resting cube's top face by 0.8 s and
+     * staying there, its tool rendered by {@code rendering}; no button pressed.
+     */
+    static Path pressOnTheRestingCube(Path dir, String rendering) throws Exception {
+        String text = Files.readString(Path.of("../scenes/grab.yaml"));
+        String path = text.substring(text.indexOf("    path:"), text.indexOf("\ntool:"));
+        String press = text.replace(path, """
+                path:
+                  - {t: 0.0, position: [0.0, 0.0, 0.08]}
+                  - {t: 0.8, position: [0.0, 0.0, 0.035]}
+                  - {t: 3.0, position: [0.0, 0.0, 0.035]}
+            """).replace("loop: true", "loop: false").replace("  radiusM: 0.005\n",
+            "  radiusM: 0.005\n  rendering: " + rendering + "\n");
+        return Files.writeString(dir.resolve("press-" + rendering + ".yaml"), press);
+    }
+
+    /**
      * The hand pulls the stylus 1 cm into the resting cube's top face: the tool's penalty spring (1000 N/m, the
      * default against dynamic bodies) balances the hand's (300 N/m) and the force stands still. An LCP tool, the
      * default before, made it buzz between 0 and the safety layer's 8 N (docs/scenes.md, "contactModes").
      */
     @Test
     void pressingOnTheRestingCubeIsSteady(@TempDir Path dir) throws Exception {
-        String text = Files.readString(Path.of("../scenes/grab.yaml"));
-        String path = text.substring(text.indexOf("    path:"), text.indexOf("\ntool:"));
-        Path press = Files.writeString(dir.resolve("press.yaml"), text.replace(path, """
-                path:
-                  - {t: 0.0, position: [0.0, 0.0, 0.08]}
-                  - {t: 0.8, position: [0.0, 0.0, 0.035]}
-                  - {t: 3.0, position: [0.0, 0.0, 0.035]}
-            """).replace("loop: true", "loop: false"));
-        SimulatedCsv csv = simulate(dir, press, "3");
+        SimulatedCsv csv = simulate(dir, pressOnTheRestingCube(dir, "contact"), "3");
         double topM = 0.04 + 0.005;
         for (String[] row : csv.rows()) {
             double t = csv.get(row, "t");
