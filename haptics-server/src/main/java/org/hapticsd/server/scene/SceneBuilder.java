@@ -409,8 +409,9 @@ public final class SceneBuilder {
         double dtS = 1.0 / spec.rateHz();
         double needKg = (k * dtS * dtS + 2.0 * b * dtS) / 4.0;
         if (!(c.massKg() > needKg)) {
-            Located where = spec.tool().coupling() != null ? spec.tool().coupling() : null;
-            String at = spec.source() + (where != null ? ":" + where.line() + ":" + where.column() : "")
+            // The coupling's own line when the file has one; the defaults have none.
+            CouplingSpec written = spec.tool().coupling();
+            String at = spec.source() + (written != null ? ":" + written.line() + ":" + written.column() : "")
                 + ": tool.coupling: ";
             throw new SceneException(at + "the proxy of " + Numbers.significant(c.massKg()) + " kg is unstable at "
                 + spec.rateHz() + " Hz under " + springs + " together: k·Δt² + 2·b·Δt < 4·m needs m above "
