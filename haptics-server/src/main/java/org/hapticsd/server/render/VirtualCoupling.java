@@ -17,8 +17,9 @@ import org.joml.Vector3dc;
  *
  * <p>Explicit, like the engine's other applied forces: stable while {@code k·Δt² + 2·b·Δt < 4·m} with {@code m}
  * the proxy's mass and {@code k}, {@code b} everything that pulls on it (the scene builder checks the sum). At the
- * first step, and after {@link #restart}, the proxy is put where the hand is, moving with it, so a coupling never
- * starts stretched.
+ * first step the proxy is put where the hand is, moving with it, so a coupling never starts stretched (a scene reset
+ * or a newly loaded scene is a new coupling). After a pause, or a device that was away, it is where it was, and the
+ * safety layer's start-up gate holds the force back until the coupling is near rest again.
  *
  * <p>Loop thread; allocates nothing after construction.
  */
@@ -78,11 +79,6 @@ public final class VirtualCoupling {
         }
         this.stiffnessNpm = stiffnessNpm;
         this.dampingNspm = dampingNspm;
-    }
-
-    /** The next {@link #beforeStep} puts the proxy where the hand is again (a scene reset, a device reconnected). */
-    public void restart() {
-        placed = false;
     }
 
     /**
