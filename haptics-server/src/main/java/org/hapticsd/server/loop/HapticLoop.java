@@ -134,6 +134,13 @@ public final class HapticLoop implements LoopControl {
     private boolean fresh;
     private boolean paused;
     private double forceScale = 1.0;
+    /** A script's known force ({@link #setTestForce}), device frame, its frequency (0: constant) and start time. */
+    private final Vector3d testForceN = new Vector3d();
+    private double testFrequencyHz;
+    private long testForceStartNs;
+    private boolean testForceStartsNow;
+    /** This tick's test force, device frame. */
+    private final Vector3d testDeviceN = new Vector3d();
     /** Periods stepped since the scene started: the snapshot's {@code simTimeNs}. */
     private long simTimeNs;
 
@@ -337,6 +344,7 @@ public final class HapticLoop implements LoopControl {
         if (paused) {
             deviceForceN.zero();
             transientDeviceN.zero();
+            testDeviceN.zero();
         } else {
             // A dropped step leaves the last whole step's contact forces: the force holds for the tick.
             if (coupling != null) {
@@ -362,6 +370,8 @@ public final class HapticLoop implements LoopControl {
                 passivity.filter(dtS, deviceState.velocityXMps, deviceState.velocityYMps,
                     deviceState.velocityZMps, deviceForceN);
             }
+            testForce(nowNs);
+            deviceForceN.add(testDeviceN);
             transients.update(world, toolBody, dtS, transientSceneN);
             mapping.sceneForceToDevice(transientSceneN, transientDeviceN).mul(forceScale);
         }
@@ -371,8 +381,10 @@ public final class HapticLoop implements LoopControl {
         safety.update(nowNs, deviceForceN.x, deviceForceN.y, deviceForceN.z, transientDeviceN.x, transientDeviceN.y,
             transientDeviceN.z, fresh, healthy, consecutiveOverruns);
         if (passivity != null) {
-            passivity.commanded(safety.outputX() - transientDeviceN.x, safety.outputY() - transientDeviceN.y,
-                safety.outputZ() - transientDeviceN.z);
+            // The controller answers for the scene's force: the transients and a script's test force are not its.
+            passivity.commanded(safety.outputX() - transientDeviceN.x - testDeviceN.x,
+                safety.outputY() - transientDeviceN.y - testDeviceN.y,
+                safety.outputZ() - transientDeviceN.z - testDeviceN.z);
         }
         t = mark(LoopStage.SAFETY, t);
 
@@ -399,6 +411,20 @@ public final class HapticLoop implements LoopControl {
      *
      * @return whether the step ran whole
      */
+    /** This tick's test force into {@link #testDeviceN}: the constant, or the sine at its phase now. */
+    private void testForce(long nowNs) {
+        if (testForceStartsNow) {
+            testForceStartNs = nowNs;
+            testForceStartsNow = false;
+        }
+        if (testFrequencyHz == 0.0) {
+            testDeviceN.set(testForceN);
+        } else {
+            double phase = 2.0 * Math.PI * testFrequencyHz * ((nowNs - testForceStartNs) * 1e-9);
+            testDeviceN.set(testForceN).mul(Math.sin(phase));
+        }
+    }
+
     private boolean stepOnTheWallClock() {
         if (!world.step(dtS, tickWallStartNs + solverDeadlineAfterNs, tickStepEndByNs)) {
             droppedSteps++;
@@ -743,6 +769,19 @@ public final class HapticLoop implements LoopControl {
             throw new IllegalArgumentException("force scale must be in [0, 1], got " + scale);
         }
         forceScale = scale;
+    }
+
+    @Override
+    public void setTestForce(double xN, double yN, double zN, double frequencyHz) {
+        if (!(Double.isFinite(xN) && Double.isFinite(yN) && Double.isFinite(zN))) {
+            throw new IllegalArgumentException("a test force must be finite, got (" + xN + ", " + yN + ", " + zN + ")");
+        }
+        if (!(frequencyHz >= 0.0 && Double.isFinite(frequencyHz))) {
+            throw new IllegalArgumentException("a test force's frequency must be finite and >= 0, got " + frequencyHz);
+        }
+        testForceN.set(xN, yN, zN);
+        testFrequencyHz = frequencyHz;
+        testForceStartsNow = true;
     }
 
     @Override

@@ -36,6 +36,17 @@ public interface LoopControl {
     void setForceScale(double scale);
 
     /**
+     * Adds a known force to what the loop renders, from this tick on, for a device-in-the-loop script's
+     * {@code renderForce} step: {@code (x, y, z)} N in the device frame, constant when {@code frequencyHz} is 0, else
+     * {@code (x, y, z)·sin(2π·f·t)} with t counted from this tick. It goes to the safety layer like any rendered force
+     * (gate, ramp, slew, clamp, thermal limit) and is not scaled by {@link #setForceScale}. (0, 0, 0) stops it.
+     *
+     * @throws IllegalArgumentException for a force that is not finite, or a frequency that is not finite and
+     *                                  {@code >= 0}
+     */
+    void setTestForce(double xN, double yN, double zN, double frequencyHz);
+
+    /**
      * Runs {@code scene} from this tick on, publishing into {@code exchange} from {@code snapshot} (made by
      * {@code exchange}, off the loop thread). Force goes back through the start-up gate.
      *

@@ -12,7 +12,8 @@ import org.hapticsd.server.loop.LoopCommand;
 
 /**
  * Injects a script's faults at their times while the loop runs: unplugging the emulator's cable (and plugging it
- * back), noise on the line, and a stall of the loop thread itself. In real time {@link #run} does it from the
+ * back), noise on the line, and a stall of the loop thread itself; and its known forces ({@code renderForce}), which
+ * the loop adds to what it renders. In real time {@link #run} does it from the
  * script's own thread on the wall clock; in lockstep the loop thread calls {@link #runDue} before each tick, so a
  * fault lands on the same tick on every machine.
  *
@@ -46,6 +47,11 @@ final class FaultSchedule {
             } else if (step.stallS() > 0) {
                 LoopCommand stall = stallCommand.apply(Math.round(step.stallS() * 1e9));
                 actions.add(new Action(step.atS(), () -> commands.offer(stall)));
+            } else if (step.renderForceN() != null) {
+                double[] f = step.renderForceN();
+                double frequencyHz = step.frequencyHz();
+                LoopCommand force = loop -> loop.setTestForce(f[0], f[1], f[2], frequencyHz);
+                actions.add(new Action(step.atS(), () -> commands.offer(force)));
             }
         }
         actions.sort(Comparator.comparingDouble(Action::atS));

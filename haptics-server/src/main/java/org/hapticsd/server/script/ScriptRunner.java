@@ -40,6 +40,7 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.record.Recording;
 import org.hapticsd.server.record.TickRecorder;
+import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
@@ -214,6 +215,7 @@ public final class ScriptRunner {
         }
         double previousS = -1;
         double previousButtonsS = -1;
+        double previousForceS = -1;
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.Step step = spec.timeline().get(i);
             String at = "timeline[" + i + "]";
@@ -221,8 +223,11 @@ public final class ScriptRunner {
                 throw error(file, step, at + ".at", "missing (seconds from the start)");
             }
             if (step.kinds() != 1) {
-                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, buttons, unplug, "
-                    + "garbage or stall");
+                throw error(file, step, at, "give exactly one of hold, moveTo, press, release, buttons, "
+                    + "renderForce, unplug, garbage or stall");
+            }
+            if (step.frequencyHz() != 0 && step.renderForceN() == null) {
+                throw error(file, step, at + ".frequencyHz", "only a renderForce step has a frequency");
             }
             if ((step.movesHand() || step.buttons() >= 0) && !handScriptable) {
                 throw error(file, step, at, "the hand of device '" + device + "' cannot be scripted (use device sim "
@@ -234,6 +239,14 @@ public final class ScriptRunner {
             if (!Double.isNaN(spec.durationS()) && step.atS() >= spec.durationS()) {
                 throw error(file, step, at + ".at", String.format(Locale.ROOT, "%.3f s is not before the run's end "
                     + "(duration %.3f s): the step would never happen", step.atS(), spec.durationS()));
+            }
+            if (step.renderForceN() != null) {
+                // A known force may start or change during a move or a hold; force steps follow each other.
+                if (!(step.atS() > previousForceS)) {
+                    throw error(file, step, at + ".at", "times must increase along the timeline's renderForce steps");
+                }
+                previousForceS = step.atS();
+                continue;
             }
             if (step.buttons() >= 0) {
                 // Buttons may change during a move or a hold; button steps follow each other.
@@ -387,9 +400,22 @@ public final class ScriptRunner {
             requireTraceFits(scriptFile, spec, rateHz);
             requireReplayable(scriptFile, spec, rateHz);
             requireBudgetOfATick(scriptFile, spec, rateHz);
+            requireSampledForces(scriptFile, spec, rateHz);
             return built;
         } catch (SceneException e) {
             throw new ScriptException(scriptFile + spec.where("scene") + ": scene: " + e.getMessage());
+        }
+    }
+
+    /** A {@code renderForce} sine at most half the loop's rate: sampled once a tick, a faster one would alias. */
+    private static void requireSampledForces(Path scriptFile, ScriptSpec spec, int rateHz) throws ScriptException {
+        for (int i = 0; i < spec.timeline().size(); i++) {
+            ScriptSpec.Step step = spec.timeline().get(i);
+            if (step.frequencyHz() > rateHz / 2.0) {
+                throw error(scriptFile, step, "timeline[" + i + "].frequencyHz", String.format(Locale.ROOT,
+                    "%s Hz is above half the loop's rate (%d Hz): sampled once a tick, the force would alias",
+                    Numbers.significant(step.frequencyHz()), rateHz));
+            }
         }
     }
 

@@ -223,6 +223,8 @@ public final class ScriptSpec {
         private int garbageBytes;
         private double stallS;
         private int buttons = -1;
+        private double[] renderForceN;
+        private double frequencyHz;
 
         public void setAt(double value) {
             this.atS = nonNegative("at", value);
@@ -285,6 +287,36 @@ public final class ScriptSpec {
             return buttons;
         }
 
+        /**
+         * The server adds this force (N, device frame) to what it renders from {@code at} until the next
+         * {@code renderForce} step: a known force for the device to deliver. [0, 0, 0] stops it.
+         */
+        public void setRenderForce(double[] value) {
+            if (value == null || value.length != 3) {
+                throw new IllegalArgumentException("renderForce must be [fx, fy, fz] in newtons");
+            }
+            for (double v : value) {
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("renderForce must be finite");
+                }
+            }
+            this.renderForceN = value.clone();
+        }
+
+        /** With {@code renderForce}: the force is a sine of this frequency, F·sin(2π·f·(t − at)); 0 (default): constant. */
+        public void setFrequencyHz(double value) {
+            this.frequencyHz = positive("frequencyHz", value);
+        }
+
+        /** The force a {@code renderForce} step sets, or null for another kind of step. */
+        public double[] renderForceN() {
+            return renderForceN;
+        }
+
+        public double frequencyHz() {
+            return frequencyHz;
+        }
+
         /** Emulator only: the cable is out for this many seconds (the device neither hears nor answers). */
         public void setUnplug(double value) {
             this.unplugS = positive("unplug", value);
@@ -318,10 +350,10 @@ public final class ScriptSpec {
             return stallS;
         }
 
-        /** How many of hold, moveTo, press, release, buttons, unplug, garbage, stall this step gives. */
+        /** How many of hold, moveTo, press, release, buttons, renderForce, unplug, garbage, stall this step gives. */
         int kinds() {
             return (holdM != null ? 1 : 0) + (moveToM != null ? 1 : 0) + (pressN != null ? 1 : 0) + (release ? 1 : 0)
-                + (buttons >= 0 ? 1 : 0) + (unplugS > 0 ? 1 : 0)
+                + (buttons >= 0 ? 1 : 0) + (renderForceN != null ? 1 : 0) + (unplugS > 0 ? 1 : 0)
                 + (garbageBytes > 0 ? 1 : 0) + (stallS > 0 ? 1 : 0);
         }
 

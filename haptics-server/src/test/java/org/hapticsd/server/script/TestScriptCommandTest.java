@@ -133,6 +133,52 @@ class TestScriptCommandTest {
     }
 
     /**
+     * {@code renderForce}: the server commands a known force, constant or a sine, on top of what it renders, and the
+     * device delivers it. Lockstep through the emulator's link: 2 N up exactly once the slew limit (0.5 N a tick) has
+     * reached it, and the emulator reports applying it; a 10 Hz sine of 1 N, sampled each millisecond, peaks at
+     * ±1 N; [0, 0, 0] stops it. A sine faster than half the loop's rate is refused before the run.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldCommandAKnownForceAndSeeTheDeviceDeliverIt(@TempDir Path dir) throws Exception {
+        String script = """
+            name: known force
+            device: emulator
+            timing: lockstep
+            timeline:
+              - {at: 0.0, hold: [-0.05, 0.0, 0.0]}
+              - {at: 1.5, renderForce: [0.0, 0.0, 2.0]}
+              - {at: 2.5, renderForce: [1.0, 0.0, 0.0], frequencyHz: 10}
+              - {at: 3.5, renderForce: [0.0, 0.0, 0.0]}
+            duration: 4.0
+            assertions:
+              - {name: active before it, from: 1.2, to: 1.5, safety: active}
+              - {name: nothing before it, from: 1.2, to: 1.49, force: {axis: magnitude, max: 1e-9}}
+              - {name: 2 N up, from: 1.51, to: 2.49, force: {axis: z, min: 1.999999, max: 2.000001}}
+              - {name: delivered, from: 1.6, to: 2.49, force: {axis: z, min: 1.999, max: 2.001, source: delivered}}
+              - {name: the sine, from: 2.51, to: 3.49, force: {axis: x, min: -1.000001, max: 1.000001}}
+              - {name: its crest, at: 2.525, force: {axis: x, min: 0.999999}}
+              - {name: off again, from: 3.51, to: 4.0, force: {axis: magnitude, max: 1e-9}}
+            """;
+        Path file = Files.writeString(dir.resolve("force.yaml"), script);
+        Outcome known = run("test", file.toString());
+        assertEquals(0, known.code(), known.out() + known.err());
+        assertTrue(known.out().contains("7 passed, 0 failed"), known.out());
+
+        Path fast = Files.writeString(dir.resolve("fast.yaml"), script.replace("frequencyHz: 10", "frequencyHz: 600"));
+        Outcome aliased = run("test", fast.toString());
+        assertEquals(2, aliased.code(), aliased.out() + aliased.err());
+        assertTrue(aliased.err().contains("timeline[2].frequencyHz: 600 Hz is above half the loop's rate (1000 Hz)"),
+            aliased.err());
+        Path stray = Files.writeString(dir.resolve("stray.yaml"), script.replace("hold: [-0.05, 0.0, 0.0]}",
+            "hold: [-0.05, 0.0, 0.0], frequencyHz: 5}"));
+        Outcome noForce = run("test", stray.toString());
+        assertEquals(2, noForce.code(), noForce.out() + noForce.err());
+        assertTrue(noForce.err().contains("timeline[0].frequencyHz: only a renderForce step has a frequency"),
+            noForce.err());
+    }
+
+    /**
      * {@code buttons}: a script presses the stylus's first button on {@code scenes/grab.yaml}'s cube and lifts it;
      * the hand then holds the cube's weight (1.47 N down). On the simulated stylus and through the emulator's link
      * (its STATE carries the buttons). Without the buttons step the tool lifts off alone and the check fails.
