@@ -302,7 +302,7 @@ public final class HapticLoop implements LoopControl {
         if (!paused) {
             if (coupling != null) {
                 // The tool body is the coupled proxy: the hand pulls it through the coupling, the step moves it.
-                coupling.beforeStep(world, handPositionM, handVelocityMps);
+                coupling.beforeStep(world, handPositionM, handVelocityMps, deviceHealth.connected);
                 world.bodyPosition(toolBody, toolPositionM);
             } else {
                 world.setToolState(toolBody, toolPositionM, toolVelocityMps);

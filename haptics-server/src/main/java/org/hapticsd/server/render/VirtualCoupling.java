@@ -17,9 +17,9 @@ import org.joml.Vector3dc;
  *
  * <p>Explicit, like the engine's other applied forces: stable while {@code k·Δt² + 2·b·Δt < 4·m} with {@code m}
  * the proxy's mass and {@code k}, {@code b} everything that pulls on it (the scene builder checks the sum). At the
- * first step the proxy is put where the hand is, moving with it, so a coupling never starts stretched (a scene reset
- * or a newly loaded scene is a new coupling). After a pause, or a device that was away, it is where it was, and the
- * safety layer's start-up gate holds the force back until the coupling is near rest again.
+ * first step, and at the first step after the device was away, the proxy is put where the hand is, moving with it,
+ * so a coupling never starts stretched (a scene reset or a newly loaded scene is a new coupling). After a pause it is
+ * where it was, and the safety layer's start-up gate holds the force back until the coupling is near rest again.
  *
  * <p>Loop thread; allocates nothing after construction.
  */
@@ -84,9 +84,20 @@ public final class VirtualCoupling {
     /**
      * Before the step: the coupling's force on the proxy for this step, from the hand and the proxy as they are
      * now, added to the proxy with the force that cancels its weight. A proxy not yet placed is put at the hand,
-     * moving with it, and the coupling is unstretched.
+     * moving with it, and the coupling is unstretched. While the device is not connected its hand is not known:
+     * the proxy only floats where it is, the hand gets nothing, and the proxy is placed at the hand again when the
+     * device is back (it may come back anywhere: its stylus moved while it was away, or it is another device; a proxy
+     * left where it was would be pulled across the scene).
      */
-    public void beforeStep(PhysicsWorld world, Vector3dc handM, Vector3dc handMps) {
+    public void beforeStep(PhysicsWorld world, Vector3dc handM, Vector3dc handMps, boolean connected) {
+        world.gravity(gravityMps2);
+        if (!connected) {
+            placed = false;
+            handForceN.zero();
+            world.bodyPosition(proxyBody, proxyM);
+            world.applyForce(proxyBody, onProxyN.set(gravityMps2).mul(-massKg), proxyM);
+            return;
+        }
         if (!placed) {
             world.setBodyPose(proxyBody, handM, world.bodyOrientation(proxyBody, orientation));
             world.setBodyVelocity(proxyBody, handMps, noSpinRadps);
@@ -97,7 +108,6 @@ public final class VirtualCoupling {
         handM.sub(proxyM, onProxyN).mul(stiffnessNpm);
         onProxyN.fma(dampingNspm, handMps).fma(-dampingNspm, proxyMps);
         handForceN.set(onProxyN).negate();
-        world.gravity(gravityMps2);
         onProxyN.fma(-massKg, gravityMps2);
         world.applyForce(proxyBody, onProxyN, proxyM);
     }

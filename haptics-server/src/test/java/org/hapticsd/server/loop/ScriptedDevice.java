@@ -15,6 +15,8 @@ final class ScriptedDevice implements HapticDevice {
     double yM;
     double zM;
     boolean producesStates = true;
+    /** Reported not connected (a cable out), while still open. */
+    boolean unplugged;
     /** Each read keeps the CPU busy this long (a tick that overruns on its own). */
     volatile long busyReadNs;
     /** Run at the start of every read, on the loop thread (a test's stall or simulated time), when set. */
@@ -88,7 +90,7 @@ final class ScriptedDevice implements HapticDevice {
 
     @Override
     public void health(long nowNs, DeviceHealth dest) {
-        dest.connected = open && !closed;
+        dest.connected = open && !closed && !unplugged;
         dest.fault = DeviceFault.NONE;
         dest.lastStateAgeNs = 0;
     }

@@ -55,7 +55,7 @@ class VirtualCouplingTest {
 
     /** One tick: the coupling's force from the hand, then the step. */
     private static void tick(Rig r, Vector3d handM, Vector3d handMps) {
-        r.coupling.beforeStep(r.world, handM, handMps);
+        r.coupling.beforeStep(r.world, handM, handMps, true);
         r.world.step(DT_S);
     }
 
