@@ -35,6 +35,7 @@ public final class VirtualCoupling {
     private final Vector3d proxyM = new Vector3d();
     private final Vector3d proxyMps = new Vector3d();
     private final Vector3d gravityMps2 = new Vector3d();
+    /** Zero, for a velocity or a spin set to nothing. */
     private final Vector3d noSpinRadps = new Vector3d();
     private final Quaterniond orientation = new Quaterniond();
 
@@ -85,14 +86,18 @@ public final class VirtualCoupling {
      * Before the step: the coupling's force on the proxy for this step, from the hand and the proxy as they are
      * now, added to the proxy with the force that cancels its weight. A proxy not yet placed is put at the hand,
      * moving with it, and the coupling is unstretched. While the device is not connected its hand is not known:
-     * the proxy only floats where it is, the hand gets nothing, and the proxy is placed at the hand again when the
+     * the proxy stops and floats where it is, the hand gets nothing, and the proxy is placed at the hand again when the
      * device is back (it may come back anywhere: its stylus moved while it was away, or it is another device; a proxy
      * left where it was would be pulled across the scene).
      */
     public void beforeStep(PhysicsWorld world, Vector3dc handM, Vector3dc handMps, boolean connected) {
         world.gravity(gravityMps2);
         if (!connected) {
-            placed = false;
+            if (placed) {
+                // Stopped where the hand left it, rather than drifting into the scene's bodies meanwhile.
+                world.setBodyVelocity(proxyBody, noSpinRadps, noSpinRadps);
+                placed = false;
+            }
             handForceN.zero();
             world.bodyPosition(proxyBody, proxyM);
             world.applyForce(proxyBody, onProxyN.set(gravityMps2).mul(-massKg), proxyM);

@@ -27,10 +27,19 @@ class CouplingLoopTest {
         assertEquals(-0.05, s.toolPositionM[0], 1e-9, "the proxy at the hand");
         assertEquals(0.02, s.toolPositionM[2], 1e-9);
 
-        // Unplugged, and back 15 cm away: over the cube, clear of it.
+        // Moving when unplugged: the proxy stops and floats where the hand left it.
+        device.xM = -0.049;
+        f.ticks(1);
         device.unplugged = true;
         device.producesStates = false;
         f.ticks(50);
+        double leftM = f.snapshot().toolPositionM[0];
+        assertEquals(-0.049, leftM, 1e-3, "where the hand left it");
+        f.ticks(50);
+        assertEquals(leftM, f.snapshot().toolPositionM[0], 1e-12, "stopped there");
+        assertEquals(0.02, f.snapshot().toolPositionM[2], 1e-9, "weightless");
+
+        // Back 15 cm away: over the cube, clear of it.
         device.xM = 0.1;
         device.zM = 0.1;
         device.unplugged = false;
