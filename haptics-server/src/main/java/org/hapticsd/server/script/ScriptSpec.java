@@ -244,15 +244,20 @@ public final class ScriptSpec {
 
         /** The hand pushes with this force (N, device frame) from {@code at} until the next hand step. */
         public void setPress(double[] value) {
+            this.pressN = force("press", value);
+        }
+
+        /** A step's force: three finite numbers, newtons. */
+        private static double[] force(String field, double[] value) {
             if (value == null || value.length != 3) {
-                throw new IllegalArgumentException("press must be [fx, fy, fz] in newtons");
+                throw new IllegalArgumentException(field + " must be [fx, fy, fz] in newtons");
             }
             for (double v : value) {
                 if (!Double.isFinite(v)) {
-                    throw new IllegalArgumentException("press must be finite");
+                    throw new IllegalArgumentException(field + " must be finite");
                 }
             }
-            this.pressN = value.clone();
+            return value.clone();
         }
 
         /** {@code release: true}: the hand lets go of the stylus at {@code at} until the next hand step. */
@@ -292,15 +297,7 @@ public final class ScriptSpec {
          * {@code renderForce} step: a known force for the device to deliver. [0, 0, 0] stops it.
          */
         public void setRenderForce(double[] value) {
-            if (value == null || value.length != 3) {
-                throw new IllegalArgumentException("renderForce must be [fx, fy, fz] in newtons");
-            }
-            for (double v : value) {
-                if (!Double.isFinite(v)) {
-                    throw new IllegalArgumentException("renderForce must be finite");
-                }
-            }
-            this.renderForceN = value.clone();
+            this.renderForceN = force("renderForce", value);
         }
 
         /** With {@code renderForce}: the force is a sine of this frequency, F·sin(2π·f·(t − at)); 0 (default): constant. */
