@@ -13,6 +13,7 @@ import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
+import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.ForceField;
 import org.hapticsd.server.render.Guide;
@@ -59,6 +60,8 @@ public final class HapticLoop implements LoopControl {
     private ForceField field;
     /** The coupling to the tool body when it is a dynamic proxy, or null when the tool body is kinematic. */
     private VirtualCoupling coupling;
+    /** The vibration of the bodies whose material has one, or null. */
+    private ContactVibration vibration;
     /** The virtual fixture on the hand, or null. */
     private Guide guide;
     private SnapshotExchange exchange;
@@ -139,8 +142,9 @@ public final class HapticLoop implements LoopControl {
     private double testFrequencyHz;
     private long testForceStartNs;
     private boolean testForceStartsNow;
-    /** This tick's test force, device frame. */
-    private final Vector3d testDeviceN = new Vector3d();
+    /** This tick's active forces, device frame: the test force and the bodies' vibration. */
+    private final Vector3d effectsDeviceN = new Vector3d();
+    private final Vector3d vibrationSceneN = new Vector3d();
     /** Periods stepped since the scene started: the snapshot's {@code simTimeNs}. */
     private long simTimeNs;
 
@@ -188,6 +192,7 @@ public final class HapticLoop implements LoopControl {
         this.field = scene.field();
         this.guide = scene.guide();
         this.coupling = scene.coupling();
+        this.vibration = scene.vibration();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -344,7 +349,7 @@ public final class HapticLoop implements LoopControl {
         if (paused) {
             deviceForceN.zero();
             transientDeviceN.zero();
-            testDeviceN.zero();
+            effectsDeviceN.zero();
         } else {
             // A dropped step leaves the last whole step's contact forces: the force holds for the tick.
             if (coupling != null) {
@@ -370,8 +375,14 @@ public final class HapticLoop implements LoopControl {
                 passivity.filter(dtS, deviceState.velocityXMps, deviceState.velocityYMps,
                     deviceState.velocityZMps, deviceForceN);
             }
-            testForce(nowNs);
-            deviceForceN.add(testDeviceN);
+            // The active forces come after the passivity controller, which would damp them: they are meant.
+            effectsDeviceN.zero();
+            if (vibration != null) {
+                vibration.addTo(world, toolBody, proxy, simTimeNs * 1e-9, vibrationSceneN.zero());
+                mapping.sceneForceToDevice(vibrationSceneN, effectsDeviceN).mul(forceScale);
+            }
+            addTestForce(nowNs, effectsDeviceN);
+            deviceForceN.add(effectsDeviceN);
             transients.update(world, toolBody, dtS, transientSceneN);
             mapping.sceneForceToDevice(transientSceneN, transientDeviceN).mul(forceScale);
         }
@@ -381,10 +392,11 @@ public final class HapticLoop implements LoopControl {
         safety.update(nowNs, deviceForceN.x, deviceForceN.y, deviceForceN.z, transientDeviceN.x, transientDeviceN.y,
             transientDeviceN.z, fresh, healthy, consecutiveOverruns);
         if (passivity != null) {
-            // The controller answers for the scene's force: the transients and a script's test force are not its.
-            passivity.commanded(safety.outputX() - transientDeviceN.x - testDeviceN.x,
-                safety.outputY() - transientDeviceN.y - testDeviceN.y,
-                safety.outputZ() - transientDeviceN.z - testDeviceN.z);
+            // The controller answers for the scene's passive force: the transients, the vibration and a script's test
+            // force are not its.
+            passivity.commanded(safety.outputX() - transientDeviceN.x - effectsDeviceN.x,
+                safety.outputY() - transientDeviceN.y - effectsDeviceN.y,
+                safety.outputZ() - transientDeviceN.z - effectsDeviceN.z);
         }
         t = mark(LoopStage.SAFETY, t);
 
@@ -411,17 +423,17 @@ public final class HapticLoop implements LoopControl {
      *
      * @return whether the step ran whole
      */
-    /** This tick's test force into {@link #testDeviceN}: the constant, or the sine at its phase now. */
-    private void testForce(long nowNs) {
+    /** Adds this tick's test force to {@code destN}: the constant, or the sine at its phase now. */
+    private void addTestForce(long nowNs, Vector3d destN) {
         if (testForceStartsNow) {
             testForceStartNs = nowNs;
             testForceStartsNow = false;
         }
         if (testFrequencyHz == 0.0) {
-            testDeviceN.set(testForceN);
+            destN.add(testForceN);
         } else {
             double phase = 2.0 * Math.PI * testFrequencyHz * ((nowNs - testForceStartNs) * 1e-9);
-            testDeviceN.set(testForceN).mul(Math.sin(phase));
+            destN.fma(Math.sin(phase), testForceN);
         }
     }
 
@@ -807,6 +819,7 @@ public final class HapticLoop implements LoopControl {
         field = scene.field();
         guide = scene.guide();
         coupling = scene.coupling();
+        vibration = scene.vibration();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

@@ -20,15 +20,17 @@ import org.hapticsd.physics.PhysicsWorld;
  * @param guide      the virtual fixture pulling the hand onto a point, a line or a plane ({@code guide}), or null
  * @param coupling   the virtual coupling to the tool body, a dynamic proxy ({@code tool.rendering: coupling}), or
  *                   null when the tool body is kinematic; owned by the loop with the world
+ * @param vibration  the vibration of the bodies whose material has one ({@code material.vibration}), or null when
+ *                   none has; owned by the loop with the world
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                           ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
-                          Guide guide, VirtualCoupling coupling) {
-    /** A scene whose tool body is kinematic (no coupling). */
+                          Guide guide, VirtualCoupling coupling, ContactVibration vibration) {
+    /** A scene whose tool body is kinematic (no coupling) and whose bodies do not vibrate. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                        ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
                        Guide guide) {
-        this(world, toolBody, mapping, transients, grasps, proxy, passivity, field, guide, null);
+        this(world, toolBody, mapping, transients, grasps, proxy, passivity, field, guide, null, null);
     }
 
     /** A scene without a force field or a guide. */

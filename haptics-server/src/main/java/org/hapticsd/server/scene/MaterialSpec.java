@@ -18,6 +18,7 @@ public final class MaterialSpec {
     private double dynamicFriction = DEFAULT_DYNAMIC_FRICTION;
     private boolean transients;
     private double transientGain = 1.0;
+    private VibrationSpec vibration;
 
     public void setElasticity(double value) {
         Check.nonNegative("elasticity", value);
@@ -41,6 +42,16 @@ public final class MaterialSpec {
 
     public void setTransientGain(double value) {
         this.transientGain = Check.nonNegative("transientGain", value);
+    }
+
+    /** The tool touching this material feels it vibrate ({@code {frequencyHz, amplitudeN}}). */
+    public void setVibration(VibrationSpec value) {
+        this.vibration = value;
+    }
+
+    /** The vibration the tool feels while touching this material, or null for none. */
+    public VibrationSpec vibration() {
+        return vibration;
     }
 
     /** Whether the tool striking this material plays an impact transient (off unless the scene turns it on). */

@@ -44,6 +44,7 @@ import org.hapticsd.physics.geometry.TriangleMesh;
 import org.hapticsd.physics.io.MeshLoader;
 import org.hapticsd.physics.mass.MassProperties;
 import org.hapticsd.physics.mass.MassPropertiesCalculator;
+import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.ForceField;
 import org.hapticsd.server.render.Guide;
@@ -344,7 +345,7 @@ public final class SceneBuilder {
         PassivityController passivity = spec.tool().passivityControl()
             ? new PassivityController(spec.device().effectiveMassKg()) : null;
         HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity,
-            forceField(spec), guide(spec), coupling);
+            forceField(spec), guide(spec), coupling, vibration(spec, world, indices));
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
     }
@@ -656,6 +657,36 @@ public final class SceneBuilder {
                 grab.stiffnessNpm(), grab.dampingNspm()));
         }
         return grabs.toArray(new ToolGrasps.Rigid[0]);
+    }
+
+    /**
+     * The bodies' vibrations ({@code material.vibration}), or null when no body has one. A vibration needs both its
+     * fields, and a frequency at most half the loop's rate: sampled once a tick, a faster one would alias.
+     */
+    private static ContactVibration vibration(SceneSpec spec, PhysicsWorld world, int[] indices)
+            throws SceneException {
+        double[] frequencyHz = new double[world.bodyCount()];
+        double[] amplitudeN = new double[world.bodyCount()];
+        boolean any = false;
+        for (int i = 0; i < indices.length; i++) {
+            VibrationSpec v = spec.bodies().get(i).material().vibration();
+            if (v == null) {
+                continue;
+            }
+            String at = spec.source() + ":" + v.line() + ":" + v.column() + ": bodies[" + i + "] ("
+                + spec.bodies().get(i).name() + "): material.vibration";
+            if (Double.isNaN(v.frequencyHz()) || Double.isNaN(v.amplitudeN())) {
+                throw new SceneException(at + ": give both frequencyHz and amplitudeN");
+            }
+            if (v.frequencyHz() > spec.rateHz() / 2.0) {
+                throw new SceneException(at + ".frequencyHz: " + Numbers.significant(v.frequencyHz()) + " Hz is "
+                    + "above half the loop's rate (" + spec.rateHz() + " Hz): sampled once a tick, it would alias");
+            }
+            frequencyHz[indices[i]] = v.frequencyHz();
+            amplitudeN[indices[i]] = v.amplitudeN();
+            any |= v.amplitudeN() > 0.0;
+        }
+        return any ? new ContactVibration(frequencyHz, amplitudeN) : null;
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */
