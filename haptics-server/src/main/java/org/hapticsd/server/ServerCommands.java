@@ -296,12 +296,10 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             case STIFFNESS, DAMPING -> {
                 PenaltyContactSettings loaded = loadedSettings.penalty();
                 boolean stiffness = name.equals(STIFFNESS);
-                double max = stiffness ? loaded.stiffnessNpm() : loaded.dampingNspm();
-                // A spring needs k > 0; damping may be switched off.
-                boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
-                if (!inside) {
-                    return stiffness ? outside(name, value, "(0", max, "a spring needs a stiffness above 0; ")
-                        : outside(name, value, 0.0, max);
+                String refused = softening(name, value, stiffness ? loaded.stiffnessNpm() : loaded.dampingNspm(),
+                    stiffness);
+                if (refused != null) {
+                    return refused;
                 }
                 double k = name.equals(STIFFNESS) ? value : stiffnessNpm;
                 double b = name.equals(DAMPING) ? value : dampingNspm;
@@ -352,11 +350,9 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 + "coupling); the current scene's is not";
         }
         boolean stiffness = name.equals(COUPLING_STIFFNESS);
-        double max = stiffness ? loadedCouplingNpm : loadedCouplingNspm;
-        boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
-        if (!inside) {
-            return stiffness ? outside(name, value, "(0", max, "a spring needs a stiffness above 0; ")
-                : outside(name, value, 0.0, max);
+        String refused = softening(name, value, stiffness ? loadedCouplingNpm : loadedCouplingNspm, stiffness);
+        if (refused != null) {
+            return refused;
         }
         double k = stiffness ? value : couplingNpm;
         double b = stiffness ? couplingNspm : value;
@@ -367,6 +363,19 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             couplingNspm = b;
         }
         return refusal;
+    }
+
+    /**
+     * Null when a remote user may set {@code name} to {@code value}: a spring above 0, a damper at least 0 (it may be
+     * switched off), neither above the value the scene was loaded with. The refusal otherwise.
+     */
+    private static String softening(String name, double value, double max, boolean stiffness) {
+        boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
+        if (inside) {
+            return null;
+        }
+        return stiffness ? outside(name, value, "(0", max, "a spring needs a stiffness above 0; ")
+            : outside(name, value, 0.0, max);
     }
 
     private static String outside(String name, double value, double min, double max) {
