@@ -145,6 +145,8 @@ public final class PhysicsWorld {
     /** Dynamic bodies held by other bodies (the tool's grab), and what {@link #sphereDepthM} tests with. */
     private final BodyHolds holds = new BodyHolds();
     private final ContactManifold queryManifold = new ContactManifold();
+    /** The normal of a query that does not ask for it. */
+    private final Vector3d queryNormal = new Vector3d();
     private final Transform queryPose = new Transform();
     private final Quaterniond identity = new Quaterniond();
     private final double[] queryBoundsM = new double[Aabb.STRIDE];
@@ -610,6 +612,14 @@ public final class PhysicsWorld {
      * touch: what a tool's reach meets when a button is pressed. Not a plane or a mesh against a plane. No allocation.
      */
     public double sphereDepthM(int body, SphereShape sphere, Vector3dc centreM) {
+        return sphereDepthM(body, sphere, centreM, queryNormal);
+    }
+
+    /**
+     * {@link #sphereDepthM(int, SphereShape, Vector3dc)}, and the contact's unit normal into {@code destNormal}: from
+     * the body toward the sphere, the way out of it (unchanged when they do not touch). No allocation.
+     */
+    public double sphereDepthM(int body, SphereShape sphere, Vector3dc centreM, Vector3d destNormal) {
         Objects.checkIndex(body, bodyCount());
         requireFinite(centreM);
         queryPose.set(centreM, identity);
@@ -620,6 +630,7 @@ public final class PhysicsWorld {
         for (int j = 0; j < queryManifold.pointCount(); j++) {
             deepestM = Math.max(deepestM, queryManifold.depth(j));
         }
+        destNormal.set(queryManifold.normal);
         return deepestM;
     }
 

@@ -21,6 +21,7 @@ import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
+import org.hapticsd.server.render.SurfaceMagnet;
 import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.render.VirtualCoupling;
 import org.hapticsd.server.safety.SafetyFault;
@@ -62,6 +63,8 @@ public final class HapticLoop implements LoopControl {
     private VirtualCoupling coupling;
     /** The vibration of the bodies whose material has one, or null. */
     private ContactVibration vibration;
+    /** The pull of the bodies whose material has a magnet, or null. */
+    private SurfaceMagnet magnet;
     /** The virtual fixture on the hand, or null. */
     private Guide guide;
     private SnapshotExchange exchange;
@@ -193,6 +196,7 @@ public final class HapticLoop implements LoopControl {
         this.guide = scene.guide();
         this.coupling = scene.coupling();
         this.vibration = scene.vibration();
+        this.magnet = scene.magnet();
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -369,6 +373,9 @@ public final class HapticLoop implements LoopControl {
             }
             if (guide != null) {
                 guide.addTo(handPositionM, handVelocityMps, sceneForceN);
+            }
+            if (magnet != null) {
+                magnet.addTo(world, handPositionM, sceneForceN);
             }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
             if (passivity != null) {
@@ -820,6 +827,7 @@ public final class HapticLoop implements LoopControl {
         guide = scene.guide();
         coupling = scene.coupling();
         vibration = scene.vibration();
+        magnet = scene.magnet();
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;

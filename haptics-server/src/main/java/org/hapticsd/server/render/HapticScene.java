@@ -22,15 +22,17 @@ import org.hapticsd.physics.PhysicsWorld;
  *                   null when the tool body is kinematic; owned by the loop with the world
  * @param vibration  the vibration of the bodies whose material has one ({@code material.vibration}), or null when
  *                   none has; owned by the loop with the world
+ * @param magnet     the pull of the bodies whose material has a magnet ({@code material.magnet}), or null when none
+ *                   has; owned by the loop with the world
  */
 public record HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                           ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
-                          Guide guide, VirtualCoupling coupling, ContactVibration vibration) {
-    /** A scene whose tool body is kinematic (no coupling) and whose bodies do not vibrate. */
+                          Guide guide, VirtualCoupling coupling, ContactVibration vibration, SurfaceMagnet magnet) {
+    /** A scene whose tool body is kinematic (no coupling) and whose bodies neither vibrate nor pull. */
     public HapticScene(PhysicsWorld world, int toolBody, DeviceMapping mapping, ImpactTransients transients,
                        ToolGrasps grasps, ProxyRenderer proxy, PassivityController passivity, ForceField field,
                        Guide guide) {
-        this(world, toolBody, mapping, transients, grasps, proxy, passivity, field, guide, null, null);
+        this(world, toolBody, mapping, transients, grasps, proxy, passivity, field, guide, null, null, null);
     }
 
     /** A scene without a force field or a guide. */

@@ -100,9 +100,17 @@ public final class ToolStiffness {
         return warnings;
     }
 
-    /** The warnings of what acts on the hand directly, whatever the tool: the guide and the force field. */
+    /**
+     * The warnings of what acts on the hand directly, whatever the tool: the guide, the force field and the bodies'
+     * magnets.
+     */
     private static void handSprings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
                                     int rateHz) {
+        SurfaceMagnet magnet = scene.magnet();
+        for (int i = 0; magnet != null && i < magnet.count(); i++) {
+            magnetWarnings(warnings, sceneName, scene, device, rateHz, scene.world().bodyName(magnet.body(i)),
+                magnet.stiffnessNpm(i));
+        }
         if (scene.guide() != null) {
             check(warnings, sceneName, scene, device, rateHz, new Spring("the guide", false, "guide.stiffnessNpm",
                 "guide.dampingNspm", scene.guide().stiffnessNpm(), scene.guide().dampingNspm()));
@@ -120,6 +128,35 @@ public final class ToolStiffness {
                         : " (mapping.scale² × the scene's values)", device.name(), significant(device.dampingNspm()),
                     rateHz));
             }
+        }
+    }
+
+    /**
+     * A magnet is a spring of K = 2·maxForceN/distanceM on its rising half, without damping: passive while K·T/2 is
+     * below the device's damping, and within the device's rating.
+     */
+    private static void magnetWarnings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
+                                       int rateHz, String body, double stiffnessNpm) {
+        double s2 = scene.mapping().scale() * scene.mapping().scale();
+        double feltNpm = s2 * stiffnessNpm;
+        double periodS = 1.0 / rateHz;
+        String felt = scene.mapping().scale() == 1.0 ? "" : " (mapping.scale² × the scene's values)";
+        if (!(device.dampingNspm() > feltNpm * periodS / 2.0)) {
+            warnings.add(String.format(Locale.ROOT,
+                "scene '%s': the magnet of body '%s' is not passive on device '%s': K·T/2 = %s N·s/m (K = "
+                    + "2·maxForceN/distanceM = %s N/m%s, T = 1/%d s) is not below the device's damping %s N·s/m, so "
+                    + "the handle may buzz near it; lower its material.magnet.maxForceN or lengthen its distanceM, to a "
+                    + "K of at most %s N/m (docs/scenes.md, \"Passivity bound\")",
+                sceneName, body, device.name(), significant(feltNpm * periodS / 2.0), significant(feltNpm), felt,
+                rateHz, significant(device.dampingNspm()),
+                significant(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
+        }
+        if (feltNpm > device.maxStiffnessNpm()) {
+            warnings.add(String.format(Locale.ROOT,
+                "scene '%s': the magnet of body '%s' pulls with K = 2·maxForceN/distanceM = %s N/m%s, above device "
+                    + "'%s''s nominal stable stiffness %s N/m; lower its material.magnet.maxForceN or lengthen its "
+                    + "distanceM",
+                sceneName, body, significant(feltNpm), felt, device.name(), significant(device.maxStiffnessNpm())));
         }
     }
 

@@ -19,6 +19,7 @@ public final class MaterialSpec {
     private boolean transients;
     private double transientGain = 1.0;
     private VibrationSpec vibration;
+    private MagnetSpec magnet;
 
     public void setElasticity(double value) {
         Check.nonNegative("elasticity", value);
@@ -52,6 +53,16 @@ public final class MaterialSpec {
     /** The vibration the tool feels while touching this material, or null for none. */
     public VibrationSpec vibration() {
         return vibration;
+    }
+
+    /** The surface pulls the tool in while it is near ({@code {maxForceN, distanceM}}). */
+    public void setMagnet(MagnetSpec value) {
+        this.magnet = value;
+    }
+
+    /** This material's magnet, or null for none. */
+    public MagnetSpec magnet() {
+        return magnet;
     }
 
     /** Whether the tool striking this material plays an impact transient (off unless the scene turns it on). */

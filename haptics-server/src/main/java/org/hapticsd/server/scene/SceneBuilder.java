@@ -53,6 +53,7 @@ import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.Numbers;
+import org.hapticsd.server.render.SurfaceMagnet;
 import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.render.VirtualCoupling;
 import org.joml.Matrix3d;
@@ -345,7 +346,7 @@ public final class SceneBuilder {
         PassivityController passivity = spec.tool().passivityControl()
             ? new PassivityController(spec.device().effectiveMassKg()) : null;
         HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity,
-            forceField(spec), guide(spec), coupling, vibration(spec, world, indices));
+            forceField(spec), guide(spec), coupling, vibration(spec, world, indices), magnet(spec, world, indices));
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
     }
@@ -687,6 +688,35 @@ public final class SceneBuilder {
             any |= v.amplitudeN() > 0.0;
         }
         return any ? new ContactVibration(frequencyHz, amplitudeN) : null;
+    }
+
+    /** The bodies' magnets ({@code material.magnet}), or null when no body has one; each needs both its fields. */
+    private static SurfaceMagnet magnet(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
+        List<Integer> bodies = new ArrayList<>();
+        List<double[]> values = new ArrayList<>();
+        for (int i = 0; i < indices.length; i++) {
+            MagnetSpec m = spec.bodies().get(i).material().magnet();
+            if (m == null) {
+                continue;
+            }
+            if (Double.isNaN(m.maxForceN()) || Double.isNaN(m.distanceM())) {
+                throw new SceneException(spec.source() + ":" + m.line() + ":" + m.column() + ": bodies[" + i + "] ("
+                    + spec.bodies().get(i).name() + "): material.magnet: give both maxForceN and distanceM");
+            }
+            bodies.add(indices[i]);
+            values.add(new double[] {m.maxForceN(), m.distanceM()});
+        }
+        if (bodies.isEmpty()) {
+            return null;
+        }
+        double[] force = new double[bodies.size()];
+        double[] distance = new double[bodies.size()];
+        for (int i = 0; i < force.length; i++) {
+            force[i] = values.get(i)[0];
+            distance[i] = values.get(i)[1];
+        }
+        return new SurfaceMagnet(bodies.stream().mapToInt(Integer::intValue).toArray(), force, distance,
+            spec.tool().radiusM());
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */

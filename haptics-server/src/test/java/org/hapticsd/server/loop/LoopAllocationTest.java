@@ -154,15 +154,19 @@ class LoopAllocationTest {
         assertTrue(f.scene.haptic().coupling() != null, "the scene has its coupling");
     }
 
-    /** The default scene with a vibrating wall (material.vibration): every press adds the wall's 50 Hz sine. */
+    /**
+     * The default scene with a vibrating, magnetic wall (material.vibration, material.magnet): the magnet queries the
+     * wall every tick, and every press adds the wall's 50 Hz sine.
+     */
     @Test
-    void shouldAllocateZeroBytesPerTickWithAVibratingWall(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("vibrating.yaml"),
-            ContactVibrationLoopTest.vibratingWall("{frequencyHz: 50.0, amplitudeN: 0.5}"));
+    void shouldAllocateZeroBytesPerTickWithAVibratingMagneticWall(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("effects.yaml"),
+            MaterialEffectsLoopTest.wallWithMaterial("{vibration: {frequencyHz: 50.0, amplitudeN: 0.5}, "
+                + "magnet: {maxForceN: 1.0, distanceM: 0.01}}"));
         LoopFixture f = LoopFixture.withSimulatedStylus(file);
-        assertTicksAllocateNothing(f, "the vibrating wall");
-        assertTrue(f.scene.haptic().vibration() != null, "the scene has its vibration");
+        assertTicksAllocateNothing(f, "the vibrating, magnetic wall");
+        assertTrue(f.scene.haptic().vibration() != null && f.scene.haptic().magnet() != null, "the scene's effects");
     }
 
     /** scenes/guide.yaml: the hand moves off, along and across a line fixture, every 5.5 s. */

@@ -87,6 +87,25 @@ class ToolStiffnessTest {
     }
 
     @Test
+    void shouldJudgeAMagnetAsASpringOfTwiceItsForceOverItsDistance() throws Exception {
+        // 10 N over 5 mm: K = 2·10/0.005 = 4000 N/m, K·T/2 = 2 >= 1 (passivity) and 4000 > 3000 (rating); 1 N over
+        // 10 mm, K = 200 N/m, passes both.
+        String magnetic = defaultText().replace("    position: [0.03, 0.0, 0.0]\n",
+            "    position: [0.03, 0.0, 0.0]\n    material: {magnet: {maxForceN: 10.0, distanceM: 0.005}}\n");
+        BuiltScene scene = scene(magnetic);
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the magnet of body 'wall' is not passive on device 'simulated stylus': "
+            + "K·T/2 = 2 N·s/m (K = 2·maxForceN/distanceM = 4000 N/m") && warnings.get(0).contains("to a K of at "
+            + "most 2000 N/m"), warnings.get(0));
+        assertTrue(warnings.get(1).contains("the magnet of body 'wall' pulls with K = 2·maxForceN/distanceM = 4000 "
+            + "N/m, above device 'simulated stylus''s nominal stable stiffness 3000 N/m"), warnings.get(1));
+        BuiltScene gentle = scene(magnetic.replace("maxForceN: 10.0, distanceM: 0.005", "maxForceN: 1.0, "
+            + "distanceM: 0.01"));
+        assertEquals(List.of(), warnings(gentle, simulatedInfo(gentle), 1000));
+    }
+
+    @Test
     void shouldCountTheContactDampingAgainstTheDevice() throws Exception {
         // k within both bounds, but 1000·0.001/2 + 0.6 = 1.1 >= 1: the damping spends what the spring left.
         BuiltScene scene = scene(defaultText().replace("dampingNspm: 0.2", "dampingNspm: 0.6"));
