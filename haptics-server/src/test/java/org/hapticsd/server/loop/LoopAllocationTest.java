@@ -32,13 +32,23 @@ class LoopAllocationTest {
 
     /** Warms the loop up, then runs {@value #MEASURED_TICKS} ticks and asserts that they allocated nothing. */
     private static void assertTicksAllocateNothing(LoopFixture f, String what) {
+        assertTicksAllocateNothing(f, what, () -> 0L);
+    }
+
+    /**
+     * {@link #assertTicksAllocateNothing(LoopFixture, String)}, and how much {@code count} (the scene's grabs, its
+     * pulses) grew over the measured ticks, for the test to check that they did what the scene does.
+     */
+    private static long assertTicksAllocateNothing(LoopFixture f, String what, java.util.function.LongSupplier count) {
         TickDriver driver = new TickDriver(f.loop);
         int warmUpWindows = driver.warmUp();
+        long before = count.getAsLong();
 
         long allocated = driver.run(MEASURED_TICKS);
 
         assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
         assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of " + what);
+        return count.getAsLong() - before;
     }
 
     @Test
@@ -125,17 +135,9 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickGrabbingARigidBody() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/grab.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-        long takenBefore = f.scene.haptic().grasps().taken();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the grab scene");
+        long grabs = assertTicksAllocateNothing(f, "the grab scene", () -> f.scene.haptic().grasps().taken());
         // 100 s of a 14 s path with two grabs: 14 or 15.
-        assertTrue(f.scene.haptic().grasps().taken() - takenBefore >= 12, "grabs while measured: "
-            + (f.scene.haptic().grasps().taken() - takenBefore));
+        assertTrue(grabs >= 12, "grabs while measured: " + grabs);
     }
 
     /** scenes/curl-field.yaml: the hand reaches out and back through a curl force field, every 3.6 s. */
@@ -181,17 +183,9 @@ class LoopAllocationTest {
     @Test
     void shouldAllocateZeroBytesPerTickWhileStrikesPlayImpactTransients() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/tap.yaml"));
-        TickDriver driver = new TickDriver(f.loop);
-        int warmUpWindows = driver.warmUp();
-        long pulsesBefore = f.scene.haptic().transients().pulses();
-
-        long allocated = driver.run(MEASURED_TICKS);
-
-        assertTrue(warmUpWindows <= MAX_WARM_UP_WINDOWS, "warm-up never reached an allocation-free window");
-        assertEquals(0, allocated, "bytes allocated by " + MEASURED_TICKS + " ticks of the tap scene");
+        long pulses = assertTicksAllocateNothing(f, "the tap scene", () -> f.scene.haptic().transients().pulses());
         // 100 s of a 4.5 s path with three strikes: 66 pulses; at least 60 leaves room for where the window falls.
-        assertTrue(f.scene.haptic().transients().pulses() - pulsesBefore >= 60, "pulses played while measured: "
-            + (f.scene.haptic().transients().pulses() - pulsesBefore));
+        assertTrue(pulses >= 60, "pulses played while measured: " + pulses);
     }
 
     /** scenes/proxy.yaml: the proxy presses on a plate, sticks, slides on its friction cone and lifts off. */
