@@ -182,7 +182,7 @@ class ServerCommandsTest {
                 + "coupling: {stiffnessNpm: 900.0, dampingNspm: 0.3}}"));
         assertNull(run(new Command.LoadScene("coupled")));
         ticks(1);
-        assertEquals(900.0, assembly.loop().coupling().stiffnessNpm(), 0.0);
+        assertEquals(900.0, assembly.loop().renderer().coupling().stiffnessNpm(), 0.0);
 
         String stiffer = run(new Command.SetParameter(ServerCommands.COUPLING_STIFFNESS, 900.5));
         assertTrue(stiffer.contains("coupling.stiffnessNpm = 900.5 is outside the local limits (0, 900.0]"), stiffer);
@@ -190,13 +190,13 @@ class ServerCommandsTest {
         assertNull(run(new Command.SetParameter(ServerCommands.COUPLING_STIFFNESS, 450.0)));
         assertNull(run(new Command.SetParameter(ServerCommands.COUPLING_DAMPING, 0.0)));
         // Both hold: the second kept the first's stiffness.
-        assertEquals(450.0, assembly.loop().coupling().stiffnessNpm(), 0.0);
-        assertEquals(0.0, assembly.loop().coupling().dampingNspm(), 0.0);
+        assertEquals(450.0, assembly.loop().renderer().coupling().stiffnessNpm(), 0.0);
+        assertEquals(0.0, assembly.loop().renderer().coupling().dampingNspm(), 0.0);
         // RESET_SCENE builds the file's coupling again.
         assertNull(run(new Command.ResetScene()));
         ticks(1);
-        assertEquals(900.0, assembly.loop().coupling().stiffnessNpm(), 0.0);
-        assertEquals(0.3, assembly.loop().coupling().dampingNspm(), 0.0);
+        assertEquals(900.0, assembly.loop().renderer().coupling().stiffnessNpm(), 0.0);
+        assertEquals(0.3, assembly.loop().renderer().coupling().dampingNspm(), 0.0);
     }
 
     @Test

@@ -13,17 +13,15 @@ import org.hapticsd.physics.ContactMode;
 import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.dynamics.contact.ImpulseWaveformModel;
-import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.DeviceMapping;
-import org.hapticsd.server.render.ForceField;
-import org.hapticsd.server.render.Guide;
+import org.hapticsd.server.render.ForceRenderer;
+import org.hapticsd.server.render.HapticEffect;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
-import org.hapticsd.server.render.SurfaceMagnet;
+import org.hapticsd.server.render.RenderContext;
 import org.hapticsd.server.render.ToolGrasps;
-import org.hapticsd.server.render.VirtualCoupling;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyLayer;
 import org.hapticsd.server.safety.SafetyState;
@@ -53,20 +51,14 @@ public final class HapticLoop implements LoopControl {
     private DeviceMapping mapping;
     private ImpactTransients transients;
     private ToolGrasps grasps;
-    /** The tool's proxy, or null when the tool's own contacts render every body. */
-    private ProxyRenderer proxy;
+    /** How the tool's force is made. */
+    private ForceRenderer renderer;
+    /** The forces added to the renderer's: the passive ones before the passivity filter, the active ones after. */
+    private HapticEffect[] effects;
     /** The passivity observer and controller on the rendered force, or null. */
     private PassivityController passivity;
-    /** The force field on the hand, or null. */
-    private ForceField field;
-    /** The coupling to the tool body when it is a dynamic proxy, or null when the tool body is kinematic. */
-    private VirtualCoupling coupling;
-    /** The vibration of the bodies whose material has one, or null. */
-    private ContactVibration vibration;
-    /** The pull of the bodies whose material has a magnet, or null. */
-    private SurfaceMagnet magnet;
-    /** The virtual fixture on the hand, or null. */
-    private Guide guide;
+    /** What the renderer and the effects read: the world, the tool body and this tick's hand. */
+    private final RenderContext render = new RenderContext();
     private SnapshotExchange exchange;
     private LoopSnapshot snapshot;
     private final HapticDevice device;
@@ -112,12 +104,6 @@ public final class HapticLoop implements LoopControl {
     private final DeviceHealth deviceHealth = new DeviceHealth();
     private final Vector3d toolPositionM = new Vector3d();
     private final Vector3d toolVelocityMps = new Vector3d();
-    /**
-     * The device's position and velocity in the scene frame, before a proxy's take the tool's place: what a force
-     * field and a guide read.
-     */
-    private final Vector3d handVelocityMps = new Vector3d();
-    private final Vector3d handPositionM = new Vector3d();
     private final Vector3d sceneForceN = new Vector3d();
     private final Vector3d deviceForceN = new Vector3d();
     private final Vector3d transientSceneN = new Vector3d();
@@ -145,9 +131,9 @@ public final class HapticLoop implements LoopControl {
     private double testFrequencyHz;
     private long testForceStartNs;
     private boolean testForceStartsNow;
-    /** This tick's active forces, device frame: the test force and the bodies' vibration. */
+    /** This tick's active forces, device frame: the test force and the active effects. */
     private final Vector3d effectsDeviceN = new Vector3d();
-    private final Vector3d vibrationSceneN = new Vector3d();
+    private final Vector3d activeSceneN = new Vector3d();
     /** Periods stepped since the scene started: the snapshot's {@code simTimeNs}. */
     private long simTimeNs;
 
@@ -185,18 +171,7 @@ public final class HapticLoop implements LoopControl {
         if (periodNs <= 0) {
             throw new IllegalArgumentException("periodNs must be > 0, got " + periodNs);
         }
-        this.world = scene.world();
-        this.toolBody = scene.toolBody();
-        this.mapping = scene.mapping();
-        this.transients = scene.transients();
-        this.grasps = scene.grasps();
-        this.proxy = scene.proxy();
-        this.passivity = scene.passivity();
-        this.field = scene.field();
-        this.guide = scene.guide();
-        this.coupling = scene.coupling();
-        this.vibration = scene.vibration();
-        this.magnet = scene.magnet();
+        takeScene(scene);
         this.device = device;
         this.safety = safety;
         this.stats = stats;
@@ -297,28 +272,14 @@ public final class HapticLoop implements LoopControl {
         long t = mark(LoopStage.READ_DEVICE, startNs);
 
         mapping.deviceToScene(deviceState, toolPositionM, toolVelocityMps);
-        handVelocityMps.set(toolVelocityMps);
-        handPositionM.set(toolPositionM);
-        if (proxy != null) {
-            // The device position is the proxy's goal; the tool body, drawn and met by the dynamic bodies, is the
-            // proxy. A paused loop leaves the proxy where it was.
-            if (!paused) {
-                proxy.update(toolPositionM, toolVelocityMps, dtS);
-            }
-            toolPositionM.set(proxy.positionM());
-            toolVelocityMps.set(proxy.velocityMps());
-        }
+        render.setHand(toolPositionM, toolVelocityMps, deviceHealth.connected, dtS, simTimeNs * 1e-9);
+        // A paused loop leaves the tool where it was: a proxy stays put, a kinematic tool body is not moved.
         if (!paused) {
-            if (coupling != null) {
-                // The tool body is the coupled proxy: the hand pulls it through the coupling, the step moves it.
-                coupling.beforeStep(world, handPositionM, handVelocityMps, deviceHealth.connected);
-                world.bodyPosition(toolBody, toolPositionM);
-            } else {
-                world.setToolState(toolBody, toolPositionM, toolVelocityMps);
-            }
-            if (grasps.update(world, toolBody, toolPositionM, deviceState.buttons)) {
-                tickEvents |= LoopEvents.GRAB_CHANGED;
-            }
+            renderer.beforeStep(render);
+        }
+        renderer.toolState(render, toolPositionM, toolVelocityMps);
+        if (!paused && grasps.update(world, toolBody, toolPositionM, deviceState.buttons)) {
+            tickEvents |= LoopEvents.GRAB_CHANGED;
         }
         t = mark(LoopStage.MAP_TO_SCENE, t);
 
@@ -336,11 +297,8 @@ public final class HapticLoop implements LoopControl {
             }
         }
         long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
-        if (coupling != null) {
-            // Drawn and recorded where the step left it (where it is, paused or not).
-            world.bodyPosition(toolBody, toolPositionM);
-            world.bodyLinearVelocity(toolBody, toolVelocityMps);
-        }
+        // Drawn and recorded where the step left it (a coupled proxy moved in it).
+        renderer.toolState(render, toolPositionM, toolVelocityMps);
         lastStepCpuNs = cpuNs;
         long stepStartNs = t;
         t = mark(LoopStage.STEP_PHYSICS, t);
@@ -356,26 +314,10 @@ public final class HapticLoop implements LoopControl {
             effectsDeviceN.zero();
         } else {
             // A dropped step leaves the last whole step's contact forces: the force holds for the tick.
-            if (coupling != null) {
-                sceneForceN.set(coupling.forceN());
-            } else {
-                world.contactForceOnBody(toolBody, sceneForceN);
-            }
-            if (proxy != null) {
-                sceneForceN.add(proxy.forceN());
-                if (proxy.struck()) {
-                    transients.strikeByProxy(proxy.touchedBody(), proxy.strikeSpeedMps(), proxy.normal(),
-                        proxy.contactPointM());
-                }
-            }
-            if (field != null) {
-                field.addTo(handVelocityMps, sceneForceN);
-            }
-            if (guide != null) {
-                guide.addTo(handPositionM, handVelocityMps, sceneForceN);
-            }
-            if (magnet != null) {
-                magnet.addTo(world, handPositionM, sceneForceN);
+            renderer.afterStep(render, transients, sceneForceN);
+            activeSceneN.zero();
+            for (HapticEffect effect : effects) {
+                effect.addTo(render, effect.active() ? activeSceneN : sceneForceN);
             }
             mapping.sceneForceToDevice(sceneForceN, deviceForceN).mul(forceScale);
             if (passivity != null) {
@@ -383,11 +325,7 @@ public final class HapticLoop implements LoopControl {
                     deviceState.velocityZMps, deviceForceN);
             }
             // The active forces come after the passivity controller, which would damp them: they are meant.
-            effectsDeviceN.zero();
-            if (vibration != null) {
-                vibration.addTo(world, toolBody, proxy, simTimeNs * 1e-9, vibrationSceneN.zero());
-                mapping.sceneForceToDevice(vibrationSceneN, effectsDeviceN).mul(forceScale);
-            }
+            mapping.sceneForceToDevice(activeSceneN, effectsDeviceN).mul(forceScale);
             addTestForce(nowNs, effectsDeviceN);
             deviceForceN.add(effectsDeviceN);
             transients.update(world, toolBody, dtS, transientSceneN);
@@ -539,6 +477,7 @@ public final class HapticLoop implements LoopControl {
                 s.contactDepthM[i] = c.depthM();
             }
         }
+        ProxyRenderer proxy = renderer.proxy();
         if (proxy != null && proxy.touching()) {
             // The proxy's contact, which the world does not hold: the tool (A) on the surface it rests on (B), at
             // the surface point under the proxy, with the force it renders and the hand's depth behind the surface.
@@ -816,18 +755,7 @@ public final class HapticLoop implements LoopControl {
                 + newSnapshot.nodeCount + " nodes, the new world has " + scene.world().bodyCount() + " and "
                 + scene.world().deformableNodeCount());
         }
-        world = scene.world();
-        toolBody = scene.toolBody();
-        mapping = scene.mapping();
-        transients = scene.transients();
-        grasps = scene.grasps();
-        proxy = scene.proxy();
-        passivity = scene.passivity();
-        field = scene.field();
-        guide = scene.guide();
-        coupling = scene.coupling();
-        vibration = scene.vibration();
-        magnet = scene.magnet();
+        takeScene(scene);
         simTimeNs = 0;
         exchange = newExchange;
         snapshot = newSnapshot;
@@ -835,6 +763,18 @@ public final class HapticLoop implements LoopControl {
         previousContactCount = 0;
         safety.regate();
         tickEvents |= LoopEvents.SCENE_CHANGED;
+    }
+
+    private void takeScene(HapticScene scene) {
+        world = scene.world();
+        toolBody = scene.toolBody();
+        mapping = scene.mapping();
+        transients = scene.transients();
+        grasps = scene.grasps();
+        renderer = scene.renderer();
+        effects = scene.effects();
+        passivity = scene.passivity();
+        render.bind(world, toolBody, renderer);
     }
 
     /**
@@ -904,9 +844,9 @@ public final class HapticLoop implements LoopControl {
         return world;
     }
 
-    /** The virtual coupling of the scene the loop runs, or null when its tool is not rendered by coupling. */
-    public VirtualCoupling coupling() {
-        return coupling;
+    /** The renderer of the scene the loop runs. */
+    public ForceRenderer renderer() {
+        return renderer;
     }
 
     @Override

@@ -19,7 +19,7 @@ import org.joml.Vector3dc;
  *
  * <p>Loop thread; allocates nothing after construction.
  */
-public final class ContactVibration {
+public final class ContactVibration implements HapticEffect {
     private final double[] frequencyHz;
     private final double[] amplitudeN;
     /** The tick each body last vibrated in, so that a body touched at several points counts once. */
@@ -78,6 +78,18 @@ public final class ContactVibration {
             add(proxy.touchedBody(), proxy.normal(), timeS, forceN);
         }
         return forceN;
+    }
+
+    /** The vibration of what the tool touches now, at the loop's simulated time. */
+    @Override
+    public Vector3d addTo(RenderContext ctx, Vector3d forceN) {
+        return addTo(ctx.world(), ctx.toolBody(), ctx.renderer().proxy(), ctx.timeS(), forceN);
+    }
+
+    /** Active: the passivity filter would damp it away. */
+    @Override
+    public boolean active() {
+        return true;
     }
 
     private void add(int body, Vector3dc outward, double timeS, Vector3d forceN) {

@@ -17,7 +17,7 @@ import org.joml.Vector3dc;
  *
  * <p>Loop thread; allocates nothing after construction.
  */
-public final class ForceField {
+public final class ForceField implements HapticEffect {
     /** Rounding allowed on the symmetric part's greatest eigenvalue, N·s/m. */
     private static final double ZERO_NSPM = 1e-12;
 
@@ -52,6 +52,12 @@ public final class ForceField {
     /** Adds {@code B·v} to {@code forceN}, both scene frame. */
     public Vector3d addTo(Vector3dc velocityMps, Vector3d forceN) {
         return forceN.add(matrixNspm.transform(velocityMps, scratch));
+    }
+
+    /** Adds {@code B·v} for the hand's velocity. */
+    @Override
+    public Vector3d addTo(RenderContext ctx, Vector3d forceN) {
+        return addTo(ctx.handMps(), forceN);
     }
 
     /** Copies B into {@code dest}. */

@@ -11,7 +11,7 @@ import org.joml.Vector3dc;
  *
  * <p>Loop thread; allocates nothing after construction.
  */
-public final class Guide {
+public final class Guide implements HapticEffect {
     /** What the hand is pulled onto. */
     public enum Kind { POINT, LINE, PLANE }
 
@@ -62,6 +62,12 @@ public final class Guide {
         forceN.fma(-stiffnessNpm, offset);
         across(offset.set(velocityMps));
         return forceN.fma(-dampingNspm, offset);
+    }
+
+    /** The guide's force on the hand. */
+    @Override
+    public Vector3d addTo(RenderContext ctx, Vector3d forceN) {
+        return addTo(ctx.handM(), ctx.handMps(), forceN);
     }
 
     /** {@code v} becomes its part the guide pulls back: all of it (point), across the line, along the normal. */

@@ -17,7 +17,7 @@ import org.joml.Vector3dc;
  *
  * <p>Loop thread; allocates nothing after construction.
  */
-public final class SurfaceMagnet {
+public final class SurfaceMagnet implements HapticEffect {
     private final int[] bodies;
     private final double[] maxForceN;
     private final double[] distanceM;
@@ -60,6 +60,12 @@ public final class SurfaceMagnet {
     /** The stiffness of body {@code i}'s pull on its rising half, {@code 2·F/d}, N/m. */
     public double stiffnessNpm(int i) {
         return 2.0 * maxForceN[i] / distanceM[i];
+    }
+
+    /** The magnetic bodies' pull on the hand. */
+    @Override
+    public Vector3d addTo(RenderContext ctx, Vector3d forceN) {
+        return addTo(ctx.world(), ctx.handM(), forceN);
     }
 
     /** Adds to {@code forceN} the pull of every magnetic body on a tool centred at {@code handM}, scene frame. */

@@ -106,18 +106,20 @@ public final class ToolStiffness {
      */
     private static void handSprings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
                                     int rateHz) {
-        SurfaceMagnet magnet = scene.magnet();
+        SurfaceMagnet magnet = scene.effect(SurfaceMagnet.class);
+        Guide guide = scene.effect(Guide.class);
+        ForceField field = scene.effect(ForceField.class);
         for (int i = 0; magnet != null && i < magnet.count(); i++) {
             magnetWarnings(warnings, sceneName, scene, device, rateHz, scene.world().bodyName(magnet.body(i)),
                 magnet.stiffnessNpm(i));
         }
-        if (scene.guide() != null) {
+        if (guide != null) {
             check(warnings, sceneName, scene, device, rateHz, new Spring("the guide", false, "guide.stiffnessNpm",
-                "guide.dampingNspm", scene.guide().stiffnessNpm(), scene.guide().dampingNspm()));
+                "guide.dampingNspm", guide.stiffnessNpm(), guide.dampingNspm()));
         }
-        if (scene.field() != null) {
+        if (field != null) {
             double s2 = scene.mapping().scale() * scene.mapping().scale();
-            double feltNspm = s2 * scene.field().largestDampingNspm();
+            double feltNspm = s2 * field.largestDampingNspm();
             if (!(device.dampingNspm() > feltNspm)) {
                 warnings.add(String.format(Locale.ROOT,
                     "scene '%s': the force field renders up to B = %s N·s/m%s in some direction, not below device "

@@ -45,9 +45,13 @@ import org.hapticsd.physics.io.MeshLoader;
 import org.hapticsd.physics.mass.MassProperties;
 import org.hapticsd.physics.mass.MassPropertiesCalculator;
 import org.hapticsd.server.render.ContactVibration;
+import org.hapticsd.server.render.DirectContactRenderer;
 import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.ForceField;
+import org.hapticsd.server.render.ForceRenderer;
+import org.hapticsd.server.render.GodObjectRenderer;
 import org.hapticsd.server.render.Guide;
+import org.hapticsd.server.render.HapticEffect;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
@@ -56,6 +60,7 @@ import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.SurfaceMagnet;
 import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.render.VirtualCoupling;
+import org.hapticsd.server.render.VirtualCouplingRenderer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
@@ -345,10 +350,30 @@ public final class SceneBuilder {
         world.prime();
         PassivityController passivity = spec.tool().passivityControl()
             ? new PassivityController(spec.device().effectiveMassKg()) : null;
-        HapticScene haptic = new HapticScene(world, tool, mapping, transients, grasps, proxy, passivity,
-            forceField(spec), guide(spec), coupling, vibration(spec, world, indices), magnet(spec, world, indices));
+        ForceRenderer renderer = proxy != null ? new GodObjectRenderer(proxy)
+            : coupling != null ? new VirtualCouplingRenderer(coupling) : new DirectContactRenderer();
+        HapticScene haptic = new HapticScene(world, tool, mapping, renderer, effects(spec, world, indices),
+            passivity, transients, grasps);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
             indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
+    }
+
+    /**
+     * The scene's effects in the order the loop adds them: the force field, the guide and the magnets (passive),
+     * then the vibration (active).
+     */
+    private static HapticEffect[] effects(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
+        ForceField field = forceField(spec);
+        Guide guide = guide(spec);
+        ContactVibration vibration = vibration(spec, world, indices);
+        SurfaceMagnet magnet = magnet(spec, world, indices);
+        List<HapticEffect> effects = new ArrayList<>();
+        for (HapticEffect effect : new HapticEffect[] {field, guide, magnet, vibration}) {
+            if (effect != null) {
+                effects.add(effect);
+            }
+        }
+        return effects.toArray(new HapticEffect[0]);
     }
 
     /**

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.hapticsd.server.render.ContactVibration;
+import org.hapticsd.server.render.ForceField;
+import org.hapticsd.server.render.Guide;
+import org.hapticsd.server.render.SurfaceMagnet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -145,7 +149,7 @@ class LoopAllocationTest {
     void shouldAllocateZeroBytesPerTickInAForceField() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/curl-field.yaml"));
         assertTicksAllocateNothing(f, "the curl-field scene");
-        assertTrue(f.scene.haptic().field() != null, "the scene has its field");
+        assertTrue(f.scene.haptic().effect(ForceField.class) != null, "the scene has its field");
     }
 
     /** scenes/coupling.yaml: a coupled proxy pushes a cube along a table, presses on it and pushes it back. */
@@ -168,7 +172,8 @@ class LoopAllocationTest {
                 + "magnet: {maxForceN: 1.0, distanceM: 0.01}}"));
         LoopFixture f = LoopFixture.withSimulatedStylus(file);
         assertTicksAllocateNothing(f, "the vibrating, magnetic wall");
-        assertTrue(f.scene.haptic().vibration() != null && f.scene.haptic().magnet() != null, "the scene's effects");
+        assertTrue(f.scene.haptic().effect(ContactVibration.class) != null
+            && f.scene.haptic().effect(SurfaceMagnet.class) != null, "the scene's effects");
     }
 
     /** scenes/guide.yaml: the hand moves off, along and across a line fixture, every 5.5 s. */
@@ -176,7 +181,7 @@ class LoopAllocationTest {
     void shouldAllocateZeroBytesPerTickWithAGuide() throws Exception {
         LoopFixture f = LoopFixture.withSimulatedStylus(java.nio.file.Path.of("../scenes/guide.yaml"));
         assertTicksAllocateNothing(f, "the guide scene");
-        assertTrue(f.scene.haptic().guide() != null, "the scene has its guide");
+        assertTrue(f.scene.haptic().effect(Guide.class) != null, "the scene has its guide");
     }
 
     /** scenes/tap.yaml: the stylus strikes a block every 4.5 s and each strike plays an impact transient. */
