@@ -1,10 +1,6 @@
 package org.hapticsd.server.render;
 
-import java.util.Arrays;
-import org.hapticsd.physics.Contact;
-import org.hapticsd.physics.PhysicsWorld;
 import org.joml.Vector3d;
-import org.joml.Vector3dc;
 
 /**
  * A material's vibration, felt while the tool touches it (CHAI3D's {@code cEffectVibration}, whose material gives a
@@ -22,10 +18,6 @@ import org.joml.Vector3dc;
 public final class ContactVibration implements HapticEffect {
     private final double[] frequencyHz;
     private final double[] amplitudeN;
-    /** The tick each body last vibrated in, so that a body touched at several points counts once. */
-    private final long[] countedTick;
-    private long tick;
-    private final Vector3d normal = new Vector3d();
 
     /**
      * @param frequencyHz per body of the world, Hz (ignored where the amplitude is 0)
@@ -46,58 +38,25 @@ public final class ContactVibration implements HapticEffect {
         }
         this.frequencyHz = frequencyHz.clone();
         this.amplitudeN = amplitudeN.clone();
-        this.countedTick = new long[amplitudeN.length];
-        Arrays.fill(countedTick, -1L);
     }
 
-    /**
-     * Adds to {@code forceN} the vibration of every body the tool touches now, scene frame: through the world's
-     * contacts of body {@code tool}, and the proxy's resting contact when the scene renders by proxy ({@code proxy}
-     * non-null).
-     *
-     * @param timeS the loop's simulated time, s
-     */
-    public Vector3d addTo(PhysicsWorld world, int tool, ProxyRenderer proxy, double timeS, Vector3d forceN) {
-        tick++;
-        for (int i = 0; i < world.contactCount(); i++) {
-            Contact c = world.contact(i);
-            int a = c.bodyA();
-            int b = c.bodyB();
-            if (a != tool && b != tool) {
-                continue;
-            }
-            // The normal runs from B toward A: it pushes the tool out when the tool is A, and the other way if B.
-            int other = a == tool ? b : a;
-            normal.set(c.normal());
-            if (a != tool) {
-                normal.negate();
-            }
-            add(other, normal, timeS, forceN);
-        }
-        if (proxy != null && proxy.touching()) {
-            add(proxy.touchedBody(), proxy.normal(), timeS, forceN);
-        }
-        return forceN;
-    }
-
-    /** The vibration of what the tool touches now, at the loop's simulated time. */
+    /** The vibration of every body the tool touches now ({@link ToolTouches}), at the loop's simulated time. */
     @Override
     public Vector3d addTo(RenderContext ctx, Vector3d forceN) {
-        return addTo(ctx.world(), ctx.toolBody(), ctx.renderer().proxy(), ctx.timeS(), forceN);
+        ToolTouches touches = ctx.touches();
+        for (int i = 0; i < touches.count(); i++) {
+            int body = touches.body(i);
+            double a = amplitudeN[body];
+            if (a != 0.0) {
+                forceN.fma(a * Math.sin(2.0 * Math.PI * frequencyHz[body] * ctx.timeS()), touches.normal(i));
+            }
+        }
+        return forceN;
     }
 
     /** Active: the passivity filter would damp it away. */
     @Override
     public boolean active() {
         return true;
-    }
-
-    private void add(int body, Vector3dc outward, double timeS, Vector3d forceN) {
-        double a = amplitudeN[body];
-        if (a == 0.0 || countedTick[body] == tick) {
-            return;
-        }
-        countedTick[body] = tick;
-        forceN.fma(a * Math.sin(2.0 * Math.PI * frequencyHz[body] * timeS), outward);
     }
 }

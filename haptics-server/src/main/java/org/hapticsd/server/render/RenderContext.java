@@ -20,12 +20,21 @@ public final class RenderContext {
     private boolean connected;
     private double dtS;
     private double timeS;
+    private ToolTouches touches = new ToolTouches(0);
+    /** Ticks since the context was made, and the tick {@link #touches} was last listed in. */
+    private long tick;
+    private long touchesTick = -1L;
 
-    /** Binds the context to a scene: its world, the body drawn as the tool, and the renderer that makes its force. */
+    /**
+     * Binds the context to a scene: its world, the body drawn as the tool, and the renderer that makes its force.
+     * Allocates (once per scene).
+     */
     public RenderContext bind(PhysicsWorld world, int toolBody, ForceRenderer renderer) {
         this.world = world;
         this.toolBody = toolBody;
         this.renderer = renderer;
+        this.touches = new ToolTouches(world.bodyCount());
+        this.touchesTick = -1L;
         return this;
     }
 
@@ -37,6 +46,7 @@ public final class RenderContext {
      * @param timeS     the loop's simulated time, s
      */
     public void setHand(Vector3dc positionM, Vector3dc velocityMps, boolean connected, double dtS, double timeS) {
+        tick++;
         handM.set(positionM);
         handMps.set(velocityMps);
         this.connected = connected;
@@ -77,5 +87,14 @@ public final class RenderContext {
 
     public double timeS() {
         return timeS;
+    }
+
+    /** The bodies the tool touches after this tick's step: listed on the first call of the tick (after the step). */
+    ToolTouches touches() {
+        if (touchesTick != tick) {
+            touches.update(world, toolBody, renderer.proxy());
+            touchesTick = tick;
+        }
+        return touches;
     }
 }

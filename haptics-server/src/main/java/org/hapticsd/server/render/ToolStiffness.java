@@ -102,7 +102,7 @@ public final class ToolStiffness {
 
     /**
      * The warnings of what acts on the hand directly, whatever the tool: the guide, the force field and the bodies'
-     * magnets.
+     * magnets, stick-slip surfaces and viscosities.
      */
     private static void handSprings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
                                     int rateHz) {
@@ -110,55 +110,83 @@ public final class ToolStiffness {
         Guide guide = scene.effect(Guide.class);
         ForceField field = scene.effect(ForceField.class);
         for (int i = 0; magnet != null && i < magnet.count(); i++) {
-            magnetWarnings(warnings, sceneName, scene, device, rateHz, scene.world().bodyName(magnet.body(i)),
-                magnet.stiffnessNpm(i));
+            undampedSpringWarnings(warnings, sceneName, scene, device, rateHz, new UndampedSpring(
+                "the magnet of body '" + scene.world().bodyName(magnet.body(i)) + "'", "pulls with",
+                "2·maxForceN/distanceM", "near it", "lower its material.magnet.maxForceN or lengthen its distanceM",
+                magnet.stiffnessNpm(i)));
+        }
+        StickSlip stickSlip = scene.effect(StickSlip.class);
+        for (int i = 0; stickSlip != null && i < stickSlip.count(); i++) {
+            undampedSpringWarnings(warnings, sceneName, scene, device, rateHz, new UndampedSpring(
+                "the stick-slip of body '" + scene.world().bodyName(stickSlip.body(i)) + "'", "holds with",
+                "stickSlip.stiffnessNpm", "on it", "lower its material.stickSlip.stiffnessNpm",
+                stickSlip.stiffnessNpm(i)));
         }
         if (guide != null) {
             check(warnings, sceneName, scene, device, rateHz, new Spring("the guide", false, "guide.stiffnessNpm",
                 "guide.dampingNspm", guide.stiffnessNpm(), guide.dampingNspm()));
         }
         if (field != null) {
-            double s2 = scene.mapping().scale() * scene.mapping().scale();
-            double feltNspm = s2 * field.largestDampingNspm();
-            if (!(device.dampingNspm() > feltNspm)) {
-                warnings.add(String.format(Locale.ROOT,
-                    "scene '%s': the force field renders up to B = %s N·s/m%s in some direction, not below device "
-                        + "'%s''s damping %s N·s/m: sampled at 1/%d s it is not passive by the bound K·T/2 + B < b "
-                        + "(K = 0), so the handle may buzz in fast moves; lower forceField's values or use a device "
-                        + "with more damping (docs/scenes.md, \"Passivity bound\")",
-                    sceneName, significant(feltNspm), scene.mapping().scale() == 1.0 ? ""
-                        : " (mapping.scale² × the scene's values)", device.name(), significant(device.dampingNspm()),
-                    rateHz));
-            }
+            damperWarning(warnings, sceneName, scene, device, rateHz, "the force field renders up to", field
+                .largestDampingNspm(), " in some direction", "lower forceField's values");
+        }
+        BodyViscosity viscosity = scene.effect(BodyViscosity.class);
+        for (int i = 0; viscosity != null && i < viscosity.count(); i++) {
+            damperWarning(warnings, sceneName, scene, device, rateHz, "the viscosity of body '"
+                + scene.world().bodyName(viscosity.body(i)) + "' renders", viscosity.dampingNspm(i), "",
+                "lower its material.viscosityNspm");
         }
     }
 
     /**
-     * A magnet is a spring of K = 2·maxForceN/distanceM on its rising half, without damping: passive while K·T/2 is
-     * below the device's damping, and within the device's rating.
+     * A damper on the hand, B: passive, sampled, while B is below the device's damping (the bound K·T/2 + B < b with
+     * K = 0).
      */
-    private static void magnetWarnings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
-                                       int rateHz, String body, double stiffnessNpm) {
+    private static void damperWarning(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
+                                      int rateHz, String renders, double dampingNspm, String where, String change) {
         double s2 = scene.mapping().scale() * scene.mapping().scale();
-        double feltNpm = s2 * stiffnessNpm;
+        double feltNspm = s2 * dampingNspm;
+        if (!(device.dampingNspm() > feltNspm)) {
+            warnings.add(String.format(Locale.ROOT,
+                "scene '%s': %s B = %s N·s/m%s%s, not below device '%s''s damping %s N·s/m: sampled at 1/%d s it "
+                    + "is not passive by the bound K·T/2 + B < b (K = 0), so the handle may buzz in fast moves; %s "
+                    + "or use a device with more damping (docs/scenes.md, \"Passivity bound\")",
+                sceneName, renders, significant(feltNspm), scene.mapping().scale() == 1.0 ? ""
+                    : " (mapping.scale² × the scene's values)", where, device.name(),
+                significant(device.dampingNspm()), rateHz, change));
+        }
+    }
+
+    /**
+     * A spring on the hand without damping, K (a magnet on its rising half, a stick-slip): what it is, how it acts
+     * ("pulls with"), what K is made of, where the handle may buzz, and what to change.
+     */
+    private record UndampedSpring(String subject, String acts, String stiffnessText, String where, String change,
+                                  double stiffnessNpm) {
+    }
+
+    /** Passive while K·T/2 is below the device's damping, and within the device's rating. */
+    private static void undampedSpringWarnings(List<String> warnings, String sceneName, HapticScene scene,
+                                               DeviceInfo device, int rateHz, UndampedSpring spring) {
+        double s2 = scene.mapping().scale() * scene.mapping().scale();
+        double feltNpm = s2 * spring.stiffnessNpm();
         double periodS = 1.0 / rateHz;
         String felt = scene.mapping().scale() == 1.0 ? "" : " (mapping.scale² × the scene's values)";
         if (!(device.dampingNspm() > feltNpm * periodS / 2.0)) {
             warnings.add(String.format(Locale.ROOT,
-                "scene '%s': the magnet of body '%s' is not passive on device '%s': K·T/2 = %s N·s/m (K = "
-                    + "2·maxForceN/distanceM = %s N/m%s, T = 1/%d s) is not below the device's damping %s N·s/m, so "
-                    + "the handle may buzz near it; lower its material.magnet.maxForceN or lengthen its distanceM, to a "
-                    + "K of at most %s N/m (docs/scenes.md, \"Passivity bound\")",
-                sceneName, body, device.name(), significant(feltNpm * periodS / 2.0), significant(feltNpm), felt,
-                rateHz, significant(device.dampingNspm()),
+                "scene '%s': %s is not passive on device '%s': K·T/2 = %s N·s/m (K = %s = %s N/m%s, T = 1/%d s) is "
+                    + "not below the device's damping %s N·s/m, so the handle may buzz %s; %s, to a K of at most "
+                    + "%s N/m (docs/scenes.md, \"Passivity bound\")",
+                sceneName, spring.subject(), device.name(), significant(feltNpm * periodS / 2.0),
+                spring.stiffnessText(), significant(feltNpm), felt, rateHz, significant(device.dampingNspm()),
+                spring.where(), spring.change(),
                 significant(PenaltyContactSettings.maxPassiveStiffnessNpm(device.dampingNspm(), periodS) / s2)));
         }
         if (feltNpm > device.maxStiffnessNpm()) {
             warnings.add(String.format(Locale.ROOT,
-                "scene '%s': the magnet of body '%s' pulls with K = 2·maxForceN/distanceM = %s N/m%s, above device "
-                    + "'%s''s nominal stable stiffness %s N/m; lower its material.magnet.maxForceN or lengthen its "
-                    + "distanceM",
-                sceneName, body, significant(feltNpm), felt, device.name(), significant(device.maxStiffnessNpm())));
+                "scene '%s': %s %s K = %s = %s N/m%s, above device '%s''s nominal stable stiffness %s N/m; %s",
+                sceneName, spring.subject(), spring.acts(), spring.stiffnessText(), significant(feltNpm), felt,
+                device.name(), significant(device.maxStiffnessNpm()), spring.change()));
         }
     }
 

@@ -20,6 +20,8 @@ public final class MaterialSpec {
     private double transientGain = 1.0;
     private VibrationSpec vibration;
     private MagnetSpec magnet;
+    private double viscosityNspm;
+    private StickSlipSpec stickSlip;
 
     public void setElasticity(double value) {
         Check.nonNegative("elasticity", value);
@@ -63,6 +65,26 @@ public final class MaterialSpec {
     /** This material's magnet, or null for none. */
     public MagnetSpec magnet() {
         return magnet;
+    }
+
+    /** The hand is damped by {@code −b·v} while the tool overlaps the body. */
+    public void setViscosityNspm(double value) {
+        this.viscosityNspm = Check.nonNegative("viscosityNspm", value);
+    }
+
+    /** N·s/m; 0 for none. */
+    public double viscosityNspm() {
+        return viscosityNspm;
+    }
+
+    /** The surface holds the hand where it stuck until a largest force ({@code {stiffnessNpm, maxForceN}}). */
+    public void setStickSlip(StickSlipSpec value) {
+        this.stickSlip = value;
+    }
+
+    /** This material's stick-slip, or null for none. */
+    public StickSlipSpec stickSlip() {
+        return stickSlip;
     }
 
     /** Whether the tool striking this material plays an impact transient (off unless the scene turns it on). */

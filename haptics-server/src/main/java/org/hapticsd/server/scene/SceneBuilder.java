@@ -44,6 +44,7 @@ import org.hapticsd.physics.geometry.TriangleMesh;
 import org.hapticsd.physics.io.MeshLoader;
 import org.hapticsd.physics.mass.MassProperties;
 import org.hapticsd.physics.mass.MassPropertiesCalculator;
+import org.hapticsd.server.render.BodyViscosity;
 import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.DirectContactRenderer;
 import org.hapticsd.server.render.DeviceMapping;
@@ -57,6 +58,7 @@ import org.hapticsd.server.render.ImpactTransients;
 import org.hapticsd.server.render.PassivityController;
 import org.hapticsd.server.render.ProxyRenderer;
 import org.hapticsd.server.render.Numbers;
+import org.hapticsd.server.render.StickSlip;
 import org.hapticsd.server.render.SurfaceMagnet;
 import org.hapticsd.server.render.ToolGrasps;
 import org.hapticsd.server.render.VirtualCoupling;
@@ -359,16 +361,18 @@ public final class SceneBuilder {
     }
 
     /**
-     * The scene's effects in the order the loop adds them: the force field, the guide and the magnets (passive),
-     * then the vibration (active).
+     * The scene's effects in the order the loop adds them: the force field, the guide, the magnets, the viscous
+     * bodies and the stick-slip surfaces (passive), then the vibration (active).
      */
     private static HapticEffect[] effects(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
         ForceField field = forceField(spec);
         Guide guide = guide(spec);
         ContactVibration vibration = vibration(spec, world, indices);
         SurfaceMagnet magnet = magnet(spec, world, indices);
+        BodyViscosity viscosity = viscosity(spec, indices);
+        StickSlip stickSlip = stickSlip(spec, world, indices);
         List<HapticEffect> effects = new ArrayList<>();
-        for (HapticEffect effect : new HapticEffect[] {field, guide, magnet, vibration}) {
+        for (HapticEffect effect : new HapticEffect[] {field, guide, magnet, viscosity, stickSlip, vibration}) {
             if (effect != null) {
                 effects.add(effect);
             }
@@ -742,6 +746,44 @@ public final class SceneBuilder {
         }
         return new SurfaceMagnet(bodies.stream().mapToInt(Integer::intValue).toArray(), force, distance,
             spec.tool().radiusM());
+    }
+
+    /** The viscous bodies ({@code material.viscosityNspm} above 0), or null when no body is. */
+    private static BodyViscosity viscosity(SceneSpec spec, int[] indices) {
+        List<Integer> bodies = new ArrayList<>();
+        List<Double> damping = new ArrayList<>();
+        for (int i = 0; i < indices.length; i++) {
+            double b = spec.bodies().get(i).material().viscosityNspm();
+            if (b > 0.0) {
+                bodies.add(indices[i]);
+                damping.add(b);
+            }
+        }
+        return bodies.isEmpty() ? null : new BodyViscosity(bodies.stream().mapToInt(Integer::intValue).toArray(),
+            damping.stream().mapToDouble(Double::doubleValue).toArray(), spec.tool().radiusM());
+    }
+
+    /** The stick-slip surfaces ({@code material.stickSlip}), or null when no body has one; each needs both fields. */
+    private static StickSlip stickSlip(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
+        List<Integer> bodies = new ArrayList<>();
+        List<double[]> values = new ArrayList<>();
+        for (int i = 0; i < indices.length; i++) {
+            StickSlipSpec s = spec.bodies().get(i).material().stickSlip();
+            if (s == null) {
+                continue;
+            }
+            if (Double.isNaN(s.stiffnessNpm()) || Double.isNaN(s.maxForceN())) {
+                throw new SceneException(spec.source() + ":" + s.line() + ":" + s.column() + ": bodies[" + i + "] ("
+                    + spec.bodies().get(i).name() + "): material.stickSlip: give both stiffnessNpm and maxForceN");
+            }
+            bodies.add(indices[i]);
+            values.add(new double[] {s.stiffnessNpm(), s.maxForceN()});
+        }
+        if (bodies.isEmpty()) {
+            return null;
+        }
+        return new StickSlip(world.bodyCount(), bodies.stream().mapToInt(Integer::intValue).toArray(),
+            values.stream().mapToDouble(v -> v[0]).toArray(), values.stream().mapToDouble(v -> v[1]).toArray());
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.hapticsd.server.render.BodyViscosity;
 import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.ForceField;
 import org.hapticsd.server.render.Guide;
+import org.hapticsd.server.render.HapticScene;
+import org.hapticsd.server.render.StickSlip;
 import org.hapticsd.server.render.SurfaceMagnet;
 import org.junit.jupiter.api.Test;
 
@@ -161,19 +164,23 @@ class LoopAllocationTest {
     }
 
     /**
-     * The default scene with a vibrating, magnetic wall (material.vibration, material.magnet): the magnet queries the
-     * wall every tick, and every press adds the wall's 50 Hz sine.
+     * The default scene with a wall that has every material effect (material.vibration, magnet, viscosityNspm,
+     * stickSlip): the magnet and the viscosity query the wall every tick, every press adds the wall's 50 Hz sine, and
+     * the stylus leaving the wall sideways slips its stick-slip spring.
      */
     @Test
-    void shouldAllocateZeroBytesPerTickWithAVibratingMagneticWall(
+    void shouldAllocateZeroBytesPerTickWithEveryMaterialEffect(
             @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("effects.yaml"),
             MaterialEffectsLoopTest.wallWithMaterial("{vibration: {frequencyHz: 50.0, amplitudeN: 0.5}, "
-                + "magnet: {maxForceN: 1.0, distanceM: 0.01}}"));
+                + "magnet: {maxForceN: 1.0, distanceM: 0.01}, viscosityNspm: 0.5, "
+                + "stickSlip: {stiffnessNpm: 500.0, maxForceN: 0.5}}"));
         LoopFixture f = LoopFixture.withSimulatedStylus(file);
-        assertTicksAllocateNothing(f, "the vibrating, magnetic wall");
-        assertTrue(f.scene.haptic().effect(ContactVibration.class) != null
-            && f.scene.haptic().effect(SurfaceMagnet.class) != null, "the scene's effects");
+        assertTicksAllocateNothing(f, "the wall with every material effect");
+        HapticScene haptic = f.scene.haptic();
+        assertTrue(haptic.effect(ContactVibration.class) != null && haptic.effect(SurfaceMagnet.class) != null
+            && haptic.effect(BodyViscosity.class) != null && haptic.effect(StickSlip.class) != null,
+            "the scene's effects");
     }
 
     /** scenes/guide.yaml: the hand moves off, along and across a line fixture, every 5.5 s. */

@@ -3,12 +3,7 @@ package org.hapticsd.server.render;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Random;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
 import org.hapticsd.server.scene.ToolSpec;
 import org.joml.Vector3d;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,62 +25,20 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ForceRendererConformanceTest {
 
-    private static final double DT_S = 0.001;
+    private static final double DT_S = RendererRig.DT_S;
     /** Where the tool's sphere (5 mm) touches the wall at x = 0.03 m. */
     private static final double SURFACE_X_M = 0.025;
     private static final double K_NPM = 1000.0;
 
-    /** One renderer on the default scene, driven tick by tick. */
-    private static final class Rig {
-        final HapticScene scene;
-        final RenderContext ctx = new RenderContext();
-        final Vector3d forceN = new Vector3d();
-        final Vector3d handM = new Vector3d();
-        final Vector3d handMps = new Vector3d();
-        double timeS;
-
-        /**
-         * @param stiffnessNpm the wall's spring: the contact's, which the god-object also renders, and the coupling's
-         * @param passivity    whether the tool has the passivity observer and controller
-         */
-        Rig(ToolSpec.Rendering mode, double stiffnessNpm, boolean passivity) throws Exception {
-            String rendering = mode.name().toLowerCase(Locale.ROOT);
-            String wall = new String(SceneLoader.class.getResourceAsStream("/scenes/wall.yaml").readAllBytes(),
-                StandardCharsets.UTF_8);
-            String tool = "  radiusM: 0.005\n  rendering: " + rendering + "\n  passivityControl: " + passivity + "\n"
-                + "  coupling: {stiffnessNpm: " + stiffnessNpm + ", dampingNspm: 0.3, massKg: 0.002}\n";
-            String text = wall.replace("  radiusM: 0.005\n", mode == ToolSpec.Rendering.COUPLING ? tool
-                    : tool.substring(0, tool.indexOf("  coupling:")))
-                .replace("contact:\n  stiffnessNpm: 1000.0\n", "contact:\n  stiffnessNpm: " + stiffnessNpm + "\n");
-            assertTrue(text.contains("rendering: " + rendering) && text.contains("stiffnessNpm: " + stiffnessNpm),
-                "the scene renders by " + rendering + " at " + stiffnessNpm + " N/m");
-            scene = SceneBuilder.build(new SceneLoader().parse("wall.yaml", new StringReader(text))).haptic();
-            ctx.bind(scene.world(), scene.toolBody(), scene.renderer());
-        }
-
-        /** One tick with the hand at {@code x} moving at {@code v}; the force on the hand after the filter. */
-        Vector3d tick(Vector3d x, Vector3d v) {
-            handM.set(x);
-            handMps.set(v);
-            ctx.setHand(handM, handMps, true, DT_S, timeS);
-            scene.renderer().beforeStep(ctx);
-            scene.world().step(DT_S);
-            scene.renderer().afterStep(ctx, scene.transients(), forceN);
-            PassivityController pc = scene.passivity();
-            if (pc != null) {
-                pc.filter(DT_S, v.x, v.y, v.z, forceN);
-                pc.commanded(forceN.x, forceN.y, forceN.z);
-            }
-            timeS += DT_S;
-            return forceN;
-        }
+    private static RendererRig rig(ToolSpec.Rendering mode, double stiffnessNpm, boolean passivity) throws Exception {
+        return new RendererRig(RendererRig.wallScene(mode, stiffnessNpm, passivity));
     }
 
     @ParameterizedTest
     @EnumSource(ToolSpec.Rendering.class)
     void aHandHeldBehindTheWallFeelsItsSpring(ToolSpec.Rendering rendering) throws Exception {
         for (double depthM : new double[] {0.002, 0.004, 0.008}) {
-            Rig rig = new Rig(rendering, K_NPM, false);
+            RendererRig rig = rig(rendering, K_NPM, false);
             Vector3d x = new Vector3d();
             Vector3d v = new Vector3d();
             // In at 5 cm/s from the origin, then held for 1 s.
@@ -112,7 +65,7 @@ class ForceRendererConformanceTest {
     @ParameterizedTest
     @EnumSource(ToolSpec.Rendering.class)
     void aHandInFreeSpaceFeelsNothing(ToolSpec.Rendering rendering) throws Exception {
-        Rig rig = new Rig(rendering, K_NPM, false);
+        RendererRig rig = rig(rendering, K_NPM, false);
         Vector3d x = new Vector3d();
         Vector3d v = new Vector3d();
         for (int i = 0; i < 300; i++) {
@@ -142,12 +95,12 @@ class ForceRendererConformanceTest {
         // sampled wall returns more energy on the way out than it took on the way in.
         for (long seed = 1; seed <= 3; seed++) {
             String run = rendering + ", motion " + seed + ": ";
-            Energy off = observedEnergy(new Rig(rendering, 3000.0, false), seed);
+            Energy off = observedEnergy(rig(rendering, 3000.0, false), seed);
             // Without the controller the deficit is many ticks' flow and keeps growing (measured 9.5–14 ticks' worth
             // at 5 s, 2.1–2.4 times its depth at 2.5 s).
             assertTrue(off.lowestJ() < -5.0 * off.largestFlowJ(), run + "uncontrolled, the wall gives energy: " + off);
             assertTrue(off.lowestJ() < 1.5 * off.lowestByHalfJ(), run + "uncontrolled, it keeps giving: " + off);
-            Energy on = observedEnergy(new Rig(rendering, 3000.0, true), seed);
+            Energy on = observedEnergy(rig(rendering, 3000.0, true), seed);
             // The controller takes out, within the next tick, whatever deficit the last tick made, unless its damping
             // reaches its cap m/T: the deficit stays below one tick's flow (measured at most 0.3 of it).
             assertTrue(on.lowestJ() >= -on.largestFlowJ(), run + "controlled, a deficit within one tick's: " + on);
@@ -177,7 +130,7 @@ class ForceRendererConformanceTest {
     }
 
     /** {@link Energy} of {@code rig} under the random motion of {@code seed}. */
-    private static Energy observedEnergy(Rig rig, long seed) {
+    private static Energy observedEnergy(RendererRig rig, long seed) {
         Random random = new Random(seed);
         double[] frequencyHz = new double[3];
         double[] phase = new double[3];

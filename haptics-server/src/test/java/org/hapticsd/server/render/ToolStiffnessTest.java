@@ -106,6 +106,28 @@ class ToolStiffnessTest {
     }
 
     @Test
+    void shouldJudgeAStickSlipAsASpringAndAViscosityAsADamper() throws Exception {
+        // A stick-slip of 4000 N/m: K·T/2 = 2 >= 1 (passivity) and 4000 > 3000 (rating). A viscosity of 1.5 N·s/m:
+        // K·T/2 + B = 1.5 >= the stylus's 1 N·s/m. 500 N/m and 0.5 N·s/m pass.
+        String wall = defaultText().replace("    position: [0.03, 0.0, 0.0]\n", "    position: [0.03, 0.0, 0.0]\n"
+            + "    material: {stickSlip: {stiffnessNpm: 4000.0, maxForceN: 1.0}, viscosityNspm: 1.5}\n");
+        BuiltScene scene = scene(wall);
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(3, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the stick-slip of body 'wall' is not passive on device 'simulated "
+            + "stylus': K·T/2 = 2 N·s/m (K = stickSlip.stiffnessNpm = 4000 N/m") && warnings.get(0).contains(
+            "lower its material.stickSlip.stiffnessNpm, to a K of at most 2000 N/m"), warnings.get(0));
+        assertTrue(warnings.get(1).contains("the stick-slip of body 'wall' holds with K = stickSlip.stiffnessNpm = "
+            + "4000 N/m, above device 'simulated stylus''s nominal stable stiffness 3000 N/m"), warnings.get(1));
+        assertTrue(warnings.get(2).contains("the viscosity of body 'wall' renders B = 1.5 N·s/m, not below device "
+            + "'simulated stylus''s damping 1 N·s/m") && warnings.get(2).contains("lower its "
+            + "material.viscosityNspm"), warnings.get(2));
+        BuiltScene gentle = scene(wall.replace("stiffnessNpm: 4000.0", "stiffnessNpm: 500.0")
+            .replace("viscosityNspm: 1.5", "viscosityNspm: 0.5"));
+        assertEquals(List.of(), warnings(gentle, simulatedInfo(gentle), 1000));
+    }
+
+    @Test
     void shouldCountTheContactDampingAgainstTheDevice() throws Exception {
         // k within both bounds, but 1000·0.001/2 + 0.6 = 1.1 >= 1: the damping spends what the spring left.
         BuiltScene scene = scene(defaultText().replace("dampingNspm: 0.2", "dampingNspm: 0.6"));
