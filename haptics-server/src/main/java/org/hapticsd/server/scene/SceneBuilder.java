@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.Workspace;
 import org.hapticsd.device.sim.FixedHandTarget;
@@ -368,7 +370,7 @@ public final class SceneBuilder {
         ForceField field = forceField(spec);
         Guide guide = guide(spec);
         ContactVibration vibration = vibration(spec, world, indices);
-        SurfaceMagnet magnet = magnet(spec, world, indices);
+        SurfaceMagnet magnet = magnet(spec, indices);
         BodyViscosity viscosity = viscosity(spec, indices);
         StickSlip stickSlip = stickSlip(spec, world, indices);
         List<HapticEffect> effects = new ArrayList<>();
@@ -720,32 +722,43 @@ public final class SceneBuilder {
     }
 
     /** The bodies' magnets ({@code material.magnet}), or null when no body has one; each needs both its fields. */
-    private static SurfaceMagnet magnet(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
+    private static SurfaceMagnet magnet(SceneSpec spec, int[] indices) throws SceneException {
+        MaterialPairs m = materialPairs(spec, indices, "magnet", MaterialSpec::magnet, "maxForceN",
+            MagnetSpec::maxForceN, "distanceM", MagnetSpec::distanceM);
+        return m == null ? null : new SurfaceMagnet(m.bodies(), m.first(), m.second(), spec.tool().radiusM());
+    }
+
+    /** The bodies with a {@code material} mapping of two required numbers: their indices and values, in file order. */
+    private record MaterialPairs(int[] bodies, double[] first, double[] second) {
+    }
+
+    /**
+     * The bodies whose material has the mapping {@code field}, with its two numbers, or null when none has; a
+     * mapping without both is refused in one line naming the body and the field.
+     */
+    private static <M extends Located> MaterialPairs materialPairs(SceneSpec spec, int[] indices, String field,
+            Function<MaterialSpec, M> mapping, String firstName, ToDoubleFunction<M> first, String secondName,
+            ToDoubleFunction<M> second) throws SceneException {
         List<Integer> bodies = new ArrayList<>();
         List<double[]> values = new ArrayList<>();
         for (int i = 0; i < indices.length; i++) {
-            MagnetSpec m = spec.bodies().get(i).material().magnet();
+            M m = mapping.apply(spec.bodies().get(i).material());
             if (m == null) {
                 continue;
             }
-            if (Double.isNaN(m.maxForceN()) || Double.isNaN(m.distanceM())) {
+            if (Double.isNaN(first.applyAsDouble(m)) || Double.isNaN(second.applyAsDouble(m))) {
                 throw new SceneException(spec.source() + ":" + m.line() + ":" + m.column() + ": bodies[" + i + "] ("
-                    + spec.bodies().get(i).name() + "): material.magnet: give both maxForceN and distanceM");
+                    + spec.bodies().get(i).name() + "): material." + field + ": give both " + firstName + " and "
+                    + secondName);
             }
             bodies.add(indices[i]);
-            values.add(new double[] {m.maxForceN(), m.distanceM()});
+            values.add(new double[] {first.applyAsDouble(m), second.applyAsDouble(m)});
         }
         if (bodies.isEmpty()) {
             return null;
         }
-        double[] force = new double[bodies.size()];
-        double[] distance = new double[bodies.size()];
-        for (int i = 0; i < force.length; i++) {
-            force[i] = values.get(i)[0];
-            distance[i] = values.get(i)[1];
-        }
-        return new SurfaceMagnet(bodies.stream().mapToInt(Integer::intValue).toArray(), force, distance,
-            spec.tool().radiusM());
+        return new MaterialPairs(bodies.stream().mapToInt(Integer::intValue).toArray(),
+            values.stream().mapToDouble(v -> v[0]).toArray(), values.stream().mapToDouble(v -> v[1]).toArray());
     }
 
     /** The viscous bodies ({@code material.viscosityNspm} above 0), or null when no body is. */
@@ -765,25 +778,9 @@ public final class SceneBuilder {
 
     /** The stick-slip surfaces ({@code material.stickSlip}), or null when no body has one; each needs both fields. */
     private static StickSlip stickSlip(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
-        List<Integer> bodies = new ArrayList<>();
-        List<double[]> values = new ArrayList<>();
-        for (int i = 0; i < indices.length; i++) {
-            StickSlipSpec s = spec.bodies().get(i).material().stickSlip();
-            if (s == null) {
-                continue;
-            }
-            if (Double.isNaN(s.stiffnessNpm()) || Double.isNaN(s.maxForceN())) {
-                throw new SceneException(spec.source() + ":" + s.line() + ":" + s.column() + ": bodies[" + i + "] ("
-                    + spec.bodies().get(i).name() + "): material.stickSlip: give both stiffnessNpm and maxForceN");
-            }
-            bodies.add(indices[i]);
-            values.add(new double[] {s.stiffnessNpm(), s.maxForceN()});
-        }
-        if (bodies.isEmpty()) {
-            return null;
-        }
-        return new StickSlip(world.bodyCount(), bodies.stream().mapToInt(Integer::intValue).toArray(),
-            values.stream().mapToDouble(v -> v[0]).toArray(), values.stream().mapToDouble(v -> v[1]).toArray());
+        MaterialPairs s = materialPairs(spec, indices, "stickSlip", MaterialSpec::stickSlip, "stiffnessNpm",
+            StickSlipSpec::stiffnessNpm, "maxForceN", StickSlipSpec::maxForceN);
+        return s == null ? null : new StickSlip(world.bodyCount(), s.bodies(), s.first(), s.second());
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */
