@@ -102,7 +102,7 @@ public final class ToolStiffness {
 
     /**
      * The warnings of what acts on the hand directly, whatever the tool: the guide, the force field and the bodies'
-     * magnets, stick-slip surfaces and viscosities.
+     * magnets, stick-slip surfaces, textures and viscosities.
      */
     private static void handSprings(List<String> warnings, String sceneName, HapticScene scene, DeviceInfo device,
                                     int rateHz) {
@@ -121,6 +121,15 @@ public final class ToolStiffness {
                 "the stick-slip of body '" + scene.world().bodyName(stickSlip.body(i)) + "'", "holds with",
                 "stickSlip.stiffnessNpm", "on it", "lower its material.stickSlip.stiffnessNpm",
                 stickSlip.stiffnessNpm(i)));
+        }
+        GratingTexture texture = scene.effect(GratingTexture.class);
+        for (int i = 0; texture != null && i < texture.count(); i++) {
+            // The lateral force's slope grows with the press: judged at the device's largest force.
+            undampedSpringWarnings(warnings, sceneName, scene, device, rateHz, new UndampedSpring(
+                "the texture of body '" + scene.world().bodyName(texture.body(i)) + "'", "renders up to",
+                "the device's maxForceN·amplitudeM·(2π/periodM)²", "on it",
+                "lengthen its material.texture.periodM or lower its amplitudeM",
+                device.maxForceN() * texture.stiffnessPerNewton(i)));
         }
         if (guide != null) {
             check(warnings, sceneName, scene, device, rateHz, new Spring("the guide", false, "guide.stiffnessNpm",

@@ -8,14 +8,18 @@ import org.joml.Vector3dc;
 
 /**
  * The bodies the tool touches after this tick's step, each once, with the normal of its first contact pointing out of
- * the body toward the tool: through the world's contacts of the tool body, and the proxy's resting contact when the
- * scene renders by proxy. What the surface effects ({@link ContactVibration}, {@link StickSlip}) act through.
+ * the body toward the tool and the normal force it presses the tool with (all its points): through the world's
+ * contacts of the tool body, and the proxy's resting contact when the scene renders by proxy. What the surface effects
+ * ({@link ContactVibration}, {@link StickSlip}, {@link GratingTexture}) act through.
  *
  * <p>Loop thread; allocates nothing after construction.
  */
 final class ToolTouches {
     private final int[] bodies;
     private final Vector3d[] normals;
+    private final double[] normalForcesN;
+    /** Where each body listed this tick is in the list. */
+    private final int[] slot;
     /** The tick each body was last listed in, so that a body touched at several points is listed once. */
     private final long[] listedTick;
     private long tick;
@@ -28,6 +32,8 @@ final class ToolTouches {
         for (int i = 0; i < bodyCount; i++) {
             normals[i] = new Vector3d();
         }
+        normalForcesN = new double[bodyCount];
+        slot = new int[bodyCount];
         listedTick = new long[bodyCount];
         Arrays.fill(listedTick, -1L);
     }
@@ -44,22 +50,26 @@ final class ToolTouches {
                 continue;
             }
             // The normal runs from B toward A: out of the other body when the tool is A, the other way if B.
-            if (list(a == tool ? b : a, c.normal()) && a != tool) {
+            if (list(a == tool ? b : a, c.normal(), c.normalForceN()) && a != tool) {
                 normals[count - 1].negate();
             }
         }
         if (proxy != null && proxy.touching()) {
-            list(proxy.touchedBody(), proxy.normal());
+            list(proxy.touchedBody(), proxy.normal(), proxy.forceN().dot(proxy.normal()));
         }
     }
 
-    private boolean list(int body, Vector3dc normal) {
+    /** Lists {@code body} with {@code normal} the first time this tick (true), else adds its normal force (false). */
+    private boolean list(int body, Vector3dc normal, double normalForceN) {
         if (listedTick[body] == tick) {
+            normalForcesN[slot[body]] += normalForceN;
             return false;
         }
         listedTick[body] = tick;
+        slot[body] = count;
         bodies[count] = body;
         normals[count].set(normal);
+        normalForcesN[count] = normalForceN;
         count++;
         return true;
     }
@@ -70,6 +80,11 @@ final class ToolTouches {
 
     int body(int i) {
         return bodies[i];
+    }
+
+    /** How hard body {@link #body}{@code (i)} presses the tool along its normals, N (all its points). */
+    double normalForceN(int i) {
+        return normalForcesN[i];
     }
 
     /** Out of body {@link #body}{@code (i)}, toward the tool; unit. */

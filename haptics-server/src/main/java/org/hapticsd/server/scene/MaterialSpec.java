@@ -22,6 +22,7 @@ public final class MaterialSpec {
     private MagnetSpec magnet;
     private double viscosityNspm;
     private StickSlipSpec stickSlip;
+    private TextureSpec texture;
 
     public void setElasticity(double value) {
         Check.nonNegative("elasticity", value);
@@ -85,6 +86,16 @@ public final class MaterialSpec {
     /** This material's stick-slip, or null for none. */
     public StickSlipSpec stickSlip() {
         return stickSlip;
+    }
+
+    /** The surface is felt as a grating ({@code {periodM, amplitudeM, direction}}). */
+    public void setTexture(TextureSpec value) {
+        this.texture = value;
+    }
+
+    /** This material's grating texture, or null for none. */
+    public TextureSpec texture() {
+        return texture;
     }
 
     /** Whether the tool striking this material plays an impact transient (off unless the scene turns it on). */

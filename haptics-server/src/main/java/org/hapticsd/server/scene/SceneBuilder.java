@@ -53,6 +53,7 @@ import org.hapticsd.server.render.DeviceMapping;
 import org.hapticsd.server.render.ForceField;
 import org.hapticsd.server.render.ForceRenderer;
 import org.hapticsd.server.render.GodObjectRenderer;
+import org.hapticsd.server.render.GratingTexture;
 import org.hapticsd.server.render.Guide;
 import org.hapticsd.server.render.HapticEffect;
 import org.hapticsd.server.render.HapticScene;
@@ -364,7 +365,7 @@ public final class SceneBuilder {
 
     /**
      * The scene's effects in the order the loop adds them: the force field, the guide, the magnets, the viscous
-     * bodies and the stick-slip surfaces (passive), then the vibration (active).
+     * bodies, the stick-slip surfaces and the textures (passive), then the vibration (active).
      */
     private static HapticEffect[] effects(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
         ForceField field = forceField(spec);
@@ -373,8 +374,10 @@ public final class SceneBuilder {
         SurfaceMagnet magnet = magnet(spec, indices);
         BodyViscosity viscosity = viscosity(spec, indices);
         StickSlip stickSlip = stickSlip(spec, world, indices);
+        GratingTexture texture = texture(spec, world, indices);
         List<HapticEffect> effects = new ArrayList<>();
-        for (HapticEffect effect : new HapticEffect[] {field, guide, magnet, viscosity, stickSlip, vibration}) {
+        for (HapticEffect effect : new HapticEffect[] {field, guide, magnet, viscosity, stickSlip, texture,
+                vibration}) {
             if (effect != null) {
                 effects.add(effect);
             }
@@ -781,6 +784,31 @@ public final class SceneBuilder {
         MaterialPairs s = materialPairs(spec, indices, "stickSlip", MaterialSpec::stickSlip, "stiffnessNpm",
             StickSlipSpec::stiffnessNpm, "maxForceN", StickSlipSpec::maxForceN);
         return s == null ? null : new StickSlip(world.bodyCount(), s.bodies(), s.first(), s.second());
+    }
+
+    /** The grating textures ({@code material.texture}), or null when no body has one; each needs all three fields. */
+    private static GratingTexture texture(SceneSpec spec, PhysicsWorld world, int[] indices) throws SceneException {
+        List<Integer> bodies = new ArrayList<>();
+        List<TextureSpec> textures = new ArrayList<>();
+        for (int i = 0; i < indices.length; i++) {
+            TextureSpec t = spec.bodies().get(i).material().texture();
+            if (t == null) {
+                continue;
+            }
+            if (Double.isNaN(t.periodM()) || Double.isNaN(t.amplitudeM()) || t.direction() == null) {
+                throw new SceneException(spec.source() + ":" + t.line() + ":" + t.column() + ": bodies[" + i + "] ("
+                    + spec.bodies().get(i).name() + "): material.texture: give periodM, amplitudeM and direction");
+            }
+            bodies.add(indices[i]);
+            textures.add(t);
+        }
+        if (bodies.isEmpty()) {
+            return null;
+        }
+        return new GratingTexture(world.bodyCount(), bodies.stream().mapToInt(Integer::intValue).toArray(),
+            textures.stream().mapToDouble(TextureSpec::periodM).toArray(),
+            textures.stream().mapToDouble(TextureSpec::amplitudeM).toArray(),
+            textures.stream().map(t -> vector(t.direction())).toArray(Vector3d[]::new));
     }
 
     /** The tool's impact transients, from each body's material and the scene's device, safety and impulse waveform. */

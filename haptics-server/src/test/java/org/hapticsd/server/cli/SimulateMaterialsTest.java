@@ -11,13 +11,14 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code scenes/materials.yaml} end to end, from the simulate CSV (force: what the device was commanded, after the
  * safety layer, here past its ramp and within its limits; device: the stylus, which is the hand the effects read):
  * the chalk pad's stick-slip is a sawtooth whose rise follows the stylus at 400 N/m, the motor pad's 80 Hz rides on
- * its press, the magnet pad pulls the stylus in with its profile, and the honey damps the pass through it.
+ * its press, the magnet pad pulls the stylus in with its profile, the honey damps the pass through it, and the grating
+ * pad's ridges push back with their slope times the press.
  */
 class SimulateMaterialsTest {
 
     @Test
     void eachPadAndTheHoneyRenderTheirEffect(@TempDir Path dir) throws Exception {
-        SimulatedCsv csv = SimulatedCsv.run(dir, Path.of("../scenes/materials.yaml"), "materials", "10");
+        SimulatedCsv csv = SimulatedCsv.run(dir, Path.of("../scenes/materials.yaml"), "materials", "12");
         int slips = 0;
         int sticking = 0;
         double cos80 = 0.0;
@@ -25,6 +26,8 @@ class SimulateMaterialsTest {
         int motor = 0;
         int pulled = 0;
         int inHoney = 0;
+        int grating = 0;
+        double k = 2.0 * Math.PI / 0.006;
         for (int i = 1; i + 1 < csv.rows().size(); i++) {
             double t = csv.at(i, "t");
             double fy = csv.at(i, "force.y");
@@ -55,6 +58,13 @@ class SimulateMaterialsTest {
                 assertEquals(-pull, fz, 1e-9, "magnet, t = " + t + ", gap " + gap);
                 pulled += pull > 0.4 ? 1 : 0;
             }
+            if (t > 10.6 && t < 11.99) {
+                // The grating: the press (force.z, the pad's normal force: nothing else acts along z) times the
+                // ridges' slope, A·(2π/λ)·cos(2π·x/λ), the ridges across x from the pad's centre at x = 0.
+                double expectedX = -fz * 0.0001 * k * Math.cos(k * csv.at(i, "device.x"));
+                assertEquals(expectedX, csv.at(i, "force.x"), 1e-9, "grating, t = " + t);
+                grating += fz > 1.0 ? 1 : 0;
+            }
             if (t > 9.0 && t < 9.6) {
                 double x = csv.at(i, "device.x");
                 // The honey: x within ±0.04 m, the tool's sphere 5 mm around the stylus; 0.1 mm kept from its faces.
@@ -75,5 +85,6 @@ class SimulateMaterialsTest {
         assertEquals(0.31, amplitude, 0.02, "the motor's 80 Hz");
         assertTrue(pulled > 300, "the magnet pulled the stylus near its strongest for " + pulled + " ticks");
         assertTrue(inHoney > 350, "ticks in the honey: " + inHoney);
+        assertTrue(grating > 1300, "ticks pressing the grating: " + grating);
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.hapticsd.server.render.BodyViscosity;
 import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.ForceField;
+import org.hapticsd.server.render.GratingTexture;
 import org.hapticsd.server.render.Guide;
 import org.hapticsd.server.render.HapticScene;
 import org.hapticsd.server.render.StickSlip;
@@ -165,8 +166,8 @@ class LoopAllocationTest {
 
     /**
      * The default scene with a wall that has every material effect (material.vibration, magnet, viscosityNspm,
-     * stickSlip): the magnet and the viscosity query the wall every tick, every press adds the wall's 50 Hz sine, and
-     * the stylus leaving the wall sideways slips its stick-slip spring.
+     * stickSlip, texture): the magnet and the viscosity query the wall every tick, every press adds the wall's 50 Hz
+     * sine and its grating's slope, and the stylus leaving the wall sideways slips its stick-slip spring.
      */
     @Test
     void shouldAllocateZeroBytesPerTickWithEveryMaterialEffect(
@@ -174,12 +175,14 @@ class LoopAllocationTest {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("effects.yaml"),
             MaterialEffectsLoopTest.wallWithMaterial("{vibration: {frequencyHz: 50.0, amplitudeN: 0.5}, "
                 + "magnet: {maxForceN: 1.0, distanceM: 0.01}, viscosityNspm: 0.5, "
-                + "stickSlip: {stiffnessNpm: 500.0, maxForceN: 0.5}}"));
+                + "stickSlip: {stiffnessNpm: 500.0, maxForceN: 0.5}, "
+                + "texture: {periodM: 0.006, amplitudeM: 0.0001, direction: [0.0, 1.0, 0.0]}}"));
         LoopFixture f = LoopFixture.withSimulatedStylus(file);
         assertTicksAllocateNothing(f, "the wall with every material effect");
         HapticScene haptic = f.scene.haptic();
         assertTrue(haptic.effect(ContactVibration.class) != null && haptic.effect(SurfaceMagnet.class) != null
-            && haptic.effect(BodyViscosity.class) != null && haptic.effect(StickSlip.class) != null,
+            && haptic.effect(BodyViscosity.class) != null && haptic.effect(StickSlip.class) != null
+            && haptic.effect(GratingTexture.class) != null,
             "the scene's effects");
     }
 

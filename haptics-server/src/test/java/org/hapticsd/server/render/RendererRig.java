@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.hapticsd.physics.Contact;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneLoader;
 import org.hapticsd.server.scene.ToolSpec;
@@ -81,5 +82,31 @@ final class RendererRig {
         forceN.add(activeN);
         timeS += DT_S;
         return forceN;
+    }
+
+    /** Whether the tool touches a body after the last step: a world contact of the tool body, or the proxy's. */
+    boolean toolTouches() {
+        int tool = scene.toolBody();
+        for (int i = 0; i < scene.world().contactCount(); i++) {
+            Contact c = scene.world().contact(i);
+            if (c.bodyA() == tool || c.bodyB() == tool) {
+                return true;
+            }
+        }
+        return scene.proxy() != null && scene.proxy().touching();
+    }
+
+    /** How hard the bodies press the tool along their normals after the last step, N: its points, or the proxy's. */
+    double toolNormalForceN() {
+        int tool = scene.toolBody();
+        double sum = 0.0;
+        for (int i = 0; i < scene.world().contactCount(); i++) {
+            Contact c = scene.world().contact(i);
+            if (c.bodyA() == tool || c.bodyB() == tool) {
+                sum += c.normalForceN();
+            }
+        }
+        ProxyRenderer proxy = scene.proxy();
+        return proxy != null && proxy.touching() ? sum + proxy.forceN().dot(proxy.normal()) : sum;
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.hapticsd.physics.Contact;
 import org.hapticsd.server.scene.SceneException;
 import org.hapticsd.server.scene.ToolSpec;
 import org.joml.Vector3d;
@@ -53,7 +52,7 @@ class StickSlipTest {
             // The model: stuck where the tool starts to touch the wall, slipping on the slide, forgotten when the tool
             // leaves, and stuck afresh where the second press meets the wall.
             double expectedY = 0.0;
-            boolean touching = touchesTheWall(with);
+            boolean touching = with.toolTouches();
             if (touching && !wasTouching) {
                 stuckAtY = x.y;
             }
@@ -75,22 +74,6 @@ class StickSlipTest {
         // 2 cm at a slip every 1 mm (0.5 N / 500 N/m); the spring reaches within one tick's 0.01 N of 0.5 N.
         assertEquals(19, slips, 1, mode + ": slips");
         assertTrue(largestN > MAX_N - 0.011 && largestN <= MAX_N, mode + ": the sawtooth's height " + largestN);
-    }
-
-    /**
-     * Whether the tool touches the wall after the last step: a contact of the tool body with it in the world (the
-     * contact tool, the coupled proxy) or the proxy resting on it.
-     */
-    private static boolean touchesTheWall(RendererRig rig) {
-        HapticScene scene = rig.scene;
-        int tool = scene.toolBody();
-        for (int i = 0; i < scene.world().contactCount(); i++) {
-            Contact c = scene.world().contact(i);
-            if (c.bodyA() == tool || c.bodyB() == tool) {
-                return true;
-            }
-        }
-        return scene.proxy() != null && scene.proxy().touching();
     }
 
     @Test

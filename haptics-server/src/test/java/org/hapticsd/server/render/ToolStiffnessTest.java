@@ -128,6 +128,23 @@ class ToolStiffnessTest {
     }
 
     @Test
+    void shouldJudgeATextureAtTheDevicesLargestForce() throws Exception {
+        // Period 4 mm, amplitude 0.1 mm: A·(2π/λ)² = 246.7 /m, × the stylus's 10 N = 2467 N/m: K·T/2 = 1.23 >= 1. At
+        // 6 mm, 1097 N/m passes both.
+        String wall = defaultText().replace("    position: [0.03, 0.0, 0.0]\n", "    position: [0.03, 0.0, 0.0]\n"
+            + "    material: {texture: {periodM: 0.004, amplitudeM: 0.0001, direction: [0.0, 1.0, 0.0]}}\n");
+        BuiltScene scene = scene(wall);
+        List<String> warnings = warnings(scene, simulatedInfo(scene), 1000);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("the texture of body 'wall' is not passive on device 'simulated stylus': "
+            + "K·T/2 = 1.234 N·s/m (K = the device's maxForceN·amplitudeM·(2π/periodM)² = 2467 N/m")
+            && warnings.get(0).contains("lengthen its material.texture.periodM or lower its amplitudeM"),
+            warnings.get(0));
+        BuiltScene coarser = scene(wall.replace("periodM: 0.004", "periodM: 0.006"));
+        assertEquals(List.of(), warnings(coarser, simulatedInfo(coarser), 1000));
+    }
+
+    @Test
     void shouldCountTheContactDampingAgainstTheDevice() throws Exception {
         // k within both bounds, but 1000·0.001/2 + 0.6 = 1.1 >= 1: the damping spends what the spring left.
         BuiltScene scene = scene(defaultText().replace("dampingNspm: 0.2", "dampingNspm: 0.6"));
