@@ -2,6 +2,7 @@ package org.hapticsd.server;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -54,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *       with: a loaded scene cannot raise them.</li>
  *   <li>SET_PARAMETER: {@value #FORCE_SCALE} in [0, 1]; {@value #STIFFNESS} and {@value #DAMPING} between 0 and the
  *       values the current scene was loaded with, and so {@value #COUPLING_STIFFNESS} and {@value #COUPLING_DAMPING}
- *       for a scene rendered by coupling. Every parameter can only soften what the local files set.</li>
+ *       for a scene rendered by coupling; the bodies' material effects, {@code bodies.NAME.FIELD}
+ *       ({@link MaterialParameters}). Every parameter can only soften what the local files set.</li>
  *   <li>MOVE_HAND: only with the simulated stylus.</li>
  *   <li>EMERGENCY_STOP, RESET_STOP: straight to the safety layer.</li>
  * </ul>
@@ -113,6 +115,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private double loadedCouplingNspm;
     private double couplingNpm;
     private double couplingNspm;
+    /** The current scene's material effects' numbers, {@code bodies.NAME.FIELD}. */
+    private MaterialParameters materials;
 
     /**
      * Call before the loop starts: reads the first scene's contact settings.
@@ -337,10 +341,28 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 });
             }
             default -> {
+                if (materials.has(name)) {
+                    return setMaterial(name, value);
+                }
+                List<String> bodies = materials.names();
                 return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", "
-                    + STIFFNESS + ", " + DAMPING + ", " + COUPLING_STIFFNESS + ", " + COUPLING_DAMPING + ", " + BUTTONS;
+                    + STIFFNESS + ", " + DAMPING + ", " + COUPLING_STIFFNESS + ", " + COUPLING_DAMPING + ", " + BUTTONS
+                    + (bodies.isEmpty() ? "" : ", " + String.join(", ", bodies));
             }
         }
+    }
+
+    /** A material effect's number, {@code bodies.NAME.FIELD}, within its limits ({@link MaterialParameters}). */
+    private String setMaterial(String name, double value) {
+        String refused = materials.refusal(name, value);
+        if (refused != null) {
+            return refused;
+        }
+        String refusal = offer(materials.command(name, value));
+        if (refusal == null) {
+            materials.accepted(name, value);
+        }
+        return refusal;
     }
 
     /** {@value #COUPLING_STIFFNESS} or {@value #COUPLING_DAMPING}, within the coupling's loaded values. */
@@ -471,6 +493,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         loadedSettings = world.contactSettings();
         stiffnessNpm = loadedSettings.penalty().stiffnessNpm();
         dampingNspm = loadedSettings.penalty().dampingNspm();
+        materials = MaterialParameters.of(scene, rateHz);
         coupling = scene.haptic().coupling();
         if (coupling != null) {
             loadedCouplingNpm = coupling.stiffnessNpm();

@@ -22,6 +22,12 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.SceneBoard;
 import org.hapticsd.server.net.StreamEpoch;
+import org.hapticsd.server.render.BodyViscosity;
+import org.hapticsd.server.render.ContactVibration;
+import org.hapticsd.server.render.GratingTexture;
+import org.hapticsd.server.render.HapticScene;
+import org.hapticsd.server.render.StickSlip;
+import org.hapticsd.server.render.SurfaceMagnet;
 import org.hapticsd.server.safety.SafetyState;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
@@ -197,6 +203,74 @@ class ServerCommandsTest {
         ticks(1);
         assertEquals(900.0, assembly.loop().renderer().coupling().stiffnessNpm(), 0.0);
         assertEquals(0.3, assembly.loop().renderer().coupling().dampingNspm(), 0.0);
+    }
+
+    @Test
+    void shouldChangeTheMaterialEffectsOfTheBodiesWithinWhatTheFileSets() throws Exception {
+        Files.writeString(sceneDir.resolve("surfaces.yaml"), DROP.replace("name: drop", "name: surfaces").replace(
+            "    position: [0.0, 0.0, -0.05]\n", "    position: [0.0, 0.0, -0.05]\n    material: {texture: {periodM: "
+                + "0.006, amplitudeM: 0.0001, direction: [1.0, 0.0, 0.0]}, vibration: {frequencyHz: 80.0, "
+                + "amplitudeN: 0.3}, stickSlip: {stiffnessNpm: 400.0, maxForceN: 0.4}, viscosityNspm: 0.5, "
+                + "magnet: {maxForceN: 1.0, distanceM: 0.01}}\n"));
+        String before = run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.00005));
+        assertTrue(before.contains("unknown parameter 'bodies.floor.texture.amplitudeM'"), before);
+        assertNull(run(new Command.LoadScene("surfaces")));
+        ticks(1);
+        PhysicsWorld loaded = assembly.loop().world();
+        int floor = 0;
+        while (!loaded.bodyName(floor).equals("floor")) {
+            floor++;
+        }
+        HapticScene scene = assembly.loop().scene();
+        GratingTexture texture = scene.effect(GratingTexture.class);
+
+        // The grating: a smaller amplitude; a longer period, and then the amplitude back up to what keeps A·(2π/λ)²
+        // at its loaded 109.66 /m: 0.0001 × (9 mm / 6 mm)² = 0.000225 m.
+        assertNull(run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.00005)));
+        assertEquals(0.00005, texture.amplitudeM(floor), 0.0);
+        assertNull(run(new Command.SetParameter("bodies.floor.texture.periodM", 0.009)));
+        assertEquals(0.009, texture.periodM(floor), 0.0);
+        assertEquals(0.00005, texture.amplitudeM(floor), 0.0, "the period's change kept the amplitude");
+        assertNull(run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.000225)));
+        String stiffer = run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.00023));
+        assertTrue(stiffer.startsWith("OUT_OF_LIMITS: bodies.floor.texture.amplitudeM = 2.3E-4 is outside the local "
+            + "limits (0.0, 2.25") && stiffer.contains("loaded stiffness"), stiffer);
+        String finer = run(new Command.SetParameter("bodies.floor.texture.periodM", 0.008));
+        assertTrue(finer.startsWith("OUT_OF_LIMITS: bodies.floor.texture.periodM = 0.008 is outside the local limits "
+            + "[0.009"), finer);
+
+        // The vibration: any frequency up to half the rate, an amplitude up to the file's.
+        ContactVibration vibration = scene.effect(ContactVibration.class);
+        assertNull(run(new Command.SetParameter("bodies.floor.vibration.frequencyHz", 250.0)));
+        assertTrue(run(new Command.SetParameter("bodies.floor.vibration.frequencyHz", 501.0)).contains("alias"));
+        assertNull(run(new Command.SetParameter("bodies.floor.vibration.amplitudeN", 0.0)));
+        assertTrue(run(new Command.SetParameter("bodies.floor.vibration.amplitudeN", 0.31)).contains("[0.0, 0.3]"));
+        assertEquals(250.0, vibration.frequencyHz(floor), 0.0);
+        assertEquals(0.0, vibration.amplitudeN(floor), 0.0);
+
+        // The stick-slip, the viscosity and the magnet: lower only.
+        StickSlip stickSlip = scene.effect(StickSlip.class);
+        assertNull(run(new Command.SetParameter("bodies.floor.stickSlip.maxForceN", 0.2)));
+        assertNull(run(new Command.SetParameter("bodies.floor.stickSlip.stiffnessNpm", 300.0)));
+        assertTrue(run(new Command.SetParameter("bodies.floor.stickSlip.stiffnessNpm", 0.0)).contains("(0.0, 400.0]"));
+        assertEquals(300.0, stickSlip.stiffnessNpm(0), 0.0);
+        assertEquals(0.2, stickSlip.maxForceN(0), 0.0, "the stiffness's change kept the force");
+        assertNull(run(new Command.SetParameter("bodies.floor.viscosityNspm", 0.0)));
+        assertTrue(run(new Command.SetParameter("bodies.floor.viscosityNspm", 0.6)).contains("[0.0, 0.5]"));
+        assertEquals(0.0, scene.effect(BodyViscosity.class).dampingNspm(0), 0.0);
+        assertNull(run(new Command.SetParameter("bodies.floor.magnet.maxForceN", 0.5)));
+        assertEquals(0.5, scene.effect(SurfaceMagnet.class).maxForceN(0), 0.0);
+        String unknown = run(new Command.SetParameter("bodies.ball.viscosityNspm", 0.1));
+        assertTrue(unknown.contains("unknown parameter 'bodies.ball.viscosityNspm'")
+            && unknown.contains("bodies.floor.texture.periodM, bodies.floor.texture.amplitudeM"), unknown);
+
+        // RESET_SCENE builds the file's values again.
+        assertNull(run(new Command.ResetScene()));
+        ticks(1);
+        HapticScene reset = assembly.loop().scene();
+        assertEquals(0.0001, reset.effect(GratingTexture.class).amplitudeM(floor), 0.0);
+        assertEquals(0.3, reset.effect(ContactVibration.class).amplitudeN(floor), 0.0);
+        assertNull(run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.0001)));
     }
 
     @Test

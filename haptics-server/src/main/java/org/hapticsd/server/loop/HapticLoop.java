@@ -46,6 +46,7 @@ import org.joml.Vector3dc;
  */
 public final class HapticLoop implements LoopControl {
     // The scene: replaced as a whole, on the loop thread, by replaceScene.
+    private HapticScene scene;
     private PhysicsWorld world;
     private int toolBody;
     private DeviceMapping mapping;
@@ -766,6 +767,7 @@ public final class HapticLoop implements LoopControl {
     }
 
     private void takeScene(HapticScene scene) {
+        this.scene = scene;
         world = scene.world();
         toolBody = scene.toolBody();
         mapping = scene.mapping();
@@ -847,6 +849,11 @@ public final class HapticLoop implements LoopControl {
     /** The renderer of the scene the loop runs. */
     public ForceRenderer renderer() {
         return renderer;
+    }
+
+    /** The scene the loop runs. Loop thread, or after the loop stopped (a test between ticks). */
+    public HapticScene scene() {
+        return scene;
     }
 
     @Override

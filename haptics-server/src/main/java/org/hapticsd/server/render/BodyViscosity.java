@@ -53,6 +53,19 @@ public final class BodyViscosity implements HapticEffect {
         return dampingNspm[i];
     }
 
+    /**
+     * Changes the {@code i}-th viscous body's damping (a stream client's SET_PARAMETER, whose caller keeps it within
+     * what the scene was loaded with; 0 switches it off). Loop thread.
+     *
+     * @throws IllegalArgumentException for a value that is not finite and {@code >= 0}
+     */
+    public void setDampingNspm(int i, double dampingNspm) {
+        if (!(dampingNspm >= 0.0 && Double.isFinite(dampingNspm))) {
+            throw new IllegalArgumentException("a viscosity must be finite and >= 0, got " + dampingNspm + " N·s/m");
+        }
+        this.dampingNspm[i] = dampingNspm;
+    }
+
     /** {@code −b·v} of every viscous body the tool's sphere at the hand overlaps. */
     @Override
     public Vector3d addTo(RenderContext ctx, Vector3d forceN) {

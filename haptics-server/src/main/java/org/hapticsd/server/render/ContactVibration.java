@@ -40,6 +40,32 @@ public final class ContactVibration implements HapticEffect {
         this.amplitudeN = amplitudeN.clone();
     }
 
+    /** Body {@code body}'s frequency, Hz. */
+    public double frequencyHz(int body) {
+        return frequencyHz[body];
+    }
+
+    /** Body {@code body}'s amplitude, N; 0 for a body that does not vibrate. */
+    public double amplitudeN(int body) {
+        return amplitudeN[body];
+    }
+
+    /**
+     * Changes body {@code body}'s vibration (a stream client's SET_PARAMETER, whose caller keeps the amplitude within
+     * what the scene was loaded with and the frequency within half the loop's rate). Loop thread.
+     *
+     * @throws IllegalArgumentException for a value that is not finite and {@code >= 0}
+     */
+    public void set(int body, double frequencyHz, double amplitudeN) {
+        if (!(frequencyHz >= 0.0 && Double.isFinite(frequencyHz) && amplitudeN >= 0.0
+                && Double.isFinite(amplitudeN))) {
+            throw new IllegalArgumentException("a vibration needs a finite frequency and amplitude >= 0, got "
+                + frequencyHz + " Hz and " + amplitudeN + " N");
+        }
+        this.frequencyHz[body] = frequencyHz;
+        this.amplitudeN[body] = amplitudeN;
+    }
+
     /** The vibration of every body the tool touches now ({@link ToolTouches}), at the loop's simulated time. */
     @Override
     public Vector3d addTo(RenderContext ctx, Vector3d forceN) {

@@ -76,6 +76,31 @@ public final class GratingTexture implements HapticEffect {
         return amplitudeM[bodies[i]] * k * k;
     }
 
+    /** The grating's period on body {@code body} (an index in the world), m; 0 without a texture. */
+    public double periodM(int body) {
+        return periodM[body];
+    }
+
+    /** The grating's amplitude on body {@code body}, m; 0 without a texture. */
+    public double amplitudeM(int body) {
+        return amplitudeM[body];
+    }
+
+    /**
+     * Changes body {@code body}'s grating (a stream client's SET_PARAMETER, whose caller keeps it within what the
+     * scene was loaded with). Loop thread.
+     *
+     * @throws IllegalArgumentException for a body without a texture, or a value that is not finite and {@code > 0}
+     */
+    public void set(int body, double periodM, double amplitudeM) {
+        if (direction[body] == null || !(periodM > 0.0 && Double.isFinite(periodM) && amplitudeM > 0.0
+                && Double.isFinite(amplitudeM))) {
+            throw new IllegalArgumentException("body " + body + ": a texture needs a finite period and amplitude > 0");
+        }
+        this.periodM[body] = periodM;
+        this.amplitudeM[body] = amplitudeM;
+    }
+
     /** The lateral force of every textured body the tool presses now. */
     @Override
     public Vector3d addTo(RenderContext ctx, Vector3d forceN) {

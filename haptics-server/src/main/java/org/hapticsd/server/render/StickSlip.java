@@ -73,6 +73,28 @@ public final class StickSlip implements HapticEffect {
         return stiffnessNpm[bodies[i]];
     }
 
+    /** The largest force of the {@code i}-th stick-slip body, N. */
+    public double maxForceN(int i) {
+        return maxForceN[bodies[i]];
+    }
+
+    /**
+     * Changes body {@code body}'s stick-slip (a stream client's SET_PARAMETER, whose caller keeps it within what the
+     * scene was loaded with). Loop thread.
+     *
+     * @param body an index in the world, of a stick-slip body
+     * @throws IllegalArgumentException for a body without stick-slip, or a value that is not finite and {@code > 0}
+     */
+    public void set(int body, double stiffnessNpm, double maxForceN) {
+        if (stuckAtM[body] == null || !(stiffnessNpm > 0.0 && Double.isFinite(stiffnessNpm) && maxForceN > 0.0
+                && Double.isFinite(maxForceN))) {
+            throw new IllegalArgumentException("body " + body + ": a stick-slip needs a finite stiffness and force "
+                + "> 0");
+        }
+        this.stiffnessNpm[body] = stiffnessNpm;
+        this.maxForceN[body] = maxForceN;
+    }
+
     /** Adds the springs of the stick-slip bodies the tool touches now ({@link ToolTouches}), each across its normal. */
     @Override
     public Vector3d addTo(RenderContext ctx, Vector3d forceN) {

@@ -62,6 +62,24 @@ public final class SurfaceMagnet implements HapticEffect {
         return 2.0 * maxForceN[i] / distanceM[i];
     }
 
+    /** The largest pull of the {@code i}-th magnetic body, N. */
+    public double maxForceN(int i) {
+        return maxForceN[i];
+    }
+
+    /**
+     * Changes the {@code i}-th magnetic body's largest pull (a stream client's SET_PARAMETER, whose caller keeps it
+     * within what the scene was loaded with; 0 switches it off). Loop thread.
+     *
+     * @throws IllegalArgumentException for a value that is not finite and {@code >= 0}
+     */
+    public void setMaxForceN(int i, double maxForceN) {
+        if (!(maxForceN >= 0.0 && Double.isFinite(maxForceN))) {
+            throw new IllegalArgumentException("a magnet's force must be finite and >= 0, got " + maxForceN + " N");
+        }
+        this.maxForceN[i] = maxForceN;
+    }
+
     /** The magnetic bodies' pull on the hand. */
     @Override
     public Vector3d addTo(RenderContext ctx, Vector3d forceN) {
