@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "hapticsd", mixinStandardHelpOptions = true, version = "hapticsd 0.1.0",
     description = "Haptic rendering server for force-feedback devices.",
     subcommands = {RunCommand.class, SimulateCommand.class, BenchCommand.class, TestCommand.class,
-        EmulateCommand.class, DevicesCommand.class, WatchCommand.class, SceneCommand.class, CalibrateCommand.class})
+        EmulateCommand.class, DevicesCommand.class, WatchCommand.class, SendCommand.class, SceneCommand.class,
+        CalibrateCommand.class})
 public final class HapticsdCommand {
     private final PrintWriter out;
     private final PrintWriter err;

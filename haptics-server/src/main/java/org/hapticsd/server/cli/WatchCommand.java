@@ -71,36 +71,18 @@ final class WatchCommand implements Callable<Integer> {
         if (rateHz != null && (rateHz < 0 || rateHz > 0xFFFF)) {
             throw new UsageException("--rate must be 0..65535 Hz (0 = every tick), got " + rateHz);
         }
-        StreamClient.Builder builder = builder(url);
+        StreamClient.Builder builder = builder(url, token, tls, trustCert);
         if (rateHz != null) {
             builder.rateHz(rateHz);
-        }
-        if (token != null) {
-            try {
-                builder.token(token);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--token: " + e.getMessage());
-            }
-        }
-        if (tls) {
-            try {
-                builder.tls(true);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--tls is for tcp:// URLs; " + url + " chooses TLS by its scheme (wss://)");
-            }
-        }
-        if (trustCert != null) {
-            builder.trustCertificate(trustCert);
         }
         StreamRecordingWriter recording = openRecording();
         WatchListener listener = new WatchListener(out, recording);
         StreamClient client;
         try {
-            client = builder.listener(listener).build();
-        } catch (IllegalArgumentException e) {
+            client = build(builder.listener(listener));
+        } catch (UsageException e) {
             closeQuietly(recording);
-            // The library names its builder method; on the command line that is --tls.
-            throw new UsageException("--trust-cert: " + e.getMessage().replace("tls(true)", "--tls"));
+            throw e;
         }
 
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -181,6 +163,42 @@ final class WatchCommand implements Callable<Integer> {
             return "; watch stopped before its first attempt finished: give it more --seconds";
         }
         return "";
+    }
+
+    /**
+     * The client builder for {@code --url} with {@code --token}, {@code --tls} and {@code --trust-cert} (each null or
+     * false when not given), or a {@link UsageException} saying what is wrong with them.
+     */
+    static StreamClient.Builder builder(String url, String token, boolean tls, Path trustCert) {
+        StreamClient.Builder builder = builder(url);
+        if (token != null) {
+            try {
+                builder.token(token);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--token: " + e.getMessage());
+            }
+        }
+        if (tls) {
+            try {
+                builder.tls(true);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--tls is for tcp:// URLs; " + url + " chooses TLS by its scheme (wss://)");
+            }
+        }
+        if (trustCert != null) {
+            builder.trustCertificate(trustCert);
+        }
+        return builder;
+    }
+
+    /** The client, or a {@link UsageException} for a {@code --trust-cert} it cannot use. */
+    static StreamClient build(StreamClient.Builder builder) {
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            // The library names its builder method; on the command line that is --tls.
+            throw new UsageException("--trust-cert: " + e.getMessage().replace("tls(true)", "--tls"));
+        }
     }
 
     /** The client builder for {@code --url}, or a {@link UsageException} saying what is wrong with it. */

@@ -1,0 +1,106 @@
+package org.hapticsd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.StreamService;
+import org.hapticsd.server.loop.LoopRunner;
+import org.hapticsd.server.loop.WaitStrategies;
+import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.StreamServerConfig;
+import org.hapticsd.server.scene.BuiltScene;
+import org.hapticsd.server.scene.SceneBuilder;
+import org.hapticsd.server.scene.SceneLoader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hapticsd send} against the real loop (default wall scene, simulated stylus) and stream server in this
+ * process, on 127.0.0.1: an accepted command exits 0 once its change is in force, a refused one exits 1 with the
+ * server's reason, a server that is not there exits 1, and a malformed command line exits 2 naming what is wrong.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SendCommandTest {
+    private static final String TOKEN = "send-test-token";
+
+    @TempDir
+    Path dir;
+
+    private LoopAssembly assembly;
+    private LoopRunner runner;
+    private StreamService service;
+    private String url;
+
+    @BeforeEach
+    void start() throws Exception {
+        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
+        SimulatedDevice device = scene.newSimulatedDevice();
+        device.open();
+        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
+        service = StreamService.start(assembly, StreamServerConfig.defaults().withPorts(0, 0)
+                .withBind(StreamServerConfig.LOOPBACK, TOKEN), new LoopStatsBoard(),
+            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), dir);
+        assembly.loop().setTickSink(service.events());
+        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
+        runner.start();
+        url = "ws://127.0.0.1:" + service.server().httpPort() + "/ws";
+    }
+
+    @AfterEach
+    void stop() {
+        runner.close();
+        service.close();
+    }
+
+    @Test
+    void shouldPauseAndSetAParameterAndSayWhenTheServerRefuses() throws Exception {
+        CliCall pause = CliCall.run("send", "--url", url, "--token", TOKEN, "pause");
+        assertEquals(Main.EXIT_OK, pause.exitCode(), pause.toString());
+        assertTrue(pause.out().contains("PAUSE: accepted"), pause.toString());
+        assertTrue(assembly.loop().paused(), "the ACK came once the loop had paused");
+
+        CliCall soften = CliCall.run("send", "--url", url, "--token", TOKEN, "set", "contact.stiffnessNpm", "400");
+        assertEquals(Main.EXIT_OK, soften.exitCode(), soften.toString());
+        assertTrue(soften.out().contains("SET_PARAMETER contact.stiffnessNpm = 400.0: accepted"), soften.toString());
+        assertEquals(400.0, assembly.loop().world().contactSettings().penalty().stiffnessNpm(), 0.0);
+
+        CliCall stiffer = CliCall.run("send", "--url", url, "--token", TOKEN, "set", "contact.stiffnessNpm", "5000");
+        assertEquals(Main.EXIT_FAILURE, stiffer.exitCode(), stiffer.toString());
+        assertTrue(stiffer.err().contains("hapticsd: send: SET_PARAMETER contact.stiffnessNpm = 5000.0 refused: "
+            + "OUT_OF_LIMITS"), stiffer.toString());
+
+        CliCall wrongToken = CliCall.run("send", "--url", url, "--token", "not-the-token", "resume");
+        assertEquals(Main.EXIT_FAILURE, wrongToken.exitCode(), wrongToken.toString());
+        assertTrue(wrongToken.err().contains("RESUME refused"), wrongToken.toString());
+        assertTrue(assembly.loop().paused(), "still paused");
+
+        CliCall resume = CliCall.run("send", "--url", url, "--token", TOKEN, "resume");
+        assertEquals(Main.EXIT_OK, resume.exitCode(), resume.toString());
+        assertTrue(!assembly.loop().paused(), "resumed");
+    }
+
+    @Test
+    void shouldExitOneWhenNoServerAnswersAndTwoForAMalformedCommandLine() throws Exception {
+        CliCall nobody = CliCall.run("send", "--url", "ws://127.0.0.1:1/ws", "--timeout", "2", "pause");
+        assertEquals(Main.EXIT_FAILURE, nobody.exitCode(), nobody.toString());
+        assertTrue(nobody.err().contains("hapticsd: send: could not connect to ws://127.0.0.1:1/ws"), nobody.toString());
+
+        for (String[] line : new String[][] {{"send", "jump"}, {"send", "set", "contact.stiffnessNpm"},
+                {"send", "set", "contact.stiffnessNpm", "soft"}, {"send", "pause", "now"},
+                {"send", "--url", "nonsense url", "pause"}, {"send", "--timeout", "0", "pause"}}) {
+            CliCall call = CliCall.run(line);
+            assertEquals(Main.EXIT_USAGE, call.exitCode(), call.toString());
+            assertTrue(call.err().lines().count() <= 3 && !call.err().contains("Exception"), call.toString());
+        }
+        CliCall jump = CliCall.run("send", "jump");
+        assertTrue(jump.err().contains("unknown action 'jump': one of pause, resume"), jump.toString());
+    }
+}
