@@ -23,11 +23,11 @@ import org.hapticsd.server.scene.BuiltScene;
  * grating's amplitude and period together within its loaded stiffness {@code A·(2π/λ)²} (a longer period, or a smaller
  * amplitude); a vibration's frequency up to half the loop's rate.
  *
- * <p>Built off the loop thread from a freshly built scene, before the loop has it; used under the lock of
- * {@link ServerCommands}.
+ * <p>Built off the loop thread from a freshly built scene, before the loop has it; used by one thread at a time (under
+ * the lock of {@link ServerCommands}; a test script's runner, which sets its {@code set} steps' in timeline order).
  */
-final class MaterialParameters {
-    static final String PREFIX = "bodies.";
+public final class MaterialParameters {
+    public static final String PREFIX = "bodies.";
 
     /** One number of one body's effect: its loaded and current values, and how a pair of them reaches the effect. */
     private static final class Entry {
@@ -61,7 +61,7 @@ final class MaterialParameters {
     }
 
     /** The parameters of {@code scene}'s material effects, at their loaded values. */
-    static MaterialParameters of(BuiltScene scene, int rateHz) {
+    public static MaterialParameters of(BuiltScene scene, int rateHz) {
         MaterialParameters p = new MaterialParameters(rateHz);
         HapticScene haptic = scene.haptic();
         GratingTexture texture = haptic.effect(GratingTexture.class);
@@ -114,17 +114,17 @@ final class MaterialParameters {
     }
 
     /** Whether {@code name} is one of the current scene's parameters. */
-    boolean has(String name) {
+    public boolean has(String name) {
         return entries.containsKey(name);
     }
 
     /** The current scene's parameter names, in body and effect order. */
-    List<String> names() {
+    public List<String> names() {
         return new ArrayList<>(entries.keySet());
     }
 
     /** Null when {@code name} may be set to {@code value}; the OUT_OF_LIMITS refusal otherwise. */
-    String refusal(String name, double value) {
+    public String refusal(String name, double value) {
         Entry e = entries.get(name);
         String field = name.substring(name.lastIndexOf('.') + 1);
         double low = 0.0;
@@ -166,14 +166,14 @@ final class MaterialParameters {
     }
 
     /** The loop command that sets {@code name} to {@code value} (checked by {@link #refusal}), with its partner's. */
-    LoopCommand command(String name, double value) {
+    public LoopCommand command(String name, double value) {
         Entry e = entries.get(name);
         double partners = e.partner == null ? 0.0 : e.partner.value;
         return loop -> e.setter.set(value, partners);
     }
 
     /** Records that {@code name} was set to {@code value} (its command accepted). */
-    void accepted(String name, double value) {
+    public void accepted(String name, double value) {
         entries.get(name).value = value;
     }
 }

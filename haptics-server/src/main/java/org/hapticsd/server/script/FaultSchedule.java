@@ -12,8 +12,8 @@ import org.hapticsd.server.loop.LoopCommand;
 
 /**
  * Injects a script's faults at their times while the loop runs: unplugging the emulator's cable (and plugging it
- * back), noise on the line, and a stall of the loop thread itself; and its known forces ({@code renderForce}), which
- * the loop adds to what it renders. In real time {@link #run} does it from the
+ * back), noise on the line, and a stall of the loop thread itself; its known forces ({@code renderForce}), which
+ * the loop adds to what it renders; and its changes of the bodies' material effects ({@code set}). In real time {@link #run} does it from the
  * script's own thread on the wall clock; in lockstep the loop thread calls {@link #runDue} before each tick, so a
  * fault lands on the same tick on every machine.
  *
@@ -28,15 +28,20 @@ final class FaultSchedule {
     private record Action(double atS, Runnable run) {
     }
 
+    /** A loop command the script gives at a time: a {@code set} step's change. */
+    record Timed(double atS, LoopCommand command) {
+    }
+
     private final List<Action> actions = new ArrayList<>();
     private int next;
 
     /**
+     * @param changes      the {@code set} steps' commands at their times
      * @param emulator     the in-process emulator the cable and line faults act on (null without one)
      * @param stallCommand makes the loop command that stalls the loop for the given nanoseconds
      */
-    FaultSchedule(List<ScriptSpec.Step> timeline, CommandQueue commands, EmulatorControl emulator,
-                  LongFunction<LoopCommand> stallCommand) {
+    FaultSchedule(List<ScriptSpec.Step> timeline, List<Timed> changes, CommandQueue commands,
+                  EmulatorControl emulator, LongFunction<LoopCommand> stallCommand) {
         for (ScriptSpec.Step step : timeline) {
             if (step.unplugS() > 0) {
                 actions.add(new Action(step.atS(), () -> emulator.setUnplugged(true)));
@@ -54,6 +59,10 @@ final class FaultSchedule {
                 actions.add(new Action(step.atS(), () -> commands.offer(force)));
             }
         }
+        for (Timed change : changes) {
+            actions.add(new Action(change.atS(), () -> commands.offer(change.command())));
+        }
+        // Stable: steps at the same time keep the timeline's order.
         actions.sort(Comparator.comparingDouble(Action::atS));
     }
 

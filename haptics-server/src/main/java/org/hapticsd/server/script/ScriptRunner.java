@@ -40,6 +40,7 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.record.Recording;
 import org.hapticsd.server.record.TickRecorder;
+import org.hapticsd.server.MaterialParameters;
 import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.safety.SafetyFault;
@@ -216,6 +217,7 @@ public final class ScriptRunner {
         double previousS = -1;
         double previousButtonsS = -1;
         double previousForceS = -1;
+        double previousSetS = -1;
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.Step step = spec.timeline().get(i);
             String at = "timeline[" + i + "]";
@@ -224,7 +226,7 @@ public final class ScriptRunner {
             }
             if (step.kinds() != 1) {
                 throw error(file, step, at, "give exactly one of hold, moveTo, press, release, buttons, "
-                    + "renderForce, unplug, garbage or stall");
+                    + "renderForce, set, unplug, garbage or stall");
             }
             if (step.frequencyHz() != 0 && step.renderForceN() == null) {
                 throw error(file, step, at + ".frequencyHz", "only a renderForce step has a frequency");
@@ -239,6 +241,18 @@ public final class ScriptRunner {
             if (!Double.isNaN(spec.durationS()) && step.atS() >= spec.durationS()) {
                 throw error(file, step, at + ".at", String.format(Locale.ROOT, "%.3f s is not before the run's end "
                     + "(duration %.3f s): the step would never happen", step.atS(), spec.durationS()));
+            }
+            if (step.set() != null) {
+                ScriptSpec.SetSpec set = step.set();
+                if (set.name() == null || Double.isNaN(set.value())) {
+                    throw error(file, set, at + ".set", "give both name (bodies.NAME.FIELD) and value");
+                }
+                // Set in timeline order: a grating's amplitude is judged with the period the steps before it left.
+                if (!(step.atS() > previousSetS)) {
+                    throw error(file, step, at + ".at", "times must increase along the timeline's set steps");
+                }
+                previousSetS = step.atS();
+                continue;
             }
             if (step.renderForceN() != null) {
                 // A known force may start or change during a move or a hold; force steps follow each other.
@@ -380,6 +394,38 @@ public final class ScriptRunner {
         return new ScriptException(file + ":" + where.line() + ":" + where.column() + ": " + field + ": " + problem);
     }
 
+    /**
+     * The loop commands of the {@code set} steps, at their times, for {@code scene} (the one the loop will run): each
+     * name one of its bodies' material effects, each value within what the scene file sets, judged in timeline order
+     * ({@link MaterialParameters}, the stream's SET_PARAMETER rule).
+     */
+    private static List<FaultSchedule.Timed> parameterChanges(Path file, ScriptSpec spec, BuiltScene scene, int rateHz)
+            throws ScriptException {
+        MaterialParameters materials = MaterialParameters.of(scene, rateHz);
+        List<FaultSchedule.Timed> changes = new ArrayList<>();
+        for (int i = 0; i < spec.timeline().size(); i++) {
+            ScriptSpec.SetSpec set = spec.timeline().get(i).set();
+            if (set == null) {
+                continue;
+            }
+            String at = "timeline[" + i + "].set";
+            if (!materials.has(set.name())) {
+                List<String> names = materials.names();
+                throw error(file, set, at + ".name", "'" + set.name() + "' is not a material effect of scene '"
+                    + scene.name() + "'" + (names.isEmpty() ? " (its bodies have none)" : "; it has "
+                    + String.join(", ", names)));
+            }
+            String refused = materials.refusal(set.name(), set.value());
+            if (refused != null) {
+                throw error(file, set, at + ".value", refused.substring(refused.indexOf(':') + 2));
+            }
+            changes.add(new FaultSchedule.Timed(spec.timeline().get(i).atS(), materials.command(set.name(),
+                set.value())));
+            materials.accepted(set.name(), set.value());
+        }
+        return changes;
+    }
+
     /** Builds the script's scene: its file relative to the script's folder, or the embedded default. */
     public BuiltScene scene(Path scriptFile, ScriptSpec spec) throws ScriptException {
         SceneLoader loader = new SceneLoader();
@@ -492,6 +538,8 @@ public final class ScriptRunner {
         sceneBuilt = false;
         BuiltScene scene = scene(scriptFile, spec);
         sceneBuilt = true;
+        List<FaultSchedule.Timed> changes = parameterChanges(scriptFile, spec, scene,
+            spec.rateHz() != null ? spec.rateHz() : scene.rateHz());
         int[] traced = tracedBodies(scriptFile, spec, scene);
         int rateHz = spec.rateHz() != null ? spec.rateHz() : scene.rateHz();
         double durationS = durationS(spec);
@@ -565,10 +613,10 @@ public final class ScriptRunner {
         EmulatorControl.HostTiming emulatorTiming = null;
         try {
             if (lockstep) {
-                runLockstep(spec, assembly, trace, emulator, emulatorHand, lockstepClock, rateHz, durationS,
+                runLockstep(spec, changes, assembly, trace, emulator, emulatorHand, lockstepClock, rateHz, durationS,
                     () -> stopRequested);
             } else {
-                FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator,
+                FaultSchedule faults = new FaultSchedule(spec.timeline(), changes, assembly.commands(), emulator,
                     FaultSchedule.parkingStall(trace));
                 LoopRunner runner = new LoopRunner(assembly.loop(), rateHz, WaitStrategies.HYBRID,
                     SystemNanoClock.INSTANCE, rtPriority).keepCpuAwake(keepCpuAwake);
@@ -646,14 +694,15 @@ public final class ScriptRunner {
      * The lockstep run: the loop on its own thread (as in real time, it owns the device), its clock the lockstep
      * clock, the script's faults applied before the tick they fall on.
      */
-    private static void runLockstep(ScriptSpec spec, LoopAssembly assembly, TickTrace trace, EmulatorControl emulator,
-                                    DeferredStartHandTarget emulatorHand, LockstepClock clock, int rateHz,
-                                    double durationS, java.util.function.BooleanSupplier stop) throws ScriptException {
+    private static void runLockstep(ScriptSpec spec, List<FaultSchedule.Timed> changes, LoopAssembly assembly,
+                                    TickTrace trace, EmulatorControl emulator, DeferredStartHandTarget emulatorHand,
+                                    LockstepClock clock, int rateHz, double durationS,
+                                    java.util.function.BooleanSupplier stop) throws ScriptException {
         LongFunction<LoopCommand> stall = stallNs -> loop -> {
             trace.markInjectedStall();
             clock.advanceBy(stallNs);
         };
-        FaultSchedule faults = new FaultSchedule(spec.timeline(), assembly.commands(), emulator, stall);
+        FaultSchedule faults = new FaultSchedule(spec.timeline(), changes, assembly.commands(), emulator, stall);
         LockstepRunner runner = new LockstepRunner(assembly.loop(), rateHz, clock);
         long durationNs = Math.round(durationS * 1e9);
         Throwable[] failure = new Throwable[1];

@@ -207,6 +207,36 @@ public final class ScriptSpec {
         return value.clone();
     }
 
+    /** A {@code set} step's parameter: {@code bodies.NAME.FIELD} and its new value. */
+    public static final class SetSpec extends Located {
+        private String name;
+        private double value = Double.NaN;
+
+        public void setName(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = value;
+        }
+
+        public void setValue(double value) {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException("value must be finite");
+            }
+            this.value = value;
+        }
+
+        /** Null when the file leaves it out. */
+        public String name() {
+            return name;
+        }
+
+        /** NaN when the file leaves it out. */
+        public double value() {
+            return value;
+        }
+    }
+
     /**
      * One timeline step for the simulated hand: {@code hold: [x, y, z]} jumps the hand target there at {@code at};
      * {@code moveTo: [x, y, z]} with {@code over: S} moves it there in a straight line from {@code at} to
@@ -225,6 +255,7 @@ public final class ScriptSpec {
         private int buttons = -1;
         private double[] renderForceN;
         private double frequencyHz;
+        private SetSpec set;
 
         public void setAt(double value) {
             this.atS = nonNegative("at", value);
@@ -314,6 +345,19 @@ public final class ScriptSpec {
             return frequencyHz;
         }
 
+        /**
+         * {@code set: {name, value}}: a body's material effect changed at {@code at}, as a stream client's
+         * SET_PARAMETER {@code bodies.NAME.FIELD} would, within what the scene file sets.
+         */
+        public void setSet(SetSpec value) {
+            this.set = value;
+        }
+
+        /** The parameter a {@code set} step changes, or null for another kind of step. */
+        public SetSpec set() {
+            return set;
+        }
+
         /** Emulator only: the cable is out for this many seconds (the device neither hears nor answers). */
         public void setUnplug(double value) {
             this.unplugS = positive("unplug", value);
@@ -347,11 +391,14 @@ public final class ScriptSpec {
             return stallS;
         }
 
-        /** How many of hold, moveTo, press, release, buttons, renderForce, unplug, garbage, stall this step gives. */
+        /**
+         * How many of hold, moveTo, press, release, buttons, renderForce, set, unplug, garbage, stall this step
+         * gives.
+         */
         int kinds() {
             return (holdM != null ? 1 : 0) + (moveToM != null ? 1 : 0) + (pressN != null ? 1 : 0) + (release ? 1 : 0)
-                + (buttons >= 0 ? 1 : 0) + (renderForceN != null ? 1 : 0) + (unplugS > 0 ? 1 : 0)
-                + (garbageBytes > 0 ? 1 : 0) + (stallS > 0 ? 1 : 0);
+                + (buttons >= 0 ? 1 : 0) + (renderForceN != null ? 1 : 0) + (set != null ? 1 : 0)
+                + (unplugS > 0 ? 1 : 0) + (garbageBytes > 0 ? 1 : 0) + (stallS > 0 ? 1 : 0);
         }
 
         boolean movesHand() {

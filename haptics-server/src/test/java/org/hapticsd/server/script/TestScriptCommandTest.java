@@ -179,6 +179,51 @@ class TestScriptCommandTest {
     }
 
     /**
+     * {@code set}: a script changes a body's material effect on its timeline, as a stream client's SET_PARAMETER
+     * would. The default wall made magnetic (1 N over 10 mm), the hand held 13 mm from it: the stylus settles where the
+     * hand's spring (200 N/m) and the pull balance, 4 mm from the wall, pulled 0.8 N; {@code set} turns the magnet off
+     * and the force goes to zero (through the safety layer's slew limit, 0.5 N a tick). A name the scene does not
+     * have, or a value above the file's, is refused before the run, naming the step.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldChangeABodysMaterialEffectOnTheTimeline(@TempDir Path dir) throws Exception {
+        String wall = Files.readString(Path.of("../scenes/wall.yaml")).replace("    position: [0.03, 0.0, 0.0]\n",
+            "    position: [0.03, 0.0, 0.0]\n    material: {magnet: {maxForceN: 1.0, distanceM: 0.01}}\n");
+        Files.writeString(dir.resolve("magnet.yaml"), wall);
+        String script = """
+            name: magnet off
+            device: sim
+            timing: lockstep
+            scene: magnet.yaml
+            duration: 5.0
+            timeline:
+              - {at: 0.0, hold: [0.017, 0.0, 0.0]}
+              - {at: 4.0, set: {name: bodies.wall.magnet.maxForceN, value: 0.0}}
+            assertions:
+              - {name: active, from: 3.5, to: 3.99, safety: active}
+              - {name: pulled, from: 3.5, to: 3.99, force: {axis: x, min: 0.79, max: 0.81}}
+              - {name: let go, from: 4.5, to: 5.0, force: {axis: magnitude, max: 1e-9}}
+            """;
+        Path file = Files.writeString(dir.resolve("set.yaml"), script);
+        Outcome changed = run("test", file.toString());
+        assertEquals(0, changed.code(), changed.out() + changed.err());
+        assertTrue(changed.out().contains("3 passed, 0 failed"), changed.out());
+
+        Path stronger = Files.writeString(dir.resolve("stronger.yaml"), script.replace("value: 0.0", "value: 2.0"));
+        Outcome above = run("test", stronger.toString());
+        assertEquals(2, above.code(), above.out() + above.err());
+        assertTrue(above.err().contains("timeline[1].set.value: bodies.wall.magnet.maxForceN = 2.0 is outside the "
+            + "local limits [0.0, 1.0]"), above.err());
+        Path other = Files.writeString(dir.resolve("other.yaml"), script.replace("bodies.wall.magnet.maxForceN",
+            "bodies.box.viscosityNspm"));
+        Outcome unknown = run("test", other.toString());
+        assertEquals(2, unknown.code(), unknown.out() + unknown.err());
+        assertTrue(unknown.err().contains("timeline[1].set.name: 'bodies.box.viscosityNspm' is not a material effect "
+            + "of scene 'wall'; it has bodies.wall.magnet.maxForceN"), unknown.err());
+    }
+
+    /**
      * {@code buttons}: a script presses the stylus's first button on {@code scenes/grab.yaml}'s cube and lifts it;
      * the hand then holds the cube's weight (1.47 N down). On the simulated stylus and through the emulator's link
      * (its STATE carries the buttons). Without the buttons step the tool lifts off alone and the check fails.
