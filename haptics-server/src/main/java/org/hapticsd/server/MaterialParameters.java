@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleConsumer;
+import java.util.function.Function;
 import org.hapticsd.server.loop.LoopCommand;
 import org.hapticsd.server.render.BodyViscosity;
 import org.hapticsd.server.render.ContactVibration;
@@ -31,16 +33,16 @@ public final class MaterialParameters {
 
     /** One number of one body's effect: its loaded and current values, and how a pair of them reaches the effect. */
     private static final class Entry {
-        final String field;
         final double loaded;
         double value;
         /** The other number of the same effect (its period for an amplitude, ...), or null. */
         Entry partner;
         /** Sets (this value, the partner's value) on the loop, in the effect's own order. */
         final PairSetter setter;
+        /** Where the value may go, worked out when it is checked (a grating's depends on its partner's value). */
+        Function<Entry, Range> range;
 
-        Entry(String field, double loaded, PairSetter setter) {
-            this.field = field;
+        Entry(double loaded, PairSetter setter) {
             this.loaded = loaded;
             this.value = loaded;
             this.setter = setter;
@@ -53,16 +55,47 @@ public final class MaterialParameters {
         void set(double mine, double partners);
     }
 
-    private final Map<String, Entry> entries = new LinkedHashMap<>();
-    private final int rateHz;
+    /** {@code [low, high]} or {@code (low, high]} (an infinite high is open), and why. */
+    private record Range(double low, boolean lowIncluded, double high, String why) {
+        boolean holds(double v) {
+            return (lowIncluded ? v >= low : v > low) && (v <= high || high == Double.POSITIVE_INFINITY)
+                && Double.isFinite(v);
+        }
 
-    private MaterialParameters(int rateHz) {
-        this.rateHz = rateHz;
+        @Override
+        public String toString() {
+            return (lowIncluded ? "[" : "(") + low + ", " + (high == Double.POSITIVE_INFINITY ? "∞)" : high + "]")
+                + " (" + why + ")";
+        }
+    }
+
+    private static final String SOFTEN_ONLY = "a remote user may only lower what the scene file sets";
+
+    /** From 0 (included, or not for a spring or a period) up to the loaded value. */
+    private static Function<Entry, Range> upToLoaded(boolean zeroIncluded) {
+        return e -> new Range(0.0, zeroIncluded, e.loaded, SOFTEN_ONLY);
+    }
+
+    /** A grating's amplitude: A·(2π/λ)² at most its loaded value, with the current period (its partner). */
+    private static Range textureAmplitude(Entry amplitude) {
+        return new Range(0.0, false, loadedStiffness(amplitude) / square(2.0 * Math.PI / amplitude.partner.value),
+            "within the grating's loaded stiffness A·(2π/λ)² at the current period; " + SOFTEN_ONLY);
+    }
+
+    /** A grating's period: as long as the current amplitude (its partner) needs to keep A·(2π/λ)² loaded or less. */
+    private static Range texturePeriod(Entry period) {
+        return new Range(2.0 * Math.PI * Math.sqrt(period.partner.value / loadedStiffness(period.partner)), true,
+            Double.POSITIVE_INFINITY, "within the grating's loaded stiffness A·(2π/λ)² at the current amplitude; "
+                + SOFTEN_ONLY);
+    }
+
+    private final Map<String, Entry> entries = new LinkedHashMap<>();
+    private MaterialParameters() {
     }
 
     /** The parameters of {@code scene}'s material effects, at their loaded values. */
     public static MaterialParameters of(BuiltScene scene, int rateHz) {
-        MaterialParameters p = new MaterialParameters(rateHz);
+        MaterialParameters p = new MaterialParameters();
         HapticScene haptic = scene.haptic();
         GratingTexture texture = haptic.effect(GratingTexture.class);
         ContactVibration vibration = haptic.effect(ContactVibration.class);
@@ -73,19 +106,24 @@ public final class MaterialParameters {
             String name = PREFIX + scene.bodyNames().get(i) + ".";
             int body = scene.bodyIndices()[i];
             if (texture != null && texture.amplitudeM(body) > 0.0) {
-                p.pair(name + "texture.periodM", texture.periodM(body), name + "texture.amplitudeM",
-                    texture.amplitudeM(body), (period, amplitude) -> texture.set(body, period, amplitude));
+                p.pair(name + "texture.periodM", texture.periodM(body), MaterialParameters::texturePeriod,
+                    name + "texture.amplitudeM", texture.amplitudeM(body), MaterialParameters::textureAmplitude,
+                    (period, amplitude) -> texture.set(body, period, amplitude));
             }
             if (vibration != null && vibration.amplitudeN(body) > 0.0) {
-                p.pair(name + "vibration.frequencyHz", vibration.frequencyHz(body), name + "vibration.amplitudeN",
-                    vibration.amplitudeN(body), (frequency, amplitude) -> vibration.set(body, frequency, amplitude));
+                Function<Entry, Range> frequency = e -> new Range(0.0, false, rateHz / 2.0,
+                    "up to half the loop's rate: sampled once a tick, a faster one would alias");
+                p.pair(name + "vibration.frequencyHz", vibration.frequencyHz(body), frequency,
+                    name + "vibration.amplitudeN", vibration.amplitudeN(body), upToLoaded(true),
+                    (hz, amplitude) -> vibration.set(body, hz, amplitude));
             }
         }
         for (int i = 0; stickSlip != null && i < stickSlip.count(); i++) {
             int body = stickSlip.body(i);
             String name = PREFIX + haptic.world().bodyName(body) + ".";
-            p.pair(name + "stickSlip.stiffnessNpm", stickSlip.stiffnessNpm(i), name + "stickSlip.maxForceN",
-                stickSlip.maxForceN(i), (k, force) -> stickSlip.set(body, k, force));
+            p.pair(name + "stickSlip.stiffnessNpm", stickSlip.stiffnessNpm(i), upToLoaded(false),
+                name + "stickSlip.maxForceN", stickSlip.maxForceN(i), upToLoaded(false),
+                (k, force) -> stickSlip.set(body, k, force));
         }
         for (int i = 0; viscosity != null && i < viscosity.count(); i++) {
             int slot = i;
@@ -100,17 +138,23 @@ public final class MaterialParameters {
         return p;
     }
 
-    private void pair(String first, double firstValue, String second, double secondValue, PairSetter setter) {
-        Entry a = new Entry(first, firstValue, setter);
-        Entry b = new Entry(second, secondValue, (mine, partners) -> setter.set(partners, mine));
+    private void pair(String first, double firstValue, Function<Entry, Range> firstRange, String second,
+                      double secondValue, Function<Entry, Range> secondRange, PairSetter setter) {
+        Entry a = new Entry(firstValue, setter);
+        Entry b = new Entry(secondValue, (mine, partners) -> setter.set(partners, mine));
         a.partner = b;
+        a.range = firstRange;
         b.partner = a;
+        b.range = secondRange;
         entries.put(first, a);
         entries.put(second, b);
     }
 
-    private void single(String name, double loaded, java.util.function.DoubleConsumer setter) {
-        entries.put(name, new Entry(name, loaded, (mine, none) -> setter.accept(mine)));
+    /** A number of its own, from 0 (switched off) up to its loaded value. */
+    private void single(String name, double loaded, DoubleConsumer setter) {
+        Entry e = new Entry(loaded, (mine, none) -> setter.accept(mine));
+        e.range = upToLoaded(true);
+        entries.put(name, e);
     }
 
     /** Whether {@code name} is one of the current scene's parameters. */
@@ -125,35 +169,9 @@ public final class MaterialParameters {
 
     /** Null when {@code name} may be set to {@code value}; the OUT_OF_LIMITS refusal otherwise. */
     public String refusal(String name, double value) {
-        Entry e = entries.get(name);
-        String field = name.substring(name.lastIndexOf('.') + 1);
-        double low = 0.0;
-        double high = e.loaded;
-        boolean zeroAllowed = field.equals("viscosityNspm") || field.equals("amplitudeN")
-            || name.endsWith("magnet.maxForceN");
-        String why = "a remote user may only lower what the scene file sets";
-        if (name.endsWith("vibration.frequencyHz")) {
-            high = rateHz / 2.0;
-            zeroAllowed = false;
-            why = "up to half the loop's rate: sampled once a tick, a faster one would alias";
-        } else if (name.endsWith("texture.amplitudeM")) {
-            // A·(2π/λ)² at most its loaded value, with the current period.
-            high = loadedStiffness(e) / square(2.0 * Math.PI / e.partner.value);
-            why = "within the grating's loaded stiffness A·(2π/λ)² at the current period; " + why;
-        } else if (name.endsWith("texture.periodM")) {
-            low = 2.0 * Math.PI * Math.sqrt(e.partner.value / loadedStiffness(e.partner));
-            high = Double.POSITIVE_INFINITY;
-            boolean inside = value >= low && Double.isFinite(value);
-            return inside ? null : String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits [%s, "
-                + "∞) (within the grating's loaded stiffness A·(2π/λ)² at the current amplitude; a remote user may "
-                + "only lower what the scene file sets)", name, value, low);
-        }
-        boolean inside = (zeroAllowed ? value >= low : value > low) && value <= high;
-        if (inside) {
-            return null;
-        }
-        return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits %s%s, %s] (%s)", name,
-            value, zeroAllowed ? "[" : "(", low, high, why);
+        Range range = entries.get(name).range.apply(entries.get(name));
+        return range.holds(value) ? null : String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local "
+            + "limits %s", name, value, range);
     }
 
     /** For a texture's amplitude entry: its loaded {@code A·(2π/λ)²}, 1/m. */
