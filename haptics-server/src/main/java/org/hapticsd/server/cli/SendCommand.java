@@ -34,7 +34,8 @@ final class SendCommand implements Callable<Integer> {
     HapticsdCommand parent;
 
     @Option(names = "--url", paramLabel = "URL", defaultValue = WatchCommand.DEFAULT_URL,
-        description = "The server's stream: ws://HOST:PORT/ws, wss://... or tcp://HOST:PORT. Default: ${DEFAULT-VALUE}.")
+        description = "The server's stream: ws://HOST:PORT/ws, wss://... or tcp://HOST:PORT. "
+            + "Default: ${DEFAULT-VALUE}.")
     String url;
 
     @Option(names = "--token", paramLabel = "T", description = "The server's command token (run --token).")

@@ -13,9 +13,9 @@ import org.hapticsd.server.loop.LoopCommand;
 /**
  * Injects a script's faults at their times while the loop runs: unplugging the emulator's cable (and plugging it
  * back), noise on the line, and a stall of the loop thread itself; its known forces ({@code renderForce}), which
- * the loop adds to what it renders; and its changes of the bodies' material effects ({@code set}). In real time {@link #run} does it from the
- * script's own thread on the wall clock; in lockstep the loop thread calls {@link #runDue} before each tick, so a
- * fault lands on the same tick on every machine.
+ * the loop adds to what it renders; and its changes of the bodies' material effects ({@code set}). In real time
+ * {@link #run} does it from the script's own thread on the wall clock; in lockstep the loop thread calls
+ * {@link #runDue} before each tick, so a fault lands on the same tick on every machine.
  *
  * <p>A stall is a loop command that stops the loop inside one tick: exactly the fault a real server suffers from a
  * page fault or a collector pause, and the one the device's own watchdog exists for. In real time it parks the loop

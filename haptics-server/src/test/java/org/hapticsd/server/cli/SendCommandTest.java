@@ -91,7 +91,8 @@ class SendCommandTest {
     void shouldExitOneWhenNoServerAnswersAndTwoForAMalformedCommandLine() throws Exception {
         CliCall nobody = CliCall.run("send", "--url", "ws://127.0.0.1:1/ws", "--timeout", "2", "pause");
         assertEquals(Main.EXIT_FAILURE, nobody.exitCode(), nobody.toString());
-        assertTrue(nobody.err().contains("hapticsd: send: could not connect to ws://127.0.0.1:1/ws"), nobody.toString());
+        assertTrue(nobody.err().contains("hapticsd: send: could not connect to ws://127.0.0.1:1/ws"),
+            nobody.toString());
 
         for (String[] line : new String[][] {{"send", "jump"}, {"send", "set", "contact.stiffnessNpm"},
                 {"send", "set", "contact.stiffnessNpm", "soft"}, {"send", "pause", "now"},
