@@ -219,9 +219,18 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         if (refusal != null) {
             return done(refusal);
         }
+        // Carried out once two publishes followed the offer, or the scene was replaced meanwhile (then the command
+        // ran on the old scene or not at all, and nothing of the old scene is published any more).
+        return whenPublished(() -> exchange.version() >= offeredAt + 4 || board.current().exchange() != exchange,
+            verdict);
+    }
+
+    /** A future completed once {@code published} holds (then with {@code verdict}'s outcome, null: accepted). */
+    private CompletableFuture<String> whenPublished(java.util.function.BooleanSupplier published,
+                                                    java.util.function.Supplier<String> verdict) {
         CompletableFuture<String> outcome = new CompletableFuture<>();
         synchronized (waiting) {
-            waiting.add(new Waiting(outcome, exchange, offeredAt + 4, System.nanoTime(), verdict));
+            waiting.add(new Waiting(outcome, published, System.nanoTime(), verdict));
             if (waiting.size() == 1) {
                 acks.schedule(this::completeCarriedOut, 1, TimeUnit.MILLISECONDS);
             }
@@ -230,8 +239,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     }
 
     /** A command offered to the loop whose ACK waits for its effect to be published. */
-    private record Waiting(CompletableFuture<String> outcome, SnapshotExchange exchange, long version, long sinceNs,
-                           java.util.function.Supplier<String> verdict) {
+    private record Waiting(CompletableFuture<String> outcome, java.util.function.BooleanSupplier published,
+                           long sinceNs, java.util.function.Supplier<String> verdict) {
     }
 
     /**
@@ -246,7 +255,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 if (w == null) {
                     return;
                 }
-                boolean published = w.exchange().version() >= w.version() || board.current().exchange() != w.exchange();
+                boolean published = w.published().getAsBoolean();
                 boolean stalled = System.nanoTime() - w.sinceNs() > TimeUnit.SECONDS.toNanos(5);
                 if (!published && !stalled) {
                     acks.schedule(this::completeCarriedOut, 1, TimeUnit.MILLISECONDS);
@@ -438,18 +447,18 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
      * afterwards (null: unchanged).
      */
     private CompletionStage<String> replace(SceneFactory factory, SceneFactory becomes) {
-        return CompletableFuture.supplyAsync(() -> {
+        return CompletableFuture.<CompletionStage<String>>supplyAsync(() -> {
             BuiltScene scene;
             try {
                 scene = factory.build();
             } catch (SceneException e) {
-                return "SCENE: " + e.getMessage();
+                return done("SCENE: " + e.getMessage());
             } catch (RuntimeException e) {
-                return "SCENE: cannot build the scene: " + e;
+                return done("SCENE: cannot build the scene: " + e);
             } catch (OutOfMemoryError e) {
                 // The builder thread's allocation failed; the loop and its current scene are untouched.
-                return "SCENE: not enough memory to build the scene (max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
-                    + " MB)";
+                return done("SCENE: not enough memory to build the scene (max heap "
+                    + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB)");
             }
             for (String warning : scene.warnings()) {
                 LOG.warn(warning);
@@ -465,8 +474,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             try {
                 frames = new ProtocolStreamFrames(scene, rateHz, stats, next);
             } catch (StreamFormatException e) {
-                return "SCENE: scene '" + scene.name() + "' cannot be streamed: " + e.getMessage()
-                    + " (docs/stream-protocol.md, 2.3 Limits)";
+                return done("SCENE: scene '" + scene.name() + "' cannot be streamed: " + e.getMessage()
+                    + " (docs/stream-protocol.md, 2.3 Limits)");
             }
             revision.set(next);
             SnapshotExchange exchange = SnapshotExchange.forWorld(scene.haptic().world());
@@ -480,11 +489,14 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 }
                 board.publish(epoch);
             });
-            if (refusal == null) {
-                adopt(scene, becomes == null ? currentFactory() : becomes);
+            if (refusal != null) {
+                return done(refusal);
             }
-            return refusal;
-        }, builder);
+            adopt(scene, becomes == null ? currentFactory() : becomes);
+            // Answered once the loop has swapped and published a tick of the new scene (spec 3.1: the ACK comes once
+            // the swap is done), not when the swap is offered.
+            return whenPublished(() -> exchange.version() >= 2, null);
+        }, builder).thenCompose(outcome -> outcome);
     }
 
     private synchronized void adopt(BuiltScene scene, SceneFactory factory) {
