@@ -29,6 +29,13 @@ class TestScriptCommandTest {
         return new Outcome(code, out.toString(), err.toString());
     }
 
+    /** {@code script}, written to {@code dir/name}, is refused before the run (exit 2) with {@code message}. */
+    private static void assertRefused(Path dir, String name, String script, String message) throws Exception {
+        Outcome refused = run("test", Files.writeString(dir.resolve(name), script).toString());
+        assertEquals(2, refused.code(), refused.out() + refused.err());
+        assertTrue(refused.err().contains(message), refused.err());
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void shouldPassTheShippedWallScriptAndWriteJUnitXml(@TempDir Path dir) throws Exception {
@@ -165,17 +172,11 @@ class TestScriptCommandTest {
         assertEquals(0, known.code(), known.out() + known.err());
         assertTrue(known.out().contains("7 passed, 0 failed"), known.out());
 
-        Path fast = Files.writeString(dir.resolve("fast.yaml"), script.replace("frequencyHz: 10", "frequencyHz: 600"));
-        Outcome aliased = run("test", fast.toString());
-        assertEquals(2, aliased.code(), aliased.out() + aliased.err());
-        assertTrue(aliased.err().contains("timeline[2].frequencyHz: 600 Hz is above half the loop's rate (1000 Hz)"),
-            aliased.err());
-        Path stray = Files.writeString(dir.resolve("stray.yaml"), script.replace("hold: [-0.05, 0.0, 0.0]}",
-            "hold: [-0.05, 0.0, 0.0], frequencyHz: 5}"));
-        Outcome noForce = run("test", stray.toString());
-        assertEquals(2, noForce.code(), noForce.out() + noForce.err());
-        assertTrue(noForce.err().contains("timeline[0].frequencyHz: only a renderForce step has a frequency"),
-            noForce.err());
+        assertRefused(dir, "fast.yaml", script.replace("frequencyHz: 10", "frequencyHz: 600"),
+            "timeline[2].frequencyHz: 600 Hz is above half the loop's rate (1000 Hz)");
+        assertRefused(dir, "stray.yaml", script.replace("hold: [-0.05, 0.0, 0.0]}",
+            "hold: [-0.05, 0.0, 0.0], frequencyHz: 5}"),
+            "timeline[0].frequencyHz: only a renderForce step has a frequency");
     }
 
     /**
@@ -210,17 +211,11 @@ class TestScriptCommandTest {
         assertEquals(0, changed.code(), changed.out() + changed.err());
         assertTrue(changed.out().contains("3 passed, 0 failed"), changed.out());
 
-        Path stronger = Files.writeString(dir.resolve("stronger.yaml"), script.replace("value: 0.0", "value: 2.0"));
-        Outcome above = run("test", stronger.toString());
-        assertEquals(2, above.code(), above.out() + above.err());
-        assertTrue(above.err().contains("timeline[1].set.value: bodies.wall.magnet.maxForceN = 2.0 is outside the "
-            + "local limits [0.0, 1.0]"), above.err());
-        Path other = Files.writeString(dir.resolve("other.yaml"), script.replace("bodies.wall.magnet.maxForceN",
-            "bodies.box.viscosityNspm"));
-        Outcome unknown = run("test", other.toString());
-        assertEquals(2, unknown.code(), unknown.out() + unknown.err());
-        assertTrue(unknown.err().contains("timeline[1].set.name: 'bodies.box.viscosityNspm' is not a material effect "
-            + "of scene 'wall'; it has bodies.wall.magnet.maxForceN"), unknown.err());
+        assertRefused(dir, "stronger.yaml", script.replace("value: 0.0", "value: 2.0"),
+            "timeline[1].set.value: bodies.wall.magnet.maxForceN = 2.0 is outside the local limits [0.0, 1.0]");
+        assertRefused(dir, "other.yaml", script.replace("bodies.wall.magnet.maxForceN", "bodies.box.viscosityNspm"),
+            "timeline[1].set.name: 'bodies.box.viscosityNspm' is not a material effect of scene 'wall'; it has "
+                + "bodies.wall.magnet.maxForceN");
     }
 
     /**
