@@ -5,6 +5,7 @@ import { StreamConnection } from './connection.js';
 import { SceneView, num } from './view3d.js';
 import { StripChart, PulsePlot } from './plots.js';
 import { HandDrag } from './drag.js';
+import { ParameterPanel } from './parameters.js';
 
 const HISTORY_S = 10;
 const STATE_RATE_HZ = 60;
@@ -184,7 +185,11 @@ function onAck(ack, command) {
       : `MOVE_HAND refused: ${ack.reason}`;
     return;
   }
-  const text = ack.accepted ? `${kind}: accepted` : `${kind}: refused: ${ack.reason}`;
+  if (kind === 'SET_PARAMETER') {
+    parameters.onAck(ack, command);
+  }
+  const label = kind === 'SET_PARAMETER' ? `SET_PARAMETER ${command.args.name} = ${command.args.value}` : kind;
+  const text = ack.accepted ? `${label}: accepted` : `${label}: refused: ${ack.reason}`;
   const item = ackItems.get(ack.commandId);
   ackItems.delete(ack.commandId);
   if (item) {
@@ -208,6 +213,7 @@ function onScene(msg) {
   hook.handTargetM = null;
   $('st-scene').textContent = `${msg.name} (revision ${msg.revision}, ${msg.bodies.length} bodies)`;
   $('status').dataset.bodiesDrawn = String(view.bodiesDrawn);
+  parameters.load(msg.revision);
 }
 
 function vectorLength(v) {
@@ -333,6 +339,12 @@ function setConnection(text, ok) {
   $('st-conn').className = ok ? 'ok' : 'bad';
   $('status').dataset.connection = ok ? 'connected' : 'disconnected';
 }
+
+// SET_PARAMETER from the parameter panel; -2 when there is no token, -1 when disconnected.
+const parameters = new ParameterPanel($('parameters'), (name, value) => {
+  const t = commandToken();
+  return t === null ? -2 : connection.command('SET_PARAMETER', t, { name, value });
+}, hook);
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${session.webSocketPath}`
   + `?format=json&rate=${STATE_RATE_HZ}`;

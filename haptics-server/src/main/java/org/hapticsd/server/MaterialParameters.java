@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.DoubleConsumer;
 import java.util.function.Function;
 import org.hapticsd.server.loop.LoopCommand;
+import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.render.BodyViscosity;
 import org.hapticsd.server.render.ContactVibration;
 import org.hapticsd.server.render.GratingTexture;
@@ -69,7 +70,8 @@ public final class MaterialParameters {
         }
     }
 
-    private static final String SOFTEN_ONLY = "a remote user may only lower what the scene file sets";
+    /** Why a remote user's value may not go above the file's. */
+    static final String SOFTEN_ONLY = "a remote user may only lower what the scene file sets";
 
     /** From 0 (included, or not for a spring or a period) up to the loaded value. */
     private static Function<Entry, Range> upToLoaded(boolean zeroIncluded) {
@@ -188,6 +190,18 @@ public final class MaterialParameters {
         Entry e = entries.get(name);
         double partners = e.partner == null ? 0.0 : e.partner.value;
         return loop -> e.setter.set(value, partners);
+    }
+
+    /** Each parameter with its value and its limits now (a grating's depend on its partner's current value). */
+    public List<SettableParameter> settable() {
+        List<SettableParameter> list = new ArrayList<>(entries.size());
+        for (Map.Entry<String, Entry> named : entries.entrySet()) {
+            Entry e = named.getValue();
+            Range range = e.range.apply(e);
+            list.add(new SettableParameter(named.getKey(), e.value, e.loaded, range.low(), range.lowIncluded(),
+                range.high(), false, range.why()));
+        }
+        return list;
     }
 
     /** Records that {@code name} was set to {@code value} (its command accepted). */

@@ -2,6 +2,7 @@ package org.hapticsd.server;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -26,8 +27,10 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.SnapshotExchange;
 import org.hapticsd.server.net.CommandExecutor;
 import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.ParameterTable;
 import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.render.VirtualCoupling;
@@ -105,6 +108,11 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
 
     // The current scene as far as commands are concerned; guarded by this.
     private SceneFactory current;
+    /** The current scene's revision on the stream (1 for the first). */
+    private long sceneRevision;
+    /** The force scale and the stylus's buttons as last set: the loop's and the stylus's, kept by a new scene. */
+    private double forceScale = 1.0;
+    private int buttons;
     private PhysicsWorld world;
     private ContactSettings loadedSettings;
     private double stiffnessNpm;
@@ -144,7 +152,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         this.rateHz = rateHz;
         this.sceneDir = sceneDir;
         this.simulated = simulated;
-        adopt(first, firstFactory);
+        adopt(first, firstFactory, 1);
     }
 
     /** The first epoch of the stream, for the {@link SceneBoard}: revision 1 of {@code scene}. */
@@ -304,7 +312,11 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 if (!(value >= 0.0 && value <= 1.0)) {
                     return outside(name, value, 0.0, 1.0);
                 }
-                return offer(loop -> loop.setForceScale(value));
+                String refusal = offer(loop -> loop.setForceScale(value));
+                if (refusal == null) {
+                    forceScale = value;
+                }
+                return refusal;
             }
             case STIFFNESS, DAMPING -> {
                 PenaltyContactSettings loaded = loadedSettings.penalty();
@@ -343,11 +355,15 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                         + "[0, 65535] (bit i = button i)", name, value);
                 }
                 int mask = (int) value;
-                return offer(loop -> {
+                String refusal = offer(loop -> {
                     if (loop.device() instanceof SimulatedDevice stylus) {
                         stylus.setButtons(mask);
                     }
                 });
+                if (refusal == null) {
+                    buttons = mask;
+                }
+                return refusal;
             }
             default -> {
                 if (materials.has(name)) {
@@ -359,6 +375,37 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                     + (bodies.isEmpty() ? "" : ", " + String.join(", ", bodies));
             }
         }
+    }
+
+    /**
+     * What SET_PARAMETER accepts now, each name with the value last accepted and the limits {@link #setParameter}
+     * checks: the force scale; the contact's spring and damper; the coupling's, for a scene rendered by coupling; the
+     * buttons, with the simulated stylus; the bodies' material effects.
+     */
+    @Override
+    public synchronized ParameterTable parameters() {
+        List<SettableParameter> list = new ArrayList<>();
+        list.add(new SettableParameter(FORCE_SCALE, forceScale, 1.0, 0.0, true, 1.0, false,
+            "multiplies the rendered force; 1 renders it whole"));
+        PenaltyContactSettings loaded = loadedSettings.penalty();
+        list.add(softenOnly(STIFFNESS, stiffnessNpm, loaded.stiffnessNpm(), false));
+        list.add(softenOnly(DAMPING, dampingNspm, loaded.dampingNspm(), true));
+        if (coupling != null) {
+            list.add(softenOnly(COUPLING_STIFFNESS, couplingNpm, loadedCouplingNpm, false));
+            list.add(softenOnly(COUPLING_DAMPING, couplingNspm, loadedCouplingNspm, true));
+        }
+        if (simulated) {
+            list.add(new SettableParameter(BUTTONS, buttons, 0.0, 0.0, true, 0xFFFF, true,
+                "the simulated stylus's buttons held down, bit i = button i"));
+        }
+        list.addAll(materials.settable());
+        return new ParameterTable(sceneRevision, list);
+    }
+
+    /** A spring (above 0) or a damper (0 switches it off), up to the value the scene was loaded with. */
+    private static SettableParameter softenOnly(String name, double value, double loaded, boolean damper) {
+        return new SettableParameter(name, value, loaded, 0.0, damper, loaded, false,
+            (damper ? "" : "a spring needs a stiffness above 0; ") + MaterialParameters.SOFTEN_ONLY);
     }
 
     /** A material effect's number, {@code bodies.NAME.FIELD}, within its limits ({@link MaterialParameters}). */
@@ -417,7 +464,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private static String outside(String name, double value, String low, double max, String why) {
         return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits %s, %s]%s", name,
             value, low, max,
-            name.equals(FORCE_SCALE) ? "" : " (" + why + "a remote user may only lower what the scene file sets)");
+            name.equals(FORCE_SCALE) ? "" : " (" + why + MaterialParameters.SOFTEN_ONLY + ")");
     }
 
     /** A file of the scene directory for {@code name}, with or without its .yaml/.yml extension. */
@@ -492,15 +539,16 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             if (refusal != null) {
                 return done(refusal);
             }
-            adopt(scene, becomes == null ? currentFactory() : becomes);
+            adopt(scene, becomes == null ? currentFactory() : becomes, next);
             // Answered once the loop has swapped and published a tick of the new scene (spec 3.1: the ACK comes once
             // the swap is done), not when the swap is offered.
             return whenPublished(() -> exchange.version() >= 2, null);
         }, builder).thenCompose(outcome -> outcome);
     }
 
-    private synchronized void adopt(BuiltScene scene, SceneFactory factory) {
+    private synchronized void adopt(BuiltScene scene, SceneFactory factory, long revision) {
         current = factory;
+        sceneRevision = revision;
         world = scene.haptic().world();
         loadedSettings = world.contactSettings();
         stiffnessNpm = loadedSettings.penalty().stiffnessNpm();

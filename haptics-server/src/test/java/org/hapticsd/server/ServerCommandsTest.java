@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.CachedNanoClock;
 import org.hapticsd.device.sim.SimulatedDevice;
@@ -20,7 +21,9 @@ import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.server.loop.LoopEvents;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.net.ParameterTable;
 import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.BodyViscosity;
 import org.hapticsd.server.render.ContactVibration;
@@ -271,6 +274,88 @@ class ServerCommandsTest {
         assertEquals(0.0001, reset.effect(GratingTexture.class).amplitudeM(floor), 0.0);
         assertEquals(0.3, reset.effect(ContactVibration.class).amplitudeN(floor), 0.0);
         assertNull(run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.0001)));
+    }
+
+    /**
+     * The table the page's parameter panel reads: each name SET_PARAMETER accepts for the current scene, its value as
+     * last accepted, and limits that agree with the check: on every listed parameter of a scene with all five
+     * material effects, its ends are accepted where included and a value just past each end is refused.
+     */
+    @Test
+    void shouldListWhatSetParameterAcceptsWithTheValuesLastSetAndTheLimitsItChecks() throws Exception {
+        ParameterTable first = commands.parameters();
+        assertEquals(1, first.sceneRevision());
+        assertEquals(List.of(ServerCommands.FORCE_SCALE, ServerCommands.STIFFNESS, ServerCommands.DAMPING,
+            ServerCommands.BUTTONS), names(first));
+        SettableParameter stiffness = first.parameters().get(1);
+        assertEquals(new SettableParameter(ServerCommands.STIFFNESS, 800.0, 800.0, 0.0, false, 800.0, false,
+            "a spring needs a stiffness above 0; a remote user may only lower what the scene file sets"), stiffness);
+        assertEquals("N/m", stiffness.unit());
+        assertEquals("N·s/m", first.parameters().get(2).unit());
+
+        assertNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 400.0)));
+        assertNull(run(new Command.SetParameter(ServerCommands.FORCE_SCALE, 0.5)));
+        assertNull(run(new Command.SetParameter(ServerCommands.BUTTONS, 3.0)));
+        assertNotNull(run(new Command.SetParameter(ServerCommands.DAMPING, 0.6)));
+        ParameterTable set = commands.parameters();
+        assertEquals(List.of(0.5, 400.0, 0.5, 3.0), values(set), "the accepted values, not the refused damping");
+        assertEquals(800.0, set.parameters().get(1).loaded(), 0.0);
+
+        Files.writeString(sceneDir.resolve("surfaces.yaml"), DROP.replace("name: drop", "name: surfaces")
+            .replace("tool: {name: tool, radiusM: 0.005}", "tool: {name: tool, radiusM: 0.005, rendering: coupling, "
+                + "coupling: {stiffnessNpm: 900.0, dampingNspm: 0.3}}")
+            .replace("    position: [0.0, 0.0, -0.05]\n", "    position: [0.0, 0.0, -0.05]\n    material: {texture: "
+                + "{periodM: 0.006, amplitudeM: 0.0001, direction: [1.0, 0.0, 0.0]}, vibration: {frequencyHz: 80.0, "
+                + "amplitudeN: 0.3}, stickSlip: {stiffnessNpm: 400.0, maxForceN: 0.4}, viscosityNspm: 0.5, "
+                + "magnet: {maxForceN: 1.0, distanceM: 0.01}}\n"));
+        assertNull(run(new Command.LoadScene("surfaces")));
+        ParameterTable loaded = commands.parameters();
+        assertEquals(2, loaded.sceneRevision());
+        assertEquals(List.of(ServerCommands.FORCE_SCALE, ServerCommands.STIFFNESS, ServerCommands.DAMPING,
+            ServerCommands.COUPLING_STIFFNESS, ServerCommands.COUPLING_DAMPING, ServerCommands.BUTTONS,
+            "bodies.floor.texture.periodM", "bodies.floor.texture.amplitudeM", "bodies.floor.vibration.frequencyHz",
+            "bodies.floor.vibration.amplitudeN", "bodies.floor.stickSlip.stiffnessNpm",
+            "bodies.floor.stickSlip.maxForceN", "bodies.floor.viscosityNspm", "bodies.floor.magnet.maxForceN"),
+            names(loaded));
+        // The force scale and the buttons are the loop's and the stylus's: a new scene keeps them.
+        assertEquals(List.of(0.5, 800.0, 0.5, 900.0, 0.3, 3.0, 0.006, 0.0001, 80.0, 0.3, 400.0, 0.4, 0.5, 1.0),
+            values(loaded));
+
+        for (SettableParameter p : loaded.parameters()) {
+            // Past each end by a part in a million of the range (of the value, for an open one): refused.
+            double margin = 1e-6 * (p.max() == Double.POSITIVE_INFINITY ? p.min() : Math.max(p.max() - p.min(), 1.0));
+            String below = run(new Command.SetParameter(p.name(), p.min() - margin));
+            assertTrue(below != null && below.startsWith("OUT_OF_LIMITS"), p + ": " + below);
+            if (!p.minIncluded()) {
+                assertNotNull(run(new Command.SetParameter(p.name(), p.min())), p.toString());
+            }
+            if (p.max() != Double.POSITIVE_INFINITY) {
+                String above = run(new Command.SetParameter(p.name(), p.max() + margin));
+                assertTrue(above != null && above.startsWith("OUT_OF_LIMITS"), p + ": " + above);
+                assertNull(run(new Command.SetParameter(p.name(), p.max())), p.toString());
+            } else {
+                assertNull(run(new Command.SetParameter(p.name(), p.min())), p.toString());
+            }
+            if (p.minIncluded()) {
+                assertNull(run(new Command.SetParameter(p.name(), p.min())), p.toString());
+            }
+            // Back to its value, within the limits as they are now (a grating's move with its partner's value).
+            assertNull(run(new Command.SetParameter(p.name(), p.value())), p.toString());
+        }
+        assertEquals(values(loaded), values(commands.parameters()), "every value set back");
+
+        assertNull(run(new Command.ResetScene()));
+        ParameterTable reset = commands.parameters();
+        assertEquals(3, reset.sceneRevision());
+        assertEquals(names(loaded), names(reset));
+    }
+
+    private static List<String> names(ParameterTable table) {
+        return table.parameters().stream().map(SettableParameter::name).toList();
+    }
+
+    private static List<Double> values(ParameterTable table) {
+        return table.parameters().stream().map(SettableParameter::value).toList();
     }
 
     @Test

@@ -15,4 +15,12 @@ public interface CommandExecutor {
      *     next tick), or with the reason it was refused, for people; never completes exceptionally
      */
     CompletionStage<String> execute(Command command);
+
+    /**
+     * The names SET_PARAMETER accepts now, with their values and limits, in a stable order; empty when it accepts
+     * none. Any thread: it reads what the executor recorded, never loop state.
+     */
+    default ParameterTable parameters() {
+        return ParameterTable.NONE;
+    }
 }

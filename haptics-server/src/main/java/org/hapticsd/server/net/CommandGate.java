@@ -60,6 +60,11 @@ public final class CommandGate implements StreamRequests {
     }
 
     @Override
+    public ParameterTable parameters() {
+        return executor.parameters();
+    }
+
+    @Override
     public void onBinary(ClientStream stream, byte[] message, Channel channel) {
         StreamMessage decoded;
         try {

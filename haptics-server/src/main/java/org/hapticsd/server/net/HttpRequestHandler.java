@@ -2,6 +2,7 @@ package org.hapticsd.server.net;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -29,13 +30,15 @@ import org.hapticsd.protocol.stream.StreamProtocol;
 /**
  * The HTTP side of the web port: WebSocket upgrade requests on {@code /ws} are checked (Origin, query) and passed
  * on to Netty's WebSocket handshaker; {@code /api/session} and {@code /api/status} answer small JSON documents for
- * the page; every other GET serves a file of the web page or of three.js from the classpath ({@link WebResources}).
- * Application logic stays out: the stream itself is {@link WebSocketStreamHandler}'s.
+ * the page, and {@code /api/parameters} what SET_PARAMETER accepts now; every other GET serves a file of the web
+ * page or of three.js from the classpath ({@link WebResources}). Application logic stays out: the stream itself is
+ * {@link WebSocketStreamHandler}'s.
  */
 final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final String WS_PATH = "/ws";
     static final String SESSION_PATH = "/api/session";
     static final String STATUS_PATH = "/api/status";
+    static final String PARAMETERS_PATH = "/api/parameters";
     static final AttributeKey<Double> RATE_HZ = AttributeKey.valueOf("hapticsd.rateHz");
     static final AttributeKey<Boolean> JSON = AttributeKey.valueOf("hapticsd.json");
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -83,6 +86,8 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 respondJson(ctx, request, session(request));
             } else if (uri.path().equals(STATUS_PATH)) {
                 respondJson(ctx, request, status());
+            } else if (uri.path().equals(PARAMETERS_PATH)) {
+                respondJson(ctx, request, parameters());
             } else {
                 serveFile(ctx, request, uri.path());
             }
@@ -208,6 +213,34 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         json.put("clients", server.clients());
         json.put("refusedConnections", server.refusedConnections());
         json.put("clientErrors", server.clientErrors());
+        return json;
+    }
+
+    /**
+     * What SET_PARAMETER accepts now, for the page's parameter panel and for scripts: no token needed, as the values
+     * are no more private than the STATEs any client may read, and reading them changes nothing.
+     */
+    private ObjectNode parameters() {
+        ParameterTable table = server.requests().parameters();
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("sceneRevision", table.sceneRevision());
+        ArrayNode list = json.putArray("parameters");
+        for (SettableParameter p : table.parameters()) {
+            ObjectNode entry = list.addObject();
+            entry.put("name", p.name());
+            entry.put("unit", p.unit());
+            entry.put("value", p.value());
+            entry.put("loaded", p.loaded());
+            entry.put("min", p.min());
+            entry.put("minIncluded", p.minIncluded());
+            if (p.max() == Double.POSITIVE_INFINITY) {
+                entry.putNull("max");
+            } else {
+                entry.put("max", p.max());
+            }
+            entry.put("wholeNumber", p.wholeNumber());
+            entry.put("limits", p.limits());
+        }
         return json;
     }
 

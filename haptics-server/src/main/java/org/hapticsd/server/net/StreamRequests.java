@@ -11,4 +11,9 @@ public interface StreamRequests {
     void onBinary(ClientStream stream, byte[] message, Channel channel);
 
     void onJson(ClientStream stream, String message, Channel channel);
+
+    /** What SET_PARAMETER accepts now ({@link CommandExecutor#parameters()}), for {@code /api/parameters}. */
+    default ParameterTable parameters() {
+        return ParameterTable.NONE;
+    }
 }

@@ -206,6 +206,52 @@ class WebEndpointsTest {
         }
     }
 
+    /**
+     * {@code /api/parameters} carries the executor's table as the page reads it: every field of each parameter, an
+     * open upper end as null, the unit from the name; and an empty table from a gate with no scene commands.
+     */
+    @Test
+    void shouldListTheParametersTheCommandsAcceptWithTheirLimits() throws Exception {
+        ParameterTable table = new ParameterTable(7, List.of(
+            new SettableParameter("contact.dampingNspm", 0.25, 0.5, 0.0, true, 0.5, false, "soften only"),
+            new SettableParameter("bodies.pad.texture.periodM", 0.009, 0.006, 0.0085, true, Double.POSITIVE_INFINITY,
+                false, "grating"),
+            new SettableParameter("hand.buttons", 1.0, 0.0, 0.0, true, 65535.0, true, "mask")));
+        CommandExecutor executor = new CommandExecutor() {
+            @Override
+            public java.util.concurrent.CompletionStage<String> execute(org.hapticsd.protocol.stream.Command c) {
+                return java.util.concurrent.CompletableFuture.completedFuture("UNSUPPORTED: not in this test");
+            }
+
+            @Override
+            public ParameterTable parameters() {
+                return table;
+            }
+        };
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = new StreamServer(StreamServerConfig.defaults().withPorts(0, -1), loop.exchange,
+                 new TickFrames(8), new CommandGate("t", executor), null, MS).start()) {
+            Response answer = get(server.httpPort(), "/api/parameters");
+            assertEquals(200, answer.status());
+            assertEquals("application/json", answer.headers().get("content-type"));
+            assertEquals("no-store", answer.headers().get("cache-control"));
+            assertEquals(JSON.readTree("""
+                {"sceneRevision": 7, "parameters": [
+                  {"name": "contact.dampingNspm", "unit": "N·s/m", "value": 0.25, "loaded": 0.5, "min": 0.0,
+                   "minIncluded": true, "max": 0.5, "wholeNumber": false, "limits": "soften only"},
+                  {"name": "bodies.pad.texture.periodM", "unit": "m", "value": 0.009, "loaded": 0.006,
+                   "min": 0.0085, "minIncluded": true, "max": null, "wholeNumber": false, "limits": "grating"},
+                  {"name": "hand.buttons", "unit": "", "value": 1.0, "loaded": 0.0, "min": 0.0, "minIncluded": true,
+                   "max": 65535.0, "wholeNumber": true, "limits": "mask"}]}
+                """), answer.json());
+        }
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, -1))) {
+            assertEquals(JSON.readTree("{\"sceneRevision\": 0, \"parameters\": []}"),
+                get(server.httpPort(), "/api/parameters").json());
+        }
+    }
+
     @Test
     void shouldReportConnectionCountsInStatus() throws Exception {
         try (FakeLoop loop = new FakeLoop();

@@ -213,6 +213,59 @@ class BrowserTest {
     }
 
     /**
+     * The page's parameter panel offers what SET_PARAMETER accepts for the scene (browser-floor.yaml: no coupling, no
+     * material effects; the buttons have their own toggle) with the server's limits. A typed stiffness reaches the
+     * loop's world; one above the file's is refused and the row shows why; a click in the middle of the force scale's
+     * slider sets about half; RESET_SCENE brings back the file's stiffness and keeps the force scale (the loop's).
+     */
+    @Test
+    void shouldSetParametersFromThePanelWithinTheServersLimits() throws Exception {
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.statesReceived >= 5 && hook.parametersLoaded >= 1", Duration.ofSeconds(30), "parameters listed");
+        assertEquals("render.forceScale,contact.stiffnessNpm,contact.dampingNspm", text("hook.parameterNames.join()"));
+        String stiffness = "#parameters [data-name='contact.stiffnessNpm'] ";
+        assertEquals("(0, 1000] N/m; scene file 1000", text(row(stiffness) + ".querySelector('.param-note')"
+            + ".textContent"));
+
+        browser.type(browser.findElement(stiffness + "input[type=number]"), "400");
+        browser.click(browser.findElement(stiffness + "button"));
+        await("hook.parametersAccepted === 1 && hook.parameterValue('contact.stiffnessNpm') === 400",
+            Duration.ofSeconds(10), "the stiffness set");
+        assertEquals(400.0, assembly.loop().world().contactSettings().penalty().stiffnessNpm(), 0.0);
+        assertEquals("400", text(row(stiffness) + ".querySelector('input[type=number]').value"));
+
+        browser.type(browser.findElement(stiffness + "input[type=number]"), "5000");
+        browser.click(browser.findElement(stiffness + "button"));
+        await("hook.parametersRefused === 1", Duration.ofSeconds(10), "the stiffer value refused");
+        String refusal = text("hook.lastParameterRefusal");
+        assertTrue(refusal.startsWith("OUT_OF_LIMITS: contact.stiffnessNpm = 5000.0 is outside the local limits (0, "
+            + "1000.0]"), refusal);
+        await(row(stiffness) + ".querySelector('.param-note').textContent.startsWith('OUT_OF_LIMITS') && "
+            + row(stiffness) + ".querySelector('input[type=number]').value === '400'", Duration.ofSeconds(5),
+            "the refusal on the row, the value as it stays");
+        assertEquals(400.0, assembly.loop().world().contactSettings().penalty().stiffnessNpm(), 0.0);
+
+        // A click on a slider moves it to the click, the middle here: [0, 1] in 200 steps of 0.005, so 0.5 give or
+        // take the steps a pixel of the slider's width spans.
+        browser.click(browser.findElement("#parameters [data-name='render.forceScale'] input[type=range]"));
+        await("hook.parametersAccepted === 2", Duration.ofSeconds(10), "the force scale set");
+        assertEquals(0.5, number("hook.parameterValue('render.forceScale')"), 0.02);
+
+        int revision = (int) number("hook.sceneRevision");
+        clickAndAwaitAck("button[data-command='RESET_SCENE']", "RESET_SCENE");
+        await("hook.sceneRevision === " + (revision + 1) + " && hook.parameterValue('contact.stiffnessNpm') === 1000",
+            Duration.ofSeconds(10), "the file's stiffness listed again");
+        assertEquals(0.5, number("hook.parameterValue('render.forceScale')"), 0.02);
+        assertEquals(0, (int) number("hook.errors.length"), state());
+        browser.execute("document.getElementById('parameters').scrollIntoView();");
+        saveScreenshot("parameters.png");
+    }
+
+    private static String row(String selector) {
+        return "document.querySelector(\"" + selector.trim() + "\")";
+    }
+
+    /**
      * The page's "Press button 1" holds the simulated stylus's first button (SET_PARAMETER hand.buttons), which takes
      * the 150 g cube the tool rests above (test scene browser-grab.yaml); a drag of the tool upward then lifts it and
      * the hand holds its weight, 1.47 N; a second click lets go and the force falls to zero.

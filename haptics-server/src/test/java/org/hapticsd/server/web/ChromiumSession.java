@@ -145,6 +145,12 @@ final class ChromiumSession implements AutoCloseable {
         command("POST", session("/element/" + elementId + "/click"), JSON.createObjectNode());
     }
 
+    /** Empties a text or number field and types {@code text} into it, as a user at the keyboard would. */
+    void type(String elementId, String text) throws IOException, InterruptedException {
+        command("POST", session("/element/" + elementId + "/clear"), JSON.createObjectNode());
+        command("POST", session("/element/" + elementId + "/value"), JSON.createObjectNode().put("text", text));
+    }
+
     /** A PNG of the viewport. */
     byte[] screenshot() throws IOException, InterruptedException {
         return Base64.getDecoder().decode(command("GET", session("/screenshot"), null).asText());
