@@ -65,13 +65,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public final class ServerCommands implements CommandExecutor, AutoCloseable {
-    public static final String FORCE_SCALE = "render.forceScale";
-    public static final String STIFFNESS = "contact.stiffnessNpm";
-    public static final String DAMPING = "contact.dampingNspm";
+    public static final String FORCE_SCALE = SceneParameters.FORCE_SCALE;
+    public static final String STIFFNESS = SceneParameters.STIFFNESS;
+    public static final String DAMPING = SceneParameters.DAMPING;
     /** The virtual coupling's spring, for a scene whose tool is rendered by coupling. */
-    public static final String COUPLING_STIFFNESS = "coupling.stiffnessNpm";
+    public static final String COUPLING_STIFFNESS = SceneParameters.COUPLING_STIFFNESS;
     /** The virtual coupling's damper, for a scene whose tool is rendered by coupling. */
-    public static final String COUPLING_DAMPING = "coupling.dampingNspm";
+    public static final String COUPLING_DAMPING = SceneParameters.COUPLING_DAMPING;
     /** The simulated stylus's buttons the remote hand holds down, a bit mask (the page's grab button). */
     public static final String BUTTONS = "hand.buttons";
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
@@ -110,21 +110,10 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private SceneFactory current;
     /** The current scene's revision on the stream (1 for the first). */
     private long sceneRevision;
-    /** The force scale and the stylus's buttons as last set: the loop's and the stylus's, kept by a new scene. */
-    private double forceScale = 1.0;
+    /** The stylus's buttons as last set: the stylus's, kept by a new scene. */
     private int buttons;
-    private PhysicsWorld world;
-    private ContactSettings loadedSettings;
-    private double stiffnessNpm;
-    private double dampingNspm;
-    /** The current scene's coupling, or null; its values as built, and as last set. */
-    private VirtualCoupling coupling;
-    private double loadedCouplingNpm;
-    private double loadedCouplingNspm;
-    private double couplingNpm;
-    private double couplingNspm;
-    /** The current scene's material effects' numbers, {@code bodies.NAME.FIELD}. */
-    private MaterialParameters materials;
+    /** What SET_PARAMETER may change in the current scene, with the values last set. */
+    private SceneParameters parameters;
 
     /**
      * Call before the loop starts: reads the first scene's contact settings.
@@ -307,164 +296,64 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     }
 
     private synchronized String setParameter(String name, double value) {
-        switch (name) {
-            case FORCE_SCALE -> {
-                if (!(value >= 0.0 && value <= 1.0)) {
-                    return outside(name, value, 0.0, 1.0);
-                }
-                String refusal = offer(loop -> loop.setForceScale(value));
-                if (refusal == null) {
-                    forceScale = value;
-                }
-                return refusal;
-            }
-            case STIFFNESS, DAMPING -> {
-                PenaltyContactSettings loaded = loadedSettings.penalty();
-                boolean stiffness = name.equals(STIFFNESS);
-                String refused = softening(name, value, stiffness ? loaded.stiffnessNpm() : loaded.dampingNspm(),
-                    stiffness);
-                if (refused != null) {
-                    return refused;
-                }
-                double k = name.equals(STIFFNESS) ? value : stiffnessNpm;
-                double b = name.equals(DAMPING) ? value : dampingNspm;
-                ContactSettings settings = loadedSettings.withPenalty(new PenaltyContactSettings(k, b));
-                PhysicsWorld target = world;
-                String refusal = offer(loop -> {
-                    // A command for a scene that was replaced meanwhile must not touch the new one.
-                    if (loop.world() == target) {
-                        loop.world().setContactSettings(settings);
-                    }
-                });
-                if (refusal == null) {
-                    stiffnessNpm = k;
-                    dampingNspm = b;
-                }
-                return refusal;
-            }
-            case COUPLING_STIFFNESS, COUPLING_DAMPING -> {
-                return setCoupling(name, value);
-            }
-            case BUTTONS -> {
-                if (!simulated) {
-                    return "UNSUPPORTED: " + BUTTONS + " needs the simulated stylus; this server drives a real device, "
-                        + "whose own buttons are pressed by hand";
-                }
-                if (!(value >= 0.0 && value <= 0xFFFF && value == Math.rint(value))) {
-                    return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is not a button mask, a whole number in "
-                        + "[0, 65535] (bit i = button i)", name, value);
-                }
-                int mask = (int) value;
-                String refusal = offer(loop -> {
-                    if (loop.device() instanceof SimulatedDevice stylus) {
-                        stylus.setButtons(mask);
-                    }
-                });
-                if (refusal == null) {
-                    buttons = mask;
-                }
-                return refusal;
-            }
-            default -> {
-                if (materials.has(name)) {
-                    return setMaterial(name, value);
-                }
-                List<String> bodies = materials.names();
-                return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has " + FORCE_SCALE + ", "
-                    + STIFFNESS + ", " + DAMPING + ", " + COUPLING_STIFFNESS + ", " + COUPLING_DAMPING + ", " + BUTTONS
-                    + (bodies.isEmpty() ? "" : ", " + String.join(", ", bodies));
-            }
+        if (name.equals(BUTTONS)) {
+            return setButtons(value);
         }
+        if (!parameters.has(name)) {
+            if (name.equals(COUPLING_STIFFNESS) || name.equals(COUPLING_DAMPING)) {
+                return "UNSUPPORTED: " + name + " needs a scene whose tool is rendered by coupling (tool.rendering: "
+                    + "coupling); the current scene's is not";
+            }
+            return "UNKNOWN_PARAMETER: unknown parameter '" + name + "'; this server has "
+                + String.join(", ", parameters.names()) + (simulated ? ", " + BUTTONS : "");
+        }
+        String refused = parameters.refusal(name, value);
+        if (refused != null) {
+            return refused;
+        }
+        String refusal = offer(parameters.command(name, value));
+        if (refusal == null) {
+            parameters.accepted(name, value);
+        }
+        return refusal;
+    }
+
+    /** {@value #BUTTONS}: a mask, with the simulated stylus only. */
+    private String setButtons(double value) {
+        if (!simulated) {
+            return "UNSUPPORTED: " + BUTTONS + " needs the simulated stylus; this server drives a real device, "
+                + "whose own buttons are pressed by hand";
+        }
+        if (!(value >= 0.0 && value <= 0xFFFF && value == Math.rint(value))) {
+            return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is not a button mask, a whole number in "
+                + "[0, 65535] (bit i = button i)", BUTTONS, value);
+        }
+        int mask = (int) value;
+        String refusal = offer(loop -> {
+            if (loop.device() instanceof SimulatedDevice stylus) {
+                stylus.setButtons(mask);
+            }
+        });
+        if (refusal == null) {
+            buttons = mask;
+        }
+        return refusal;
     }
 
     /**
      * What SET_PARAMETER accepts now, each name with the value last accepted and the limits {@link #setParameter}
-     * checks: the force scale; the contact's spring and damper; the coupling's, for a scene rendered by coupling; the
-     * buttons, with the simulated stylus; the bodies' material effects.
+     * checks: the current scene's ({@link SceneParameters}), and the buttons with the simulated stylus.
      */
     @Override
     public synchronized ParameterTable parameters() {
-        List<SettableParameter> list = new ArrayList<>();
-        list.add(new SettableParameter(FORCE_SCALE, forceScale, 1.0, 0.0, true, 1.0, false,
-            "multiplies the rendered force; 1 renders it whole"));
-        PenaltyContactSettings loaded = loadedSettings.penalty();
-        list.add(softenOnly(STIFFNESS, stiffnessNpm, loaded.stiffnessNpm(), false));
-        list.add(softenOnly(DAMPING, dampingNspm, loaded.dampingNspm(), true));
-        if (coupling != null) {
-            list.add(softenOnly(COUPLING_STIFFNESS, couplingNpm, loadedCouplingNpm, false));
-            list.add(softenOnly(COUPLING_DAMPING, couplingNspm, loadedCouplingNspm, true));
-        }
+        List<SettableParameter> list = new ArrayList<>(parameters.settable());
         if (simulated) {
-            list.add(new SettableParameter(BUTTONS, buttons, 0.0, 0.0, true, 0xFFFF, true,
+            // After the coupling's (or the contact's), before the bodies': the page reads them in this order.
+            int at = parameters.names().size() - parameters.materialNames().size();
+            list.add(at, new SettableParameter(BUTTONS, buttons, 0.0, 0.0, true, 0xFFFF, true,
                 "the simulated stylus's buttons held down, bit i = button i"));
         }
-        list.addAll(materials.settable());
         return new ParameterTable(sceneRevision, list);
-    }
-
-    /** A spring (above 0) or a damper (0 switches it off), up to the value the scene was loaded with. */
-    private static SettableParameter softenOnly(String name, double value, double loaded, boolean damper) {
-        return new SettableParameter(name, value, loaded, 0.0, damper, loaded, false,
-            (damper ? "" : "a spring needs a stiffness above 0; ") + MaterialParameters.SOFTEN_ONLY);
-    }
-
-    /** A material effect's number, {@code bodies.NAME.FIELD}, within its limits ({@link MaterialParameters}). */
-    private String setMaterial(String name, double value) {
-        String refused = materials.refusal(name, value);
-        if (refused != null) {
-            return refused;
-        }
-        String refusal = offer(materials.command(name, value));
-        if (refusal == null) {
-            materials.accepted(name, value);
-        }
-        return refusal;
-    }
-
-    /** {@value #COUPLING_STIFFNESS} or {@value #COUPLING_DAMPING}, within the coupling's loaded values. */
-    private String setCoupling(String name, double value) {
-        if (coupling == null) {
-            return "UNSUPPORTED: " + name + " needs a scene whose tool is rendered by coupling (tool.rendering: "
-                + "coupling); the current scene's is not";
-        }
-        boolean stiffness = name.equals(COUPLING_STIFFNESS);
-        String refused = softening(name, value, stiffness ? loadedCouplingNpm : loadedCouplingNspm, stiffness);
-        if (refused != null) {
-            return refused;
-        }
-        double k = stiffness ? value : couplingNpm;
-        double b = stiffness ? couplingNspm : value;
-        VirtualCoupling target = coupling;
-        String refusal = offer(loop -> target.set(k, b));
-        if (refusal == null) {
-            couplingNpm = k;
-            couplingNspm = b;
-        }
-        return refusal;
-    }
-
-    /**
-     * Null when a remote user may set {@code name} to {@code value}: a spring above 0, a damper at least 0 (it may be
-     * switched off), neither above the value the scene was loaded with. The refusal otherwise.
-     */
-    private static String softening(String name, double value, double max, boolean stiffness) {
-        boolean inside = stiffness ? value > 0.0 && value <= max : value >= 0.0 && value <= max;
-        if (inside) {
-            return null;
-        }
-        return stiffness ? outside(name, value, "(0", max, "a spring needs a stiffness above 0; ")
-            : outside(name, value, 0.0, max);
-    }
-
-    private static String outside(String name, double value, double min, double max) {
-        return outside(name, value, "[" + min, max, "");
-    }
-
-    /** {@code low} is the range's opening bracket and bound ("[0.0", or "(0" when 0 itself is out). */
-    private static String outside(String name, double value, String low, double max, String why) {
-        return String.format(Locale.ROOT, "OUT_OF_LIMITS: %s = %s is outside the local limits %s, %s]%s", name,
-            value, low, max,
-            name.equals(FORCE_SCALE) ? "" : " (" + why + MaterialParameters.SOFTEN_ONLY + ")");
     }
 
     /** A file of the scene directory for {@code name}, with or without its .yaml/.yml extension. */
@@ -549,18 +438,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private synchronized void adopt(BuiltScene scene, SceneFactory factory, long revision) {
         current = factory;
         sceneRevision = revision;
-        world = scene.haptic().world();
-        loadedSettings = world.contactSettings();
-        stiffnessNpm = loadedSettings.penalty().stiffnessNpm();
-        dampingNspm = loadedSettings.penalty().dampingNspm();
-        materials = MaterialParameters.of(scene, rateHz);
-        coupling = scene.haptic().coupling();
-        if (coupling != null) {
-            loadedCouplingNpm = coupling.stiffnessNpm();
-            loadedCouplingNspm = coupling.dampingNspm();
-            couplingNpm = loadedCouplingNpm;
-            couplingNspm = loadedCouplingNspm;
-        }
+        // The force scale is the loop's, and a new scene keeps it.
+        parameters = SceneParameters.of(scene, rateHz, parameters == null ? 1.0 : parameters.value(FORCE_SCALE));
     }
 
     @Override

@@ -237,7 +237,7 @@ class ServerCommandsTest {
         assertNull(run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.000225)));
         String stiffer = run(new Command.SetParameter("bodies.floor.texture.amplitudeM", 0.00023));
         assertTrue(stiffer.startsWith("OUT_OF_LIMITS: bodies.floor.texture.amplitudeM = 2.3E-4 is outside the local "
-            + "limits (0.0, 2.25") && stiffer.contains("loaded stiffness"), stiffer);
+            + "limits (0, 2.25") && stiffer.contains("loaded stiffness"), stiffer);
         String finer = run(new Command.SetParameter("bodies.floor.texture.periodM", 0.008));
         assertTrue(finer.startsWith("OUT_OF_LIMITS: bodies.floor.texture.periodM = 0.008 is outside the local limits "
             + "[0.009"), finer);
@@ -255,7 +255,7 @@ class ServerCommandsTest {
         StickSlip stickSlip = scene.effect(StickSlip.class);
         assertNull(run(new Command.SetParameter("bodies.floor.stickSlip.maxForceN", 0.2)));
         assertNull(run(new Command.SetParameter("bodies.floor.stickSlip.stiffnessNpm", 300.0)));
-        assertTrue(run(new Command.SetParameter("bodies.floor.stickSlip.stiffnessNpm", 0.0)).contains("(0.0, 400.0]"));
+        assertTrue(run(new Command.SetParameter("bodies.floor.stickSlip.stiffnessNpm", 0.0)).contains("(0, 400.0]"));
         assertEquals(300.0, stickSlip.stiffnessNpm(0), 0.0);
         assertEquals(0.2, stickSlip.maxForceN(0), 0.0, "the stiffness's change kept the force");
         assertNull(run(new Command.SetParameter("bodies.floor.viscosityNspm", 0.0)));

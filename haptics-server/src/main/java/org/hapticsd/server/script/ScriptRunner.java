@@ -40,7 +40,7 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.loop.TickSink;
 import org.hapticsd.server.record.Recording;
 import org.hapticsd.server.record.TickRecorder;
-import org.hapticsd.server.MaterialParameters;
+import org.hapticsd.server.SceneParameters;
 import org.hapticsd.server.render.Numbers;
 import org.hapticsd.server.render.ToolStiffness;
 import org.hapticsd.server.safety.SafetyFault;
@@ -396,12 +396,13 @@ public final class ScriptRunner {
 
     /**
      * The loop commands of the {@code set} steps, at their times, for {@code scene} (the one the loop will run): each
-     * name one of its bodies' material effects, each value within what the scene file sets, judged in timeline order
-     * ({@link MaterialParameters}, the stream's SET_PARAMETER rule).
+     * name one of the scene's parameters (the force scale, the contact's, the coupling's, the bodies' material
+     * effects), each value within what the scene file sets, judged in timeline order ({@link SceneParameters}, the
+     * stream's SET_PARAMETER rule).
      */
     private static List<FaultSchedule.Timed> parameterChanges(Path file, ScriptSpec spec, BuiltScene scene, int rateHz)
             throws ScriptException {
-        MaterialParameters materials = MaterialParameters.of(scene, rateHz);
+        SceneParameters parameters = SceneParameters.of(scene, rateHz, 1.0);
         List<FaultSchedule.Timed> changes = new ArrayList<>();
         for (int i = 0; i < spec.timeline().size(); i++) {
             ScriptSpec.SetSpec set = spec.timeline().get(i).set();
@@ -409,19 +410,17 @@ public final class ScriptRunner {
                 continue;
             }
             String at = "timeline[" + i + "].set";
-            if (!materials.has(set.name())) {
-                List<String> names = materials.names();
-                throw error(file, set, at + ".name", "'" + set.name() + "' is not a material effect of scene '"
-                    + scene.name() + "'" + (names.isEmpty() ? " (its bodies have none)" : "; it has "
-                    + String.join(", ", names)));
+            if (!parameters.has(set.name())) {
+                throw error(file, set, at + ".name", "'" + set.name() + "' is not a parameter of scene '"
+                    + scene.name() + "'; it has " + String.join(", ", parameters.names()));
             }
-            String refused = materials.refusal(set.name(), set.value());
+            String refused = parameters.refusal(set.name(), set.value());
             if (refused != null) {
                 throw error(file, set, at + ".value", refused.substring(refused.indexOf(':') + 2));
             }
-            changes.add(new FaultSchedule.Timed(spec.timeline().get(i).atS(), materials.command(set.name(),
+            changes.add(new FaultSchedule.Timed(spec.timeline().get(i).atS(), parameters.command(set.name(),
                 set.value())));
-            materials.accepted(set.name(), set.value());
+            parameters.accepted(set.name(), set.value());
         }
         return changes;
     }

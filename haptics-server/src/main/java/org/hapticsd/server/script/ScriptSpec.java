@@ -207,7 +207,7 @@ public final class ScriptSpec {
         return value.clone();
     }
 
-    /** A {@code set} step's parameter: {@code bodies.NAME.FIELD} and its new value. */
+    /** A {@code set} step's parameter, as SET_PARAMETER names it ({@code contact.stiffnessNpm}, ...), and its value. */
     public static final class SetSpec extends Located {
         private String name;
         private double value = Double.NaN;
@@ -346,8 +346,9 @@ public final class ScriptSpec {
         }
 
         /**
-         * {@code set: {name, value}}: a body's material effect changed at {@code at}, as a stream client's
-         * SET_PARAMETER {@code bodies.NAME.FIELD} would, within what the scene file sets.
+         * {@code set: {name, value}}: one of the scene's parameters changed at {@code at}, as a stream client's
+         * SET_PARAMETER would (the force scale, the contact's, the coupling's, a body's material effect), within what
+         * the scene file sets.
          */
         public void setSet(SetSpec value) {
             this.set = value;
