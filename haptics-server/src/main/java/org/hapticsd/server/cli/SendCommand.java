@@ -27,7 +27,7 @@ import picocli.CommandLine.ParentCommand;
 @picocli.CommandLine.Command(name = "send", mixinStandardHelpOptions = true,
     description = "Send one command to a running hapticsd stream and print its ACK: pause, resume, reset-scene, "
         + "load-scene NAME, stop (emergency stop), reset-stop, set NAME VALUE (SET_PARAMETER), move-hand X Y Z "
-        + "(docs/stream-protocol.md, 4.7).")
+        + "(docs/stream-protocol.md, 4.7); or list the parameters set takes now: parameters.")
 final class SendCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -52,8 +52,11 @@ final class SendCommand implements Callable<Integer> {
     @Option(names = "--tls", description = "For tcp://: connect over TLS.")
     boolean tls;
 
+    @Option(names = "--json", description = "For parameters: print the server's JSON (/api/parameters) as it came.")
+    boolean json;
+
     @Parameters(index = "0", paramLabel = "ACTION",
-        description = "pause, resume, reset-scene, load-scene, stop, reset-stop, set or move-hand.")
+        description = "pause, resume, reset-scene, load-scene, stop, reset-stop, set, move-hand or parameters.")
     String action;
 
     @Parameters(index = "1..*", paramLabel = "ARG", description = "The action's arguments.")
@@ -61,9 +64,13 @@ final class SendCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Command command = command(action, args);
         LoopOptions.positiveSeconds("--timeout", timeoutS);
         Duration timeout = Duration.ofNanos((long) (timeoutS * 1e9));
+        if (action.equals("parameters")) {
+            arity(action, args, 0, "no arguments");
+            return ParameterListing.print(url, trustCert, timeout, json, parent.out(), parent.err());
+        }
+        Command command = command(action, args);
         StreamClient.Builder builder = WatchCommand.builder(url, token, tls, trustCert).noReconnect()
             .connectTimeout(timeout).commandTimeout(timeout);
         try (StreamClient client = WatchCommand.build(builder)) {
@@ -123,7 +130,7 @@ final class SendCommand implements Callable<Integer> {
                     number(action, "Z", args.get(2)));
             }
             default -> throw new UsageException("unknown action '" + action + "': one of pause, resume, reset-scene, "
-                + "load-scene NAME, stop, reset-stop, set NAME VALUE, move-hand X Y Z");
+                + "load-scene NAME, stop, reset-stop, set NAME VALUE, move-hand X Y Z, parameters");
         };
     }
 
@@ -132,7 +139,7 @@ final class SendCommand implements Callable<Integer> {
         return command;
     }
 
-    private static void arity(String action, List<String> args, int n, String takes) {
+    static void arity(String action, List<String> args, int n, String takes) {
         if (args.size() != n) {
             throw new UsageException(action + " takes " + takes + ", got " + args.size() + " argument"
                 + (args.size() == 1 ? "" : "s"));

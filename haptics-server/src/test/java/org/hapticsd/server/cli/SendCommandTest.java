@@ -87,6 +87,37 @@ class SendCommandTest {
         assertTrue(!assembly.loop().paused(), "resumed");
     }
 
+    /**
+     * {@code send parameters}: one line a parameter of the default wall, with the value set a moment before; the
+     * server's JSON with {@code --json}; exit 2 for a {@code tcp://} URL, which names no web port.
+     */
+    @Test
+    void shouldListTheParametersSetTakesWithTheirValuesAndRanges() throws Exception {
+        CliCall soften = CliCall.run("send", "--url", url, "--token", TOKEN, "set", "contact.stiffnessNpm", "400");
+        assertEquals(Main.EXIT_OK, soften.exitCode(), soften.toString());
+
+        CliCall list = CliCall.run("send", "--url", url, "parameters");
+        assertEquals(Main.EXIT_OK, list.exitCode(), list.toString());
+        java.util.List<String> lines = list.out().lines().toList();
+        assertEquals("scene revision 1: 4 parameter(s) for set NAME VALUE", lines.get(0), list.toString());
+        assertEquals(java.util.List.of(
+                "render.forceScale     1                 [0, 1]                        1",
+                "contact.stiffnessNpm  400 N/m           (0, 1000] N/m                 1000",
+                "contact.dampingNspm   0.2 N·s/m         [0, 0.2] N·s/m                0.2",
+                "hand.buttons          0                 [0, 65535], whole             0"),
+            lines.subList(2, 6), list.toString());
+
+        CliCall json = CliCall.run("send", "--url", url, "parameters", "--json");
+        assertEquals(Main.EXIT_OK, json.exitCode(), json.toString());
+        com.fasterxml.jackson.databind.JsonNode table = new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(json.out());
+        assertEquals(400.0, table.get("parameters").get(1).get("value").asDouble(), 0.0, json.toString());
+
+        CliCall tcp = CliCall.run("send", "--url", "tcp://127.0.0.1:" + service.server().tcpPort(), "parameters");
+        assertEquals(Main.EXIT_USAGE, tcp.exitCode(), tcp.toString());
+        assertTrue(tcp.err().contains("parameters reads the web port: give --url ws://HOST:PORT/ws"), tcp.toString());
+    }
+
     @Test
     void shouldExitOneWhenNoServerAnswersAndTwoForAMalformedCommandLine() throws Exception {
         CliCall nobody = CliCall.run("send", "--url", "ws://127.0.0.1:1/ws", "--timeout", "2", "pause");
