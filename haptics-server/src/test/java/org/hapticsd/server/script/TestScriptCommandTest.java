@@ -29,6 +29,13 @@ class TestScriptCommandTest {
         return new Outcome(code, out.toString(), err.toString());
     }
 
+    /** {@code script}, written to {@code dir/name}, runs and every one of its {@code checks} assertions passes. */
+    private static void assertPasses(Path dir, String name, String script, int checks) throws Exception {
+        Outcome outcome = run("test", Files.writeString(dir.resolve(name), script).toString());
+        assertEquals(0, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.out().contains(checks + " passed, 0 failed"), outcome.out());
+    }
+
     /** {@code script}, written to {@code dir/name}, is refused before the run (exit 2) with {@code message}. */
     private static void assertRefused(Path dir, String name, String script, String message) throws Exception {
         Outcome refused = run("test", Files.writeString(dir.resolve(name), script).toString());
@@ -167,10 +174,7 @@ class TestScriptCommandTest {
               - {name: its crest, at: 2.525, force: {axis: x, min: 0.999999}}
               - {name: off again, from: 3.51, to: 4.0, force: {axis: magnitude, max: 1e-9}}
             """;
-        Path file = Files.writeString(dir.resolve("force.yaml"), script);
-        Outcome known = run("test", file.toString());
-        assertEquals(0, known.code(), known.out() + known.err());
-        assertTrue(known.out().contains("7 passed, 0 failed"), known.out());
+        assertPasses(dir, "force.yaml", script, 7);
 
         assertRefused(dir, "fast.yaml", script.replace("frequencyHz: 10", "frequencyHz: 600"),
             "timeline[2].frequencyHz: 600 Hz is above half the loop's rate (1000 Hz)");
@@ -206,10 +210,7 @@ class TestScriptCommandTest {
               - {name: pulled, from: 3.5, to: 3.99, force: {axis: x, min: 0.79, max: 0.81}}
               - {name: let go, from: 4.5, to: 5.0, force: {axis: magnitude, max: 1e-9}}
             """;
-        Path file = Files.writeString(dir.resolve("set.yaml"), script);
-        Outcome changed = run("test", file.toString());
-        assertEquals(0, changed.code(), changed.out() + changed.err());
-        assertTrue(changed.out().contains("3 passed, 0 failed"), changed.out());
+        assertPasses(dir, "set.yaml", script, 3);
 
         assertRefused(dir, "stronger.yaml", script.replace("value: 0.0", "value: 2.0"),
             "timeline[1].set.value: bodies.wall.magnet.maxForceN = 2.0 is outside the local limits [0.0, 1.0]");
@@ -246,10 +247,7 @@ class TestScriptCommandTest {
               - {name: softened, from: 5.5, to: 5.99, force: {axis: x, min: -2.1643, max: -2.1214}}
               - {name: scaled, from: 7.5, to: 8.0, force: {axis: x, min: -1.6833, max: -1.6500}}
             """;
-        Path file = Files.writeString(dir.resolve("soften.yaml"), script);
-        Outcome softened = run("test", file.toString());
-        assertEquals(0, softened.code(), softened.out() + softened.err());
-        assertTrue(softened.out().contains("3 passed, 0 failed"), softened.out());
+        assertPasses(dir, "soften.yaml", script, 3);
 
         assertRefused(dir, "stiffer.yaml", script.replace("value: 500.0", "value: 1500.0"),
             "timeline[2].set.value: contact.stiffnessNpm = 1500.0 is outside the local limits (0, 1000.0] (a spring "
