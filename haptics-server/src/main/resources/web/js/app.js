@@ -141,18 +141,27 @@ function log(listId, text, cssClass) {
 
 const ackItems = new Map();
 
-function send(kind) {
+/** How the log names a command: its kind, and the parameter or scene it names. */
+function labelOf(kind, args) {
+  if (kind === 'SET_PARAMETER') {
+    return `SET_PARAMETER ${args.name} = ${args.value}`;
+  }
+  return kind === 'LOAD_SCENE' ? `LOAD_SCENE ${args.sceneName}` : kind;
+}
+
+function send(kind, args = {}) {
+  const label = labelOf(kind, args);
   const t = commandToken();
   if (t === null) {
-    log('acks', `${kind}: not sent, no token`, 'refused');
+    log('acks', `${label}: not sent, no token`, 'refused');
     return;
   }
-  const id = connection.command(kind, t);
+  const id = connection.command(kind, t, args);
   if (id < 0) {
-    log('acks', `${kind}: not sent, disconnected`, 'refused');
+    log('acks', `${label}: not sent, disconnected`, 'refused');
     return;
   }
-  ackItems.set(id, log('acks', `${kind}: sent, waiting for ACK`));
+  ackItems.set(id, log('acks', `${label}: sent, waiting for ACK`));
 }
 
 function onAck(ack, command) {
@@ -188,7 +197,7 @@ function onAck(ack, command) {
   if (kind === 'SET_PARAMETER') {
     parameters.onAck(ack, command);
   }
-  const label = kind === 'SET_PARAMETER' ? `SET_PARAMETER ${command.args.name} = ${command.args.value}` : kind;
+  const label = command ? labelOf(kind, command.args) : kind;
   const text = ack.accepted ? `${label}: accepted` : `${label}: refused: ${ack.reason}`;
   const item = ackItems.get(ack.commandId);
   ackItems.delete(ack.commandId);
@@ -373,6 +382,7 @@ const connection = new StreamConnection(wsUrl, {
             $('token-note').textContent = 'Could not read /api/session again; commands use the token known before.';
           });
         }
+        loadSceneList();
         hook.serverVersion = msg.serverVersion;
         tickRateHz = msg.tickRateHz;
         $('st-server').textContent = `${msg.serverVersion}, protocol ${msg.protocolVersion}, loop ${msg.tickRateHz} Hz`;
@@ -399,6 +409,31 @@ const connection = new StreamConnection(wsUrl, {
 hook.stateRateHz = () => connection.rateHz;
 setConnection('connecting', false);
 connection.start();
+
+/** The scenes LOAD_SCENE may load (the server's --scene-dir); the menu is hidden when there are none. */
+async function loadSceneList() {
+  let catalog;
+  try {
+    catalog = await fetch('/api/scenes', { cache: 'no-store' }).then((r) => r.json());
+  } catch (e) {
+    return;
+  }
+  const select = $('scene-select');
+  // Replaced only when the list changed: rebuilding the options of a menu being opened would close it.
+  if ([...select.options].map((o) => o.value).join('\n') !== catalog.scenes.join('\n')) {
+    const chosen = select.value;
+    select.replaceChildren(...catalog.scenes.map((name) => new Option(name, name)));
+    if (catalog.scenes.includes(chosen)) {
+      select.value = chosen;
+    }
+  }
+  $('scene-loader').hidden = !catalog.loading || catalog.scenes.length === 0;
+  hook.scenesListed = catalog.scenes;
+}
+hook.scenesListed = null;
+$('load-scene').addEventListener('click', () => send('LOAD_SCENE', { sceneName: $('scene-select').value }));
+// A file added to the directory while the page is open is offered the next time the menu is opened.
+$('scene-select').addEventListener('focus', loadSceneList);
 
 for (const button of document.querySelectorAll('button[data-command]')) {
   button.addEventListener('click', () => send(button.dataset.command));

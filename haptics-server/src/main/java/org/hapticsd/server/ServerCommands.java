@@ -30,6 +30,7 @@ import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.ParameterTable;
 import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.SceneCatalog;
 import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.ToolStiffness;
@@ -354,6 +355,30 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 "the simulated stylus's buttons held down, bit i = button i"));
         }
         return new ParameterTable(sceneRevision, list);
+    }
+
+    /**
+     * The scene directory's scene files as LOAD_SCENE names them: {@code .yaml} or {@code .yml} files whose names it
+     * accepts, without the extension, sorted. Read anew each time, so a file added while the server runs is listed.
+     */
+    @Override
+    public SceneCatalog scenes() {
+        if (sceneDir == null) {
+            return SceneCatalog.NONE;
+        }
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        try (java.util.stream.Stream<Path> files = Files.list(sceneDir)) {
+            files.filter(Files::isRegularFile).map(file -> file.getFileName().toString()).forEach(file -> {
+                String name = file.replaceFirst("\\.(yaml|yml)$", "");
+                if (!name.equals(file) && name.matches(NAME_PATTERN) && !name.contains("..")) {
+                    names.add(name);
+                }
+            });
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            LOG.warn("cannot list the scene directory {}: {}", sceneDir, e.toString());
+            return new SceneCatalog(true, List.of());
+        }
+        return new SceneCatalog(true, List.copyOf(names));
     }
 
     /** A file of the scene directory for {@code name}, with or without its .yaml/.yml extension. */

@@ -23,6 +23,7 @@ import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.ParameterTable;
 import org.hapticsd.server.net.SceneBoard;
+import org.hapticsd.server.net.SceneCatalog;
 import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.BodyViscosity;
@@ -348,6 +349,27 @@ class ServerCommandsTest {
         ParameterTable reset = commands.parameters();
         assertEquals(3, reset.sceneRevision());
         assertEquals(names(loaded), names(reset));
+    }
+
+    /**
+     * What the page's scene menu offers: the scene directory's .yaml and .yml files that LOAD_SCENE would take by
+     * name, sorted, read anew each time; nothing to load without a scene directory.
+     */
+    @Test
+    void shouldListTheScenesLoadSceneTakesFromTheSceneDirectory() throws Exception {
+        assertEquals(new SceneCatalog(true, List.of("broken", "drop")), commands.scenes());
+        Files.writeString(sceneDir.resolve("pen.yml"), DROP.replace("name: drop", "name: pen"));
+        Files.writeString(sceneDir.resolve("notes.txt"), "not a scene");
+        Files.writeString(sceneDir.resolve("two words.yaml"), DROP);
+        Files.createDirectory(sceneDir.resolve("folder.yaml"));
+        assertEquals(new SceneCatalog(true, List.of("broken", "drop", "pen")), commands.scenes());
+        assertNull(run(new Command.LoadScene("pen")), "every name listed loads");
+
+        BuiltScene scene = build();
+        try (ServerCommands noDir = new ServerCommands(assembly.commands(), board, new LoopStatsBoard(), 1000, scene,
+                this::build, null, true)) {
+            assertEquals(SceneCatalog.NONE, noDir.scenes());
+        }
     }
 
     private static List<String> names(ParameterTable table) {

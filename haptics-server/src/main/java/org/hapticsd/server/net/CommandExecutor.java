@@ -23,4 +23,9 @@ public interface CommandExecutor {
     default ParameterTable parameters() {
         return ParameterTable.NONE;
     }
+
+    /** The scenes LOAD_SCENE may load now; any thread (it reads the scene directory). */
+    default SceneCatalog scenes() {
+        return SceneCatalog.NONE;
+    }
 }

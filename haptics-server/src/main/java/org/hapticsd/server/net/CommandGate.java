@@ -65,6 +65,11 @@ public final class CommandGate implements StreamRequests {
     }
 
     @Override
+    public SceneCatalog scenes() {
+        return executor.scenes();
+    }
+
+    @Override
     public void onBinary(ClientStream stream, byte[] message, Channel channel) {
         StreamMessage decoded;
         try {

@@ -30,8 +30,8 @@ import org.hapticsd.protocol.stream.StreamProtocol;
 /**
  * The HTTP side of the web port: WebSocket upgrade requests on {@code /ws} are checked (Origin, query) and passed
  * on to Netty's WebSocket handshaker; {@code /api/session} and {@code /api/status} answer small JSON documents for
- * the page, and {@code /api/parameters} what SET_PARAMETER accepts now; every other GET serves a file of the web
- * page or of three.js from the classpath ({@link WebResources}). Application logic stays out: the stream itself is
+ * the page, {@code /api/parameters} what SET_PARAMETER accepts now and {@code /api/scenes} what LOAD_SCENE may load;
+ * every other GET serves a file of the web page or of three.js from the classpath ({@link WebResources}). Application logic stays out: the stream itself is
  * {@link WebSocketStreamHandler}'s.
  */
 final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -39,6 +39,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     static final String SESSION_PATH = "/api/session";
     static final String STATUS_PATH = "/api/status";
     static final String PARAMETERS_PATH = "/api/parameters";
+    static final String SCENES_PATH = "/api/scenes";
     static final AttributeKey<Double> RATE_HZ = AttributeKey.valueOf("hapticsd.rateHz");
     static final AttributeKey<Boolean> JSON = AttributeKey.valueOf("hapticsd.json");
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -88,6 +89,8 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 respondJson(ctx, request, status());
             } else if (uri.path().equals(PARAMETERS_PATH)) {
                 respondJson(ctx, request, parameters());
+            } else if (uri.path().equals(SCENES_PATH)) {
+                respondJson(ctx, request, scenes());
             } else {
                 serveFile(ctx, request, uri.path());
             }
@@ -241,6 +244,16 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             entry.put("wholeNumber", p.wholeNumber());
             entry.put("limits", p.limits());
         }
+        return json;
+    }
+
+    /** The scenes LOAD_SCENE may load by name, for the page's scene menu. No token needed, as for the parameters. */
+    private ObjectNode scenes() {
+        SceneCatalog catalog = server.requests().scenes();
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("loading", catalog.loading());
+        ArrayNode names = json.putArray("scenes");
+        catalog.names().forEach(names::add);
         return json;
     }
 

@@ -16,4 +16,9 @@ public interface StreamRequests {
     default ParameterTable parameters() {
         return ParameterTable.NONE;
     }
+
+    /** What LOAD_SCENE may load ({@link CommandExecutor#scenes()}), for {@code /api/scenes}. */
+    default SceneCatalog scenes() {
+        return SceneCatalog.NONE;
+    }
 }

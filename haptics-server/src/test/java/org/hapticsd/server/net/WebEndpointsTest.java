@@ -208,10 +208,11 @@ class WebEndpointsTest {
 
     /**
      * {@code /api/parameters} carries the executor's table as the page reads it: every field of each parameter, an
-     * open upper end as null, the unit from the name; and an empty table from a gate with no scene commands.
+     * open upper end as null, the unit from the name; {@code /api/scenes} its scene names; and both empty from a gate
+     * with no scene commands.
      */
     @Test
-    void shouldListTheParametersTheCommandsAcceptWithTheirLimits() throws Exception {
+    void shouldListTheParametersAndScenesTheCommandsAccept() throws Exception {
         ParameterTable table = new ParameterTable(7, List.of(
             new SettableParameter("contact.dampingNspm", 0.25, 0.5, 0.0, true, 0.5, false, "soften only"),
             new SettableParameter("bodies.pad.texture.periodM", 0.009, 0.006, 0.0085, true, Double.POSITIVE_INFINITY,
@@ -226,6 +227,11 @@ class WebEndpointsTest {
             @Override
             public ParameterTable parameters() {
                 return table;
+            }
+
+            @Override
+            public SceneCatalog scenes() {
+                return new SceneCatalog(true, List.of("pen", "wall"));
             }
         };
         try (FakeLoop loop = new FakeLoop();
@@ -244,11 +250,15 @@ class WebEndpointsTest {
                   {"name": "hand.buttons", "unit": "", "value": 1.0, "loaded": 0.0, "min": 0.0, "minIncluded": true,
                    "max": 65535.0, "wholeNumber": true, "limits": "mask"}]}
                 """), answer.json());
+            assertEquals(JSON.readTree("{\"loading\": true, \"scenes\": [\"pen\", \"wall\"]}"),
+                get(server.httpPort(), "/api/scenes").json());
         }
         try (FakeLoop loop = new FakeLoop();
              StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, -1))) {
             assertEquals(JSON.readTree("{\"sceneRevision\": 0, \"parameters\": []}"),
                 get(server.httpPort(), "/api/parameters").json());
+            assertEquals(JSON.readTree("{\"loading\": false, \"scenes\": []}"),
+                get(server.httpPort(), "/api/scenes").json());
         }
     }
 

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.agrona.concurrent.SystemNanoClock;
@@ -64,6 +65,8 @@ class BrowserTest {
 
     private static ChromiumSession browser;
     private Path scenePath;
+    /** The scene directory LOAD_SCENE may load from, or null to refuse it (as {@code run} without --scene-dir). */
+    private Path sceneDir;
     private LoopAssembly assembly;
     private StreamServerConfig config;
     private LoopRunner runner;
@@ -120,7 +123,7 @@ class BrowserTest {
     /** The stream side of the test's loop, as {@code run} starts it; started again when a test restarts it. */
     private void startService(StreamServerConfig serverConfig) throws IOException {
         service = StreamService.start(assembly, serverConfig, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().load(scenePath)), null);
+            () -> SceneBuilder.build(new SceneLoader().load(scenePath)), sceneDir);
         server = service.server();
     }
 
@@ -259,6 +262,39 @@ class BrowserTest {
         assertEquals(0, (int) number("hook.errors.length"), state());
         browser.execute("document.getElementById('parameters').scrollIntoView();");
         saveScreenshot("parameters.png");
+    }
+
+    /**
+     * With a scene directory, the page offers its scenes (the test scenes' folder) in a menu; choosing one and
+     * pressing Load scene loads it (LOAD_SCENE), and the page draws the new scene as the next revision.
+     */
+    @Test
+    void shouldLoadASceneOfTheSceneDirectoryFromItsMenu() throws Exception {
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.statesReceived >= 5 && hook.scenesListed !== null", Duration.ofSeconds(30), "the scene list read");
+        assertEquals("true", text("document.getElementById('scene-loader').hidden"), "no --scene-dir, no menu");
+
+        sceneDir = scenePath.getParent();
+        restartWith(scenePath);
+        browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+        await("hook.statesReceived >= 5 && hook.scenesListed !== null && hook.scenesListed.length > 0",
+            Duration.ofSeconds(30), "the scene menu");
+        List<String> files;
+        try (java.util.stream.Stream<Path> list = Files.list(sceneDir)) {
+            files = list.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(".yaml"))
+                .map(name -> name.substring(0, name.length() - ".yaml".length())).sorted().toList();
+        }
+        assertEquals(String.join(",", files), text("hook.scenesListed.join()"));
+        assertEquals("false", text("document.getElementById('scene-loader').hidden"));
+
+        int revision = (int) number("hook.sceneRevision");
+        browser.click(browser.findElement("#scene-select option[value='browser-grab']"));
+        browser.click(browser.findElement("#load-scene"));
+        await("document.getElementById('acks').dataset.last === 'LOAD_SCENE browser-grab: accepted'",
+            Duration.ofSeconds(10), "LOAD_SCENE acknowledged as accepted");
+        await("hook.sceneName === 'browser-grab' && hook.sceneRevision === " + (revision + 1)
+            + " && hook.bodiesDrawn === 2", Duration.ofSeconds(10), "the loaded scene drawn");
+        assertEquals(0, (int) number("hook.errors.length"), state());
     }
 
     private static String row(String selector) {
