@@ -31,8 +31,8 @@ import org.hapticsd.protocol.stream.StreamProtocol;
  * The HTTP side of the web port: WebSocket upgrade requests on {@code /ws} are checked (Origin, query) and passed
  * on to Netty's WebSocket handshaker; {@code /api/session} and {@code /api/status} answer small JSON documents for
  * the page, {@code /api/parameters} what SET_PARAMETER accepts now and {@code /api/scenes} what LOAD_SCENE may load;
- * every other GET serves a file of the web page or of three.js from the classpath ({@link WebResources}). Application logic stays out: the stream itself is
- * {@link WebSocketStreamHandler}'s.
+ * every other GET serves a file of the web page or of three.js from the classpath ({@link WebResources}).
+ * Application logic stays out: the stream itself is {@link WebSocketStreamHandler}'s.
  */
 final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final String WS_PATH = "/ws";
