@@ -5,17 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.agrona.concurrent.SystemNanoClock;
-import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.server.LiveServer;
 import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.StreamServerConfig;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,30 +26,21 @@ class SendCommandTest {
     @TempDir
     Path dir;
 
+    private LiveServer live;
     private LoopAssembly assembly;
-    private LoopRunner runner;
-    private StreamService service;
     private String url;
 
     @BeforeEach
     void start() throws Exception {
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        service = StreamService.start(assembly, StreamServerConfig.defaults().withPorts(0, 0)
-                .withBind(StreamServerConfig.LOOPBACK, TOKEN), new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), dir);
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
-        url = "ws://127.0.0.1:" + service.server().httpPort() + "/ws";
+        live = LiveServer.startEmbedded(StreamServerConfig.defaults().withPorts(0, 0)
+            .withBind(StreamServerConfig.LOOPBACK, TOKEN), dir);
+        assembly = live.assembly();
+        url = live.webSocketUrl();
     }
 
     @AfterEach
     void stop() {
-        runner.close();
-        service.close();
+        live.close();
     }
 
     @Test
@@ -113,7 +96,7 @@ class SendCommandTest {
             .readTree(json.out());
         assertEquals(400.0, table.get("parameters").get(1).get("value").asDouble(), 0.0, json.toString());
 
-        CliCall tcp = CliCall.run("send", "--url", "tcp://127.0.0.1:" + service.server().tcpPort(), "parameters");
+        CliCall tcp = CliCall.run("send", "--url", "tcp://127.0.0.1:" + live.server().tcpPort(), "parameters");
         assertEquals(Main.EXIT_USAGE, tcp.exitCode(), tcp.toString());
         assertTrue(tcp.err().contains("parameters reads the web port: give --url ws://HOST:PORT/ws"), tcp.toString());
     }

@@ -11,23 +11,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.agrona.concurrent.SystemNanoClock;
-import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.protocol.stream.HelloMessage;
 import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.protocol.stream.StateMessage;
 import org.hapticsd.protocol.stream.StreamCodec;
 import org.hapticsd.protocol.stream.StreamMessage;
-import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.LiveServer;
 import org.hapticsd.server.net.StreamServer;
 import org.hapticsd.server.net.StreamServerConfig;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,28 +37,18 @@ class WatchCommandTest {
     @TempDir
     Path dir;
 
-    private LoopRunner runner;
-    private StreamService service;
+    private LiveServer live;
     private StreamServer server;
 
     @BeforeEach
     void start() throws Exception {
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        service = StreamService.start(assembly, StreamServerConfig.defaults().withPorts(0, 0), new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), dir);
-        server = service.server();
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        live = LiveServer.startEmbedded(StreamServerConfig.defaults().withPorts(0, 0), dir);
+        server = live.server();
     }
 
     @AfterEach
     void stop() {
-        runner.close();
-        service.close();
+        live.close();
     }
 
     /** The recording, read with nothing but the spec: u32 little-endian length, then one binary message. */

@@ -9,23 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.client.StreamClient;
 import org.hapticsd.client.StreamListener;
-import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.protocol.stream.Body;
 import org.hapticsd.protocol.stream.DeformableNodes;
 import org.hapticsd.protocol.stream.Motion;
 import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.protocol.stream.Shape;
 import org.hapticsd.protocol.stream.StateMessage;
-import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.server.LiveServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,39 +31,27 @@ import org.junit.jupiter.api.Timeout;
 class DeformableStreamTest {
     private static final long WAIT_MS = 20_000;
 
-    private LoopRunner runner;
-    private StreamService service;
+    private LiveServer live;
     private final List<StreamClient> clients = new ArrayList<>();
 
     @AfterEach
     void stop() {
         clients.forEach(StreamClient::close);
-        if (runner != null) {
-            runner.close();
-        }
-        if (service != null) {
-            service.close();
+        if (live != null) {
+            live.close();
         }
     }
 
     @Test
     void shouldSendTheChainsShapeAndItsNodesInEveryState() throws Exception {
         Path file = Path.of("..", "scenes", "modal-2dof.yaml");
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(file));
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        service = StreamService.start(assembly, StreamServerConfig.defaults().withPorts(0, 0), new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().load(file)), null);
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        live = LiveServer.start(file, StreamServerConfig.defaults().withPorts(0, 0), null);
 
         for (String query : List.of("", "?format=json")) {
             AtomicReference<SceneMessage> sceneSeen = new AtomicReference<>();
             List<StateMessage> states = new java.util.concurrent.CopyOnWriteArrayList<>();
             StreamClient client = StreamClient.builder(
-                    URI.create("ws://127.0.0.1:" + service.server().httpPort() + "/ws" + query))
+                    URI.create("ws://127.0.0.1:" + live.server().httpPort() + "/ws" + query))
                 .rateHz(100)
                 .listener(new StreamListener() {
                     @Override

@@ -12,10 +12,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.client.StreamClient;
 import org.hapticsd.client.StreamListener;
-import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.protocol.stream.AckMessage;
 import org.hapticsd.protocol.stream.Body;
 import org.hapticsd.protocol.stream.Command;
@@ -24,13 +22,7 @@ import org.hapticsd.protocol.stream.EventsMessage;
 import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.protocol.stream.StreamEvent;
 import org.hapticsd.protocol.stream.StreamProtocol;
-import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.server.LiveServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,33 +41,21 @@ class ImpulseCollisionEventsTest {
     private static final double S_W_MS = 0.459;
     private static final double W_MIN_MS = 7.5;
 
-    private LoopRunner runner;
-    private StreamService service;
+    private LiveServer live;
     private StreamServerConfig config;
     private final List<StreamClient> clients = new ArrayList<>();
 
     private void start(String sceneFile) throws Exception {
         Path file = Path.of("..", "scenes", sceneFile);
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(file));
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
         config = StreamServerConfig.defaults().withPorts(0, 0);
-        service = StreamService.start(assembly, config, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().load(file)), null);
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        live = LiveServer.start(file, config, null);
     }
 
     @AfterEach
     void stop() {
         clients.forEach(StreamClient::close);
-        if (runner != null) {
-            runner.close();
-        }
-        if (service != null) {
-            service.close();
+        if (live != null) {
+            live.close();
         }
     }
 
@@ -86,7 +66,7 @@ class ImpulseCollisionEventsTest {
         final StreamClient client;
 
         Watcher(String query) {
-            client = StreamClient.builder(URI.create("ws://127.0.0.1:" + service.server().httpPort() + "/ws" + query))
+            client = StreamClient.builder(URI.create("ws://127.0.0.1:" + live.server().httpPort() + "/ws" + query))
                 .rateHz(50).token(config.token())
                 .listener(new StreamListener() {
                     @Override

@@ -15,23 +15,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.client.StreamClient;
 import org.hapticsd.client.StreamListener;
-import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.protocol.stream.AckMessage;
 import org.hapticsd.protocol.stream.Command;
 import org.hapticsd.protocol.stream.HelloMessage;
 import org.hapticsd.protocol.stream.SafetyCode;
 import org.hapticsd.protocol.stream.StateMessage;
-import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
+import org.hapticsd.server.LiveServer;
 import org.hapticsd.server.cli.Main;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,8 +43,7 @@ class StreamClientEndToEndTest {
     static Path dir;
     private static StreamServerConfig.Tls pem;
 
-    private LoopRunner runner;
-    private StreamService service;
+    private LiveServer live;
     private StreamServerConfig config;
     private StreamClient client;
 
@@ -62,19 +53,11 @@ class StreamClientEndToEndTest {
     }
 
     private void start(StreamServerConfig.Tls tls) throws Exception {
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().loadEmbedded());
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        LoopAssembly assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
         config = StreamServerConfig.defaults().withPorts(0, 0);
         if (tls != null) {
             config = config.withTls(tls);
         }
-        service = StreamService.start(assembly, config, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), null);
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        live = LiveServer.startEmbedded(config, null);
     }
 
     @AfterEach
@@ -82,11 +65,8 @@ class StreamClientEndToEndTest {
         if (client != null) {
             client.close();
         }
-        if (runner != null) {
-            runner.close();
-        }
-        if (service != null) {
-            service.close();
+        if (live != null) {
+            live.close();
         }
     }
 
@@ -104,7 +84,7 @@ class StreamClientEndToEndTest {
     @Test
     void shouldHaveCommandsAcknowledgedOrRefusedByTheServer() throws Exception {
         start(null);
-        client = StreamClient.builder(URI.create("ws://127.0.0.1:" + service.server().httpPort() + "/ws"))
+        client = StreamClient.builder(URI.create("ws://127.0.0.1:" + live.server().httpPort() + "/ws"))
             .rateHz(50).token("not-the-token").build();
         client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS);
         AckMessage refused = client.send(new Command.EmergencyStop()).get(WAIT_MS, TimeUnit.MILLISECONDS);
@@ -112,7 +92,7 @@ class StreamClientEndToEndTest {
         assertEquals("TOKEN: wrong or missing token", refused.reason());
         client.close();
 
-        client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + service.server().tcpPort()))
+        client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + live.server().tcpPort()))
             .rateHz(50).token(config.token()).build();
         client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS);
         AckMessage accepted = client.send(new Command.EmergencyStop()).get(WAIT_MS, TimeUnit.MILLISECONDS);
@@ -127,7 +107,7 @@ class StreamClientEndToEndTest {
     void shouldStreamOverWssAndTcpWithTlsTrustingTheServersCertificate() throws Exception {
         start(pem);
         BlockingQueue<StateMessage> states = new LinkedBlockingQueue<>();
-        client = StreamClient.builder(URI.create("wss://127.0.0.1:" + service.server().httpPort() + "/ws?rate=50"))
+        client = StreamClient.builder(URI.create("wss://127.0.0.1:" + live.server().httpPort() + "/ws?rate=50"))
             .trustCertificate(pem.certificateChain())
             .listener(new StreamListener() {
                 @Override
@@ -143,7 +123,7 @@ class StreamClientEndToEndTest {
         assertTrue(first != null && second != null && second.tick() > first.tick(), first + " then " + second);
         client.close();
 
-        client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + service.server().tcpPort()))
+        client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + live.server().tcpPort()))
             .tls(true).trustCertificate(pem.certificateChain()).build();
         assertEquals(hello, client.connect().get(WAIT_MS, TimeUnit.MILLISECONDS));
         assertTrue(await(c -> c.latestState() != null), "a STATE over TLS on the TCP port");
@@ -158,8 +138,8 @@ class StreamClientEndToEndTest {
     @Test
     void shouldTellWatchWhyATlsServerCouldNotBeReached() throws Exception {
         start(pem);
-        String wss = "wss://127.0.0.1:" + service.server().httpPort() + "/ws";
-        String tcp = "tcp://127.0.0.1:" + service.server().tcpPort();
+        String wss = "wss://127.0.0.1:" + live.server().httpPort() + "/ws";
+        String tcp = "tcp://127.0.0.1:" + live.server().tcpPort();
         assertEquals("exit 1: hapticsd: watch: never connected to " + wss + ": the server's certificate "
             + "is not trusted (unable to find valid certification path to requested target); to trust a self-signed "
             + "certificate (run --tls-cert), give it with --trust-cert FILE\n", watch("--url", wss, "--seconds", "2"));
@@ -182,7 +162,7 @@ class StreamClientEndToEndTest {
     void shouldNotConnectOverTlsToACertificateItDoesNotTrust() throws Exception {
         start(pem);
         BlockingQueue<String> reasons = new LinkedBlockingQueue<>();
-        client = StreamClient.builder(URI.create("wss://127.0.0.1:" + service.server().httpPort() + "/ws"))
+        client = StreamClient.builder(URI.create("wss://127.0.0.1:" + live.server().httpPort() + "/ws"))
             .noReconnect()
             .listener(new StreamListener() {
                 @Override

@@ -21,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.agrona.concurrent.SystemNanoClock;
-import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.protocol.stream.AckMessage;
 import org.hapticsd.protocol.stream.Body;
 import org.hapticsd.protocol.stream.Command;
@@ -40,14 +38,9 @@ import org.hapticsd.protocol.stream.StreamMessage;
 import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.SubscribeMessage;
 import org.hapticsd.protocol.stream.Vec3;
-import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.LiveServer;
 import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
 import org.hapticsd.server.loop.LoopSnapshot;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -110,25 +103,17 @@ class StreamConformanceTest {
     @TempDir
     Path sceneDir;
 
-    private LoopAssembly assembly;
+    private LiveServer live;
     private StreamService service;
-    private LoopRunner runner;
     private StreamServerConfig config;
 
     /** The press scene on the real loop in real time, streamed with {@code limits}; the scene directory has it. */
     private StreamServer start(StreamServerConfig limits) throws Exception {
         Path scene = sceneDir.resolve("press.yaml");
         Files.writeString(scene, PRESS);
-        BuiltScene built = SceneBuilder.build(new SceneLoader().load(scene));
-        SimulatedDevice stylus = built.newSimulatedDevice();
-        stylus.open();
-        assembly = new LoopAssembly(built, stylus, 1000, SystemNanoClock.INSTANCE);
         config = limits;
-        service = StreamService.start(assembly, config, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().load(scene)), sceneDir);
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        live = LiveServer.start(scene, config, sceneDir);
+        service = live.service();
         return service.server();
     }
 
@@ -138,11 +123,8 @@ class StreamConformanceTest {
 
     @AfterEach
     void stop() {
-        if (runner != null) {
-            runner.close();
-        }
-        if (service != null) {
-            service.close();
+        if (live != null) {
+            live.close();
         }
     }
 

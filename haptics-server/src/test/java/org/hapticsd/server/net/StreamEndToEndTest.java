@@ -7,19 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.protocol.stream.AckMessage;
 import org.hapticsd.protocol.stream.Command;
 import org.hapticsd.protocol.stream.CommandMessage;
@@ -34,13 +33,7 @@ import org.hapticsd.protocol.stream.StreamJson;
 import org.hapticsd.protocol.stream.StreamMessage;
 import org.hapticsd.protocol.stream.StreamProtocol;
 import org.hapticsd.protocol.stream.SubscribeMessage;
-import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
-import org.hapticsd.server.scene.BuiltScene;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.server.LiveServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,8 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamEndToEndTest {
     /** A wait that only turns a hang into a failure; what is waited for is an event or an amount of loop time. */
     private static final long HANG_GUARD_MS = 45_000;
-    private LoopRunner runner;
-    private StreamService service;
+    private LiveServer live;
     private StreamServer server;
     private StreamServerConfig config;
 
@@ -67,29 +59,15 @@ class StreamEndToEndTest {
 
     @BeforeEach
     void start() throws Exception {
-        SceneLoader loader = new SceneLoader();
-        BuiltScene scene = SceneBuilder.build(loader.loadEmbedded());
         Files.copy(Path.of("../scenes/pen.yaml"), sceneDir.resolve("pen.yaml"));
-        LoopAssembly assembly = new LoopAssembly(scene, openSim(scene), 1000, SystemNanoClock.INSTANCE);
         config = StreamServerConfig.defaults().withPorts(0, 0);
-        service = StreamService.start(assembly, config, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().loadEmbedded()), sceneDir);
-        server = service.server();
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
-    }
-
-    private static org.hapticsd.device.sim.SimulatedDevice openSim(BuiltScene scene) {
-        org.hapticsd.device.sim.SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        return device;
+        live = LiveServer.startEmbedded(config, sceneDir);
+        server = live.server();
     }
 
     @AfterEach
     void stop() {
-        runner.close();
-        service.close();
+        live.close();
     }
 
     /** Collects whole text and binary messages. */

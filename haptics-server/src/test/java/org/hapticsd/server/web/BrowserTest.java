@@ -17,16 +17,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
-import org.agrona.concurrent.SystemNanoClock;
 import org.hapticsd.device.sim.SimulatedDevice;
+import org.hapticsd.server.LiveServer;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.StreamService;
-import org.hapticsd.server.loop.LoopRunner;
-import org.hapticsd.server.loop.WaitStrategies;
 import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.StreamServer;
 import org.hapticsd.server.net.StreamServerConfig;
-import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.AfterAll;
@@ -68,9 +65,9 @@ class BrowserTest {
     /** The scene directory LOAD_SCENE may load from, or null to refuse it (as {@code run} without --scene-dir). */
     private Path sceneDir;
     private LoopAssembly assembly;
-    private StreamServerConfig config;
-    private LoopRunner runner;
-    private StreamService service;
+    private LiveServer live;
+    /** The stream service a test started again on the same loop, or null. */
+    private StreamService restarted;
     private StreamServer server;
 
     @BeforeAll
@@ -94,46 +91,31 @@ class BrowserTest {
 
     @BeforeEach
     void startServer() throws Exception {
-        scenePath = Path.of(BrowserTest.class.getResource("/scenes/browser-floor.yaml").toURI());
-        BuiltScene scene = SceneBuilder.build(new SceneLoader().load(scenePath));
-        SimulatedDevice device = scene.newSimulatedDevice();
-        device.open();
-        assembly = new LoopAssembly(scene, device, 1000, SystemNanoClock.INSTANCE);
-        config = StreamServerConfig.defaults().withPorts(0, -1);
-        startService(config);
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
+        start(Path.of(BrowserTest.class.getResource("/scenes/browser-floor.yaml").toURI()));
+    }
+
+    /** The loop on {@code scene} and its stream service, as {@code run} starts them (no TCP port). */
+    private void start(Path scene) throws Exception {
+        scenePath = scene;
+        live = LiveServer.start(scene, StreamServerConfig.defaults().withPorts(0, -1), sceneDir);
+        assembly = live.assembly();
+        server = live.server();
     }
 
     /** Stops the test's server and loop and starts them again on another scene. */
     private void restartWith(Path scene) throws Exception {
         stopServer();
-        scenePath = scene;
-        BuiltScene built = SceneBuilder.build(new SceneLoader().load(scenePath));
-        SimulatedDevice device = built.newSimulatedDevice();
-        device.open();
-        assembly = new LoopAssembly(built, device, 1000, SystemNanoClock.INSTANCE);
-        startService(StreamServerConfig.defaults().withPorts(0, -1));
-        assembly.loop().setTickSink(service.events());
-        runner = new LoopRunner(assembly.loop(), 1000, WaitStrategies.HYBRID, SystemNanoClock.INSTANCE);
-        runner.start();
-    }
-
-    /** The stream side of the test's loop, as {@code run} starts it; started again when a test restarts it. */
-    private void startService(StreamServerConfig serverConfig) throws IOException {
-        service = StreamService.start(assembly, serverConfig, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().load(scenePath)), sceneDir);
-        server = service.server();
+        start(scene);
     }
 
     @AfterEach
     void stopServer() {
-        if (runner != null) {
-            runner.close();
+        if (restarted != null) {
+            restarted.close();
+            restarted = null;
         }
-        if (service != null) {
-            service.close();
+        if (live != null) {
+            live.close();
         }
     }
 
@@ -410,7 +392,7 @@ class BrowserTest {
         browser.navigate("http://127.0.0.1:" + port + "/");
         await("hook.statesReceived >= 5", Duration.ofSeconds(30), "states arriving");
 
-        service.close();
+        live.service().close();
         await("document.getElementById('status').dataset.connection === 'disconnected' && !hook.connected",
             Duration.ofSeconds(10), "disconnected shown");
         assertTrue(text("document.getElementById('st-conn').textContent").startsWith("disconnected"));
@@ -418,7 +400,10 @@ class BrowserTest {
         // A restarted server's event log is not the loop's tick sink (that stays the first one's): it sends no
         // EVENTS, which this test does not need; HELLO, SCENE and STATE come from the loop's snapshots. It has a
         // token of its own, as a restarted `run` would.
-        startService(config.withPorts(port, -1).withBind(StreamServerConfig.LOOPBACK, StreamServerConfig.newToken()));
+        restarted = StreamService.start(assembly, live.config().withPorts(port, -1).withBind(StreamServerConfig.LOOPBACK,
+            StreamServerConfig.newToken()), new LoopStatsBoard(), () -> SceneBuilder.build(new SceneLoader()
+            .load(scenePath)), sceneDir);
+        server = restarted.server();
         long received = (long) number("hook.statesReceived");
         // Backoff 0.5, 1, 2, 4 s: the page is back within one 8 s step of the server's return.
         await("hook.connected && hook.statesReceived > " + received, Duration.ofSeconds(15), "reconnected");
