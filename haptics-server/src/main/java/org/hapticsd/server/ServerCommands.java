@@ -1,24 +1,25 @@
 package org.hapticsd.server;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.hapticsd.device.DeviceInfo;
 import org.hapticsd.device.Workspace;
 import org.hapticsd.device.sim.ExternalHandTarget;
 import org.hapticsd.device.sim.HandTarget;
 import org.hapticsd.device.sim.SimulatedDevice;
-import org.hapticsd.physics.ContactSettings;
-import org.hapticsd.physics.PenaltyContactSettings;
-import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.protocol.stream.Command;
 import org.hapticsd.protocol.stream.StreamFormatException;
 import org.hapticsd.server.loop.CommandQueue;
@@ -34,7 +35,6 @@ import org.hapticsd.server.net.SceneCatalog;
 import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.ToolStiffness;
-import org.hapticsd.server.render.VirtualCoupling;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneException;
@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *   <li>SET_PARAMETER: {@value #FORCE_SCALE} in [0, 1]; {@value #STIFFNESS} and {@value #DAMPING} between 0 and the
  *       values the current scene was loaded with, and so {@value #COUPLING_STIFFNESS} and {@value #COUPLING_DAMPING}
  *       for a scene rendered by coupling; the bodies' material effects, {@code bodies.NAME.FIELD}
- *       ({@link MaterialParameters}). Every parameter can only soften what the local files set.</li>
+ *       ({@link SceneParameters}); {@value #BUTTONS} with the simulated stylus. Every parameter can only soften what
+ *       the local files set.</li>
  *   <li>MOVE_HAND: only with the simulated stylus.</li>
  *   <li>EMERGENCY_STOP, RESET_STOP: straight to the safety layer.</li>
  * </ul>
@@ -117,7 +118,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private SceneParameters parameters;
 
     /**
-     * Call before the loop starts: reads the first scene's contact settings.
+     * Call before the loop starts: reads the first scene's parameters.
      *
      * @param first     the scene the loop starts with, and how to build it again for RESET_SCENE
      * @param sceneDir  where LOAD_SCENE may look, or null to refuse LOAD_SCENE
@@ -366,15 +367,15 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         if (sceneDir == null) {
             return SceneCatalog.NONE;
         }
-        java.util.TreeSet<String> names = new java.util.TreeSet<>();
-        try (java.util.stream.Stream<Path> files = Files.list(sceneDir)) {
+        TreeSet<String> names = new TreeSet<>();
+        try (Stream<Path> files = Files.list(sceneDir)) {
             files.filter(Files::isRegularFile).map(file -> file.getFileName().toString()).forEach(file -> {
                 String name = file.replaceFirst("\\.(yaml|yml)$", "");
                 if (!name.equals(file) && name.matches(NAME_PATTERN) && !name.contains("..")) {
                     names.add(name);
                 }
             });
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             LOG.warn("cannot list the scene directory {}: {}", sceneDir, e.toString());
             return new SceneCatalog(true, List.of());
         }
