@@ -74,6 +74,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     public static final String COUPLING_STIFFNESS = SceneParameters.COUPLING_STIFFNESS;
     /** The virtual coupling's damper, for a scene whose tool is rendered by coupling. */
     public static final String COUPLING_DAMPING = SceneParameters.COUPLING_DAMPING;
+    /** Why {@link #reloadFirstScene()} left the running scene alone. */
+    public static final String NOT_THE_FIRST_SCENE = "the loop runs a scene LOAD_SCENE brought, not the first one";
     /** The simulated stylus's buttons the remote hand holds down, a bit mask (the page's grab button). */
     public static final String BUTTONS = "hand.buttons";
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
@@ -108,6 +110,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             return thread;
         });
 
+    /** How the first scene was built: what {@link #reloadFirstScene()} builds again. */
+    private final SceneFactory first;
     // The current scene as far as commands are concerned; guarded by this.
     private SceneFactory current;
     /** The current scene's revision on the stream (1 for the first). */
@@ -143,6 +147,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         this.rateHz = rateHz;
         this.sceneDir = sceneDir;
         this.simulated = simulated;
+        this.first = firstFactory;
         adopt(first, firstFactory, 1);
     }
 
@@ -398,6 +403,22 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             }
         }
         throw new IllegalArgumentException("no scene '" + name + "' in the scene directory " + sceneDir);
+    }
+
+    /**
+     * Builds the first scene's file again and swaps it in, as RESET_SCENE does, while the loop still runs that scene
+     * (not one LOAD_SCENE brought since): what {@code run --reload} does when the file changes. Completes with null
+     * once the new scene is in force, or with the reason it was not ({@value #NOT_THE_FIRST_SCENE}, or the build's
+     * {@code SCENE:} error, the running scene untouched).
+     */
+    public CompletionStage<String> reloadFirstScene() {
+        // Checked on the builder thread, in order with every LOAD_SCENE: one queued before it is seen.
+        return replace(() -> {
+            if (currentFactory() != first) {
+                throw new SceneException(NOT_THE_FIRST_SCENE);
+            }
+            return first.build();
+        }, null);
     }
 
     private synchronized SceneFactory currentFactory() {

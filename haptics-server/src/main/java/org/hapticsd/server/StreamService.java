@@ -69,6 +69,11 @@ public final class StreamService implements AutoCloseable {
         return server;
     }
 
+    /** The commands clients send, carried out; also what {@code run --reload} asks to reload the scene. */
+    public ServerCommands commands() {
+        return commands;
+    }
+
     /**
      * The loop has stopped: the events still pending go out ({@link EventLog#finish()}) and every client gets its
      * last STATE and events before {@link #close()} closes the connections (at most half a second).

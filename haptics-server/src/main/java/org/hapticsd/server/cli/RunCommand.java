@@ -10,6 +10,7 @@ import org.HdrHistogram.Histogram;
 import org.hapticsd.device.link.LinkStatistics;
 import org.hapticsd.server.JitWarmUp;
 import org.hapticsd.server.LoopAssembly;
+import org.hapticsd.server.SceneFileWatcher;
 import org.hapticsd.server.StreamService;
 import org.hapticsd.server.device.OpenedDevice;
 import org.hapticsd.server.loop.HapticLoop;
@@ -67,6 +68,11 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         description = "Record every tick to FILE (format: docs/recording.md).")
     Path recordFile;
 
+    @Option(names = "--reload", description = "Watch the --scene file and, each time it is saved, build it again and "
+        + "swap it in as RESET_SCENE does (off the loop, in one tick, through the safety gate); a file that does not "
+        + "build is reported and the running scene kept. Needs the stream.")
+    boolean reload;
+
     @Option(names = "--wait", paramLabel = "STRATEGY", defaultValue = "hybrid",
         description = "How the loop waits between ticks: hybrid, spin or sleep. Default: ${DEFAULT-VALUE}.")
     String waitName;
@@ -83,6 +89,14 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         options.refuseOverwritingInputs("--record", recordFile);
         Recorders.check(recordFile);
         StreamServerConfig streamConfig = stream.disabled ? null : stream.config();
+        if (reload && options.scene == null) {
+            throw new UsageException("--reload watches the --scene file: give --scene FILE (the embedded default "
+                + "scene has no file to edit)");
+        }
+        if (reload && streamConfig == null) {
+            throw new UsageException("--reload swaps the scene as the stream's RESET_SCENE does: it cannot be used "
+                + "with --no-stream");
+        }
         if (streamConfig != null) {
             options.requireStreamable(scene, rateHz);
         }
@@ -134,6 +148,18 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
                 streamConfig.token());
             out.flush();
         }
+        SceneFileWatcher watcher = null;
+        if (reload) {
+            try {
+                watcher = SceneFileWatcher.start(options.scene, stream.commands()::reloadFirstScene);
+            } catch (IOException e) {
+                stream.close();
+                opened.close();
+                Recorders.close(recorder, out);
+                throw new UsageException("--reload: cannot watch " + options.scene + ": " + e.getMessage());
+            }
+            LOG.info("reloading the scene each time {} is saved", options.scene);
+        }
         TickSink sink = stream == null ? recorder
             : recorder == null ? stream.events() : TickSink.tee(recorder, stream.events());
         if (sink != null) {
@@ -177,6 +203,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             statusLoop(out, assembly, scenes, opened, board, runner, stopRequested, startNs, limitS);
         } finally {
             runner.close();
+            if (watcher != null) {
+                watcher.close();
+            }
             collectorPauses.close();
             if (stream != null) {
                 stream.finish();

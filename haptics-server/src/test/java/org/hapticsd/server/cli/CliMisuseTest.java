@@ -164,6 +164,13 @@ class CliMisuseTest {
     }
 
     @Test
+    void shouldRejectReloadWithoutASceneFileOrWithoutTheStream() {
+        assertMisuse(run("run", "--reload", "--duration", "0.5"), "--reload", "--scene FILE");
+        assertMisuse(run("run", "--reload", "--scene", "../scenes/wall.yaml", "--no-stream", "--duration", "0.5"),
+            "--reload", "--no-stream");
+    }
+
+    @Test
     void shouldRejectUnknownWaitStrategy() {
         assertMisuse(run("run", "--wait", "bogus", "--duration", "0.5"), "--wait", "'bogus'");
     }
