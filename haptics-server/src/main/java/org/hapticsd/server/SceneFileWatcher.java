@@ -109,7 +109,10 @@ public final class SceneFileWatcher implements AutoCloseable {
             touched |= event.kind() == StandardWatchEventKinds.OVERFLOW
                 || file.getFileName().equals(event.context());
         }
-        key.reset();
+        if (!key.reset()) {
+            // The folder is gone (deleted, unmounted): no more events will come for it.
+            LOG.warn("{}'s folder can no longer be watched: saves are not reloaded any more", file);
+        }
         return touched;
     }
 
