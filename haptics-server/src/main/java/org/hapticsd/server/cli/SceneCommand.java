@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
  * scenes, from the same definitions the peer benchmark builds in other engines.
  */
 @Command(name = "scene", mixinStandardHelpOptions = true,
-    description = "Write a generated scene file: pile (spheres dropped into a box) or stack (cubes on a floor).",
-    subcommands = {ScenePileCommand.class, SceneStackCommand.class})
+    description = "Write a generated scene file: pile (spheres dropped into a box) or stack (cubes on a floor); or "
+        + "check scene files as run would judge them: check FILE...",
+    subcommands = {ScenePileCommand.class, SceneStackCommand.class, SceneCheckCommand.class})
 final class SceneCommand implements Runnable {
     @ParentCommand
     HapticsdCommand parent;
@@ -26,7 +27,7 @@ final class SceneCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "scene needs a generator name: pile or stack");
+        throw new ParameterException(spec.commandLine(), "scene needs a generator name, pile or stack, or check FILE...");
     }
 
     /**
