@@ -60,6 +60,10 @@ final class WatchCommand implements Callable<Integer> {
             + "JVM's trust store.")
     Path trustCert;
 
+    @Option(names = "--events", description = "Print each stream event as it comes (contacts, impacts, safety, "
+        + "device, physics budget, impulse collisions), its bodies by name.")
+    boolean events;
+
     @Option(names = "--tls", description = "For tcp://: connect over TLS (a server run with --tls-cert serves TLS on "
         + "both ports). WebSocket chooses by its scheme, wss://.")
     boolean tls;
@@ -76,7 +80,7 @@ final class WatchCommand implements Callable<Integer> {
             builder.rateHz(rateHz);
         }
         StreamRecordingWriter recording = openRecording();
-        WatchListener listener = new WatchListener(out, recording);
+        WatchListener listener = new WatchListener(out, recording, events);
         StreamClient client;
         try {
             client = build(builder.listener(listener));

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.hapticsd.protocol.stream.Command;
 import org.hapticsd.protocol.stream.HelloMessage;
 import org.hapticsd.protocol.stream.SceneMessage;
 import org.hapticsd.protocol.stream.StateMessage;
@@ -139,6 +140,36 @@ class WatchCommandTest {
         assertTrue(Double.parseDouble(summary.group(1)) < 30.0, "stopped before --seconds:\n" + call);
     }
 
+    /**
+     * {@code --events}: each stream event a line, its bodies by name: an emergency stop sent while watching is printed
+     * as the safety change it is, and the hand moved off and back into the default scene's wall (x = 0.03 m) as the
+     * tool's contact with the wall, by name.
+     */
+    @Test
+    void shouldPrintEachEventWithItsBodiesByName() throws Exception {
+        CliCall call = CliCall.start("watch", "--url", live.webSocketUrl(), "--events", "--seconds", "5");
+        call.awaitLine("scene 'wall' \\(revision 1, 2 bodies\\)", 10_000);
+        assertEquals(null, live.service().commands().execute(new Command.EmergencyStop()).toCompletableFuture()
+            .get(10, TimeUnit.SECONDS));
+        call.awaitLine("event tick \\d+: SAFETY_CHANGED \\w+ → ESTOP", 10_000);
+        assertEquals(null, live.service().commands().execute(new Command.ResetStop()).toCompletableFuture()
+            .get(10, TimeUnit.SECONDS));
+        // The path may have pressed the tool on the wall already: away from it first, then into it.
+        assertEquals(null, live.service().commands().execute(new Command.MoveHand(-0.05, 0.0, 0.0))
+            .toCompletableFuture().get(10, TimeUnit.SECONDS));
+        var exchange = live.service().scenes().current().exchange();
+        var snapshot = exchange.newSnapshot();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (exchange.read(snapshot) == 0 || snapshot.contactCount > 0) {
+            assertTrue(System.nanoTime() - deadline < 0, "the tool never left the wall:\n" + call);
+            Thread.sleep(10);
+        }
+        assertEquals(null, live.service().commands().execute(new Command.MoveHand(0.05, 0.0, 0.0))
+            .toCompletableFuture().get(10, TimeUnit.SECONDS));
+        call.awaitLine("event tick \\d+: CONTACT_BEGAN (tool / wall|wall / tool)", 10_000);
+        assertEquals(Main.EXIT_OK, call.exitCode(), call.toString());
+    }
+
     @Test
     void shouldRefuseARateOutOfRange() {
         CliCall.run("watch", "--rate", "70000", "--seconds", "1").assertMisuse("--rate", "70000");
@@ -161,7 +192,7 @@ class WatchCommandTest {
      */
     @Test
     void shouldGiveWhyTheAttemptsFailedWhenTheStopCutTheLastOneShort() {
-        WatchListener listener = new WatchListener(new java.io.PrintWriter(new java.io.StringWriter()), null);
+        WatchListener listener = new WatchListener(new java.io.PrintWriter(new java.io.StringWriter()), null, false);
         listener.onDisconnected(org.hapticsd.client.StreamClient.CLOSED_BY_CLIENT);
         assertEquals("closed by client", listener.lastDisconnect(), "a silent server: nothing better to say");
         String untrusted = org.hapticsd.client.StreamClient.UNTRUSTED_CERTIFICATE + " (unable to find valid "
