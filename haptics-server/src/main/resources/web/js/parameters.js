@@ -111,10 +111,12 @@ export class ParameterPanel {
     const box = row.querySelector('input[type=number]');
     slider.addEventListener('input', () => { box.value = slider.value; });
     slider.addEventListener('change', () => this.set(row, Number(slider.value)));
-    row.querySelector('button').addEventListener('click', () => this.set(row, Number(box.value)));
+    // An empty box is not 0: Number('') is, and a damper set to 0 is switched off.
+    const typed = () => (box.value.trim() === '' ? NaN : Number(box.value));
+    row.querySelector('button').addEventListener('click', () => this.set(row, typed()));
     box.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
-        this.set(row, Number(box.value));
+        this.set(row, typed());
       }
     });
     return row;
