@@ -52,7 +52,7 @@ public final class SceneParameters {
     private static final class Entry {
         final double loaded;
         double value;
-        /** The other number of the same pair (a grating's period for its amplitude, a damper for its spring), or null. */
+        /** The other number of the pair (a grating's period for its amplitude, a damper for its spring), or null. */
         Entry partner;
         /** The loop command that sets (this value, the partner's value), in the pair's own order. */
         final PairSetter setter;
@@ -87,7 +87,7 @@ public final class SceneParameters {
         }
     }
 
-    /** From 0 (included for a damper, an amplitude or a force; not for a spring or a frequency) up to the loaded value. */
+    /** From 0 (included for a damper, an amplitude or a force; not for a spring) up to the loaded value. */
     private static Function<Entry, Range> upToLoaded(boolean zeroIncluded) {
         return e -> new Range(0.0, zeroIncluded, e.loaded, SOFTEN_ONLY);
     }
@@ -121,7 +121,8 @@ public final class SceneParameters {
     public static SceneParameters of(BuiltScene scene, int rateHz, double forceScale) {
         SceneParameters p = new SceneParameters();
         HapticScene haptic = scene.haptic();
-        Entry scale = p.single(FORCE_SCALE, 1.0, e -> new Range(0.0, true, 1.0, "multiplies the rendered force; 1 renders it whole"),
+        Entry scale = p.single(FORCE_SCALE, 1.0,
+            e -> new Range(0.0, true, 1.0, "multiplies the rendered force; 1 renders it whole"),
             value -> loop -> loop.setForceScale(value));
         scale.value = forceScale;
 

@@ -27,7 +27,8 @@ final class SceneCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "scene needs a generator name, pile or stack, or check FILE...");
+        throw new ParameterException(spec.commandLine(),
+            "scene needs a generator name, pile or stack, or check FILE...");
     }
 
     /**

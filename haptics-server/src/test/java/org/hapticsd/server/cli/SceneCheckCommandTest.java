@@ -32,7 +32,8 @@ class SceneCheckCommandTest {
 
         Path stiff = Files.writeString(dir.resolve("stiff.yaml"), Files.readString(Path.of("../scenes/wall.yaml"))
             .replace("stiffnessNpm: 1000.0", "stiffnessNpm: 5000.0"));
-        Path bad = Files.writeString(dir.resolve("bad.yaml"), "name: bad\nbodies: [ {name: x, shape: {type: cube}} ]\n");
+        Path bad = Files.writeString(dir.resolve("bad.yaml"),
+            "name: bad\nbodies: [ {name: x, shape: {type: cube}} ]\n");
         CliCall mixed = CliCall.run("scene", "check", bad.toString(), stiff.toString());
         assertEquals(Main.EXIT_USAGE, mixed.exitCode(), mixed.toString());
         List<String> lines = mixed.out().lines().toList();

@@ -400,9 +400,10 @@ class BrowserTest {
         // A restarted server's event log is not the loop's tick sink (that stays the first one's): it sends no
         // EVENTS, which this test does not need; HELLO, SCENE and STATE come from the loop's snapshots. It has a
         // token of its own, as a restarted `run` would.
-        restarted = StreamService.start(assembly, live.config().withPorts(port, -1).withBind(StreamServerConfig.LOOPBACK,
-            StreamServerConfig.newToken()), new LoopStatsBoard(), () -> SceneBuilder.build(new SceneLoader()
-            .load(scenePath)), sceneDir);
+        StreamServerConfig again = live.config().withPorts(port, -1)
+            .withBind(StreamServerConfig.LOOPBACK, StreamServerConfig.newToken());
+        restarted = StreamService.start(assembly, again, new LoopStatsBoard(),
+            () -> SceneBuilder.build(new SceneLoader().load(scenePath)), sceneDir);
         server = restarted.server();
         long received = (long) number("hook.statesReceived");
         // Backoff 0.5, 1, 2, 4 s: the page is back within one 8 s step of the server's return.
