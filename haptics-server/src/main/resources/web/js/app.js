@@ -49,6 +49,7 @@ const hook = {
   clients: null,
   impulseCollisions: 0,
   lastPulse: null,
+  sceneWarnings: null,
   errors: window.hapticsdErrors,
 };
 window.hapticsd = hook;
@@ -223,6 +224,39 @@ function onScene(msg) {
   $('st-scene').textContent = `${msg.name} (revision ${msg.revision}, ${msg.bodies.length} bodies)`;
   $('status').dataset.bodiesDrawn = String(view.bodiesDrawn);
   parameters.load(msg.revision);
+  hook.sceneWarnings = null;
+  loadWarnings(msg.revision);
+}
+
+/**
+ * The scene's build warnings (/api/warnings: a spring the device cannot render passively, ...), shown under the
+ * status: a scene loaded from this page warns otherwise only in the server's log. Read once the server has adopted
+ * the revision drawn.
+ */
+async function loadWarnings(revision) {
+  for (let tries = 0; tries < 50; tries++) {
+    let answer;
+    try {
+      answer = await fetch('/api/warnings', { cache: 'no-store' }).then((r) => r.json());
+    } catch (e) {
+      return;
+    }
+    if (answer.sceneRevision >= revision) {
+      if (scene === null || scene.revision !== revision) {
+        return;
+      }
+      const list = $('scene-warnings');
+      list.replaceChildren(...answer.warnings.map((w) => {
+        const item = document.createElement('li');
+        item.textContent = `⚠ ${w}`;
+        return item;
+      }));
+      list.hidden = answer.warnings.length === 0;
+      hook.sceneWarnings = answer.warnings;
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 function vectorLength(v) {

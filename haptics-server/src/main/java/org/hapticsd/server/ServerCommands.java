@@ -32,6 +32,7 @@ import org.hapticsd.server.net.ParameterTable;
 import org.hapticsd.server.net.ProtocolStreamFrames;
 import org.hapticsd.server.net.SceneBoard;
 import org.hapticsd.server.net.SceneCatalog;
+import org.hapticsd.server.net.SceneWarnings;
 import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.ToolStiffness;
@@ -116,6 +117,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private SceneFactory current;
     /** The current scene's revision on the stream (1 for the first). */
     private long sceneRevision;
+    /** The current scene's build warnings. */
+    private List<String> sceneWarnings = List.of();
     /** The stylus's buttons as last set: the stylus's, kept by a new scene. */
     private int buttons;
     /** What SET_PARAMETER may change in the current scene, with the values last set. */
@@ -148,7 +151,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         this.sceneDir = sceneDir;
         this.simulated = simulated;
         this.first = firstFactory;
-        adopt(first, firstFactory, 1);
+        // Logged where the first scene's device was opened (run); kept here for /api/warnings.
+        adopt(first, firstFactory, 1, warnings(first));
     }
 
     /** The first epoch of the stream, for the {@link SceneBoard}: revision 1 of {@code scene}. */
@@ -443,13 +447,9 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 return done("SCENE: not enough memory to build the scene (max heap "
                     + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB)");
             }
-            for (String warning : scene.warnings()) {
+            List<String> warnings = warnings(scene);
+            for (String warning : warnings) {
                 LOG.warn(warning);
-            }
-            if (device != null) {
-                for (String warning : ToolStiffness.warnings(scene.name(), scene.haptic(), device, rateHz)) {
-                    LOG.warn(warning);
-                }
             }
             // The builder is one thread, the revision's only writer: a scene refused here takes no revision.
             long next = revision.get() + 1;
@@ -475,16 +475,32 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             if (refusal != null) {
                 return done(refusal);
             }
-            adopt(scene, becomes == null ? currentFactory() : becomes, next);
+            adopt(scene, becomes == null ? currentFactory() : becomes, next, warnings);
             // Answered once the loop has swapped and published a tick of the new scene (spec 3.1: the ACK comes once
             // the swap is done), not when the swap is offered.
             return whenPublished(() -> exchange.version() >= 2, null);
         }, builder).thenCompose(outcome -> outcome);
     }
 
-    private synchronized void adopt(BuiltScene scene, SceneFactory factory, long revision) {
+    /** The build's own warnings, then the tool-stiffness checks against the device (when the server knows it). */
+    private List<String> warnings(BuiltScene scene) {
+        List<String> warnings = new ArrayList<>(scene.warnings());
+        if (device != null) {
+            warnings.addAll(ToolStiffness.warnings(scene.name(), scene.haptic(), device, rateHz));
+        }
+        return warnings;
+    }
+
+    /** The current scene's build warnings, as logged when it was built. */
+    @Override
+    public synchronized SceneWarnings warnings() {
+        return new SceneWarnings(sceneRevision, sceneWarnings);
+    }
+
+    private synchronized void adopt(BuiltScene scene, SceneFactory factory, long revision, List<String> warnings) {
         current = factory;
         sceneRevision = revision;
+        sceneWarnings = List.copyOf(warnings);
         // The force scale is the loop's, and a new scene keeps it.
         parameters = SceneParameters.of(scene, rateHz, parameters == null ? 1.0 : parameters.value(FORCE_SCALE));
     }

@@ -24,6 +24,7 @@ import org.hapticsd.server.net.LoopStatsBoard;
 import org.hapticsd.server.net.ParameterTable;
 import org.hapticsd.server.net.SceneBoard;
 import org.hapticsd.server.net.SceneCatalog;
+import org.hapticsd.server.net.SceneWarnings;
 import org.hapticsd.server.net.SettableParameter;
 import org.hapticsd.server.net.StreamEpoch;
 import org.hapticsd.server.render.BodyViscosity;
@@ -432,6 +433,7 @@ class ServerCommandsTest {
             System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
             assertNull(run(new Command.LoadScene("drop")));
             ticks(1);
+            assertEquals(new SceneWarnings(2, List.of()), commands.warnings());
             quiet = log.toString(java.nio.charset.StandardCharsets.UTF_8);
             assertNull(run(new Command.LoadScene("stiff")));
             ticks(1);
@@ -443,6 +445,13 @@ class ServerCommandsTest {
         assertTrue(warned.contains("WARN scene 'stiff': the tool's penalty contacts are not passive on device "
             + "'simulated stylus': K·T/2 + B = 3 N·s/m"), warned);
         assertTrue(warned.contains("WARN scene 'stiff': the tool's penalty contacts render 5000 N/m"), warned);
+        // The same lines for the page (/api/warnings), with the revision they belong to.
+        SceneWarnings kept = commands.warnings();
+        assertEquals(3, kept.sceneRevision());
+        assertEquals(2, kept.warnings().size(), kept.toString());
+        for (String line : kept.warnings()) {
+            assertTrue(warned.contains("WARN " + line), line);
+        }
         assertEquals("stiff", ((SceneMessage) StreamCodec.decode(board.current().frames().sceneBinary())).name(),
             "a warning does not refuse the scene");
     }

@@ -24,6 +24,11 @@ public interface CommandExecutor {
         return ParameterTable.NONE;
     }
 
+    /** The current scene's build warnings; any thread. */
+    default SceneWarnings warnings() {
+        return SceneWarnings.NONE;
+    }
+
     /** The scenes LOAD_SCENE may load now; any thread (it reads the scene directory). */
     default SceneCatalog scenes() {
         return SceneCatalog.NONE;

@@ -65,6 +65,11 @@ public final class CommandGate implements StreamRequests {
     }
 
     @Override
+    public SceneWarnings warnings() {
+        return executor.warnings();
+    }
+
+    @Override
     public SceneCatalog scenes() {
         return executor.scenes();
     }

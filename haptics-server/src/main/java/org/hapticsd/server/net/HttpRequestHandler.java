@@ -30,7 +30,8 @@ import org.hapticsd.protocol.stream.StreamProtocol;
 /**
  * The HTTP side of the web port: WebSocket upgrade requests on {@code /ws} are checked (Origin, query) and passed
  * on to Netty's WebSocket handshaker; {@code /api/session} and {@code /api/status} answer small JSON documents for
- * the page, {@code /api/parameters} what SET_PARAMETER accepts now and {@code /api/scenes} what LOAD_SCENE may load;
+ * the page, {@code /api/parameters} what SET_PARAMETER accepts now, {@code /api/scenes} what LOAD_SCENE may load and
+ * {@code /api/warnings} the current scene's build warnings;
  * every other GET serves a file of the web page or of three.js from the classpath ({@link WebResources}).
  * Application logic stays out: the stream itself is {@link WebSocketStreamHandler}'s.
  */
@@ -40,6 +41,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     static final String STATUS_PATH = "/api/status";
     static final String PARAMETERS_PATH = "/api/parameters";
     static final String SCENES_PATH = "/api/scenes";
+    static final String WARNINGS_PATH = "/api/warnings";
     static final AttributeKey<Double> RATE_HZ = AttributeKey.valueOf("hapticsd.rateHz");
     static final AttributeKey<Boolean> JSON = AttributeKey.valueOf("hapticsd.json");
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -91,6 +93,8 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 respondJson(ctx, request, parameters());
             } else if (uri.path().equals(SCENES_PATH)) {
                 respondJson(ctx, request, scenes());
+            } else if (uri.path().equals(WARNINGS_PATH)) {
+                respondJson(ctx, request, warnings());
             } else {
                 serveFile(ctx, request, uri.path());
             }
@@ -254,6 +258,16 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         json.put("loading", catalog.loading());
         ArrayNode names = json.putArray("scenes");
         catalog.names().forEach(names::add);
+        return json;
+    }
+
+    /** The current scene's build warnings, for the page (a scene loaded from afar warns only in the server's log). */
+    private ObjectNode warnings() {
+        SceneWarnings current = server.requests().warnings();
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("sceneRevision", current.sceneRevision());
+        ArrayNode lines = json.putArray("warnings");
+        current.warnings().forEach(lines::add);
         return json;
     }
 

@@ -17,6 +17,11 @@ public interface StreamRequests {
         return ParameterTable.NONE;
     }
 
+    /** The current scene's build warnings ({@link CommandExecutor#warnings()}), for {@code /api/warnings}. */
+    default SceneWarnings warnings() {
+        return SceneWarnings.NONE;
+    }
+
     /** What LOAD_SCENE may load ({@link CommandExecutor#scenes()}), for {@code /api/scenes}. */
     default SceneCatalog scenes() {
         return SceneCatalog.NONE;

@@ -208,11 +208,11 @@ class WebEndpointsTest {
 
     /**
      * {@code /api/parameters} carries the executor's table as the page reads it: every field of each parameter, an
-     * open upper end as null, the unit from the name; {@code /api/scenes} its scene names; and both empty from a gate
-     * with no scene commands.
+     * open upper end as null, the unit from the name; {@code /api/scenes} its scene names, {@code /api/warnings} the
+     * scene's build warnings; and all empty from a gate with no scene commands.
      */
     @Test
-    void shouldListTheParametersAndScenesTheCommandsAccept() throws Exception {
+    void shouldListTheParametersScenesAndWarningsOfTheCommands() throws Exception {
         ParameterTable table = new ParameterTable(7, List.of(
             new SettableParameter("contact.dampingNspm", 0.25, 0.5, 0.0, true, 0.5, false, "soften only"),
             new SettableParameter("bodies.pad.texture.periodM", 0.009, 0.006, 0.0085, true, Double.POSITIVE_INFINITY,
@@ -233,6 +233,11 @@ class WebEndpointsTest {
             public SceneCatalog scenes() {
                 return new SceneCatalog(true, List.of("pen", "wall"));
             }
+
+            @Override
+            public SceneWarnings warnings() {
+                return new SceneWarnings(7, List.of("scene 'pen': too stiff"));
+            }
         };
         try (FakeLoop loop = new FakeLoop();
              StreamServer server = new StreamServer(StreamServerConfig.defaults().withPorts(0, -1), loop.exchange,
@@ -252,6 +257,8 @@ class WebEndpointsTest {
                 """), answer.json());
             assertEquals(JSON.readTree("{\"loading\": true, \"scenes\": [\"pen\", \"wall\"]}"),
                 get(server.httpPort(), "/api/scenes").json());
+            assertEquals(JSON.readTree("{\"sceneRevision\": 7, \"warnings\": [\"scene 'pen': too stiff\"]}"),
+                get(server.httpPort(), "/api/warnings").json());
         }
         try (FakeLoop loop = new FakeLoop();
              StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, -1))) {
@@ -259,6 +266,8 @@ class WebEndpointsTest {
                 get(server.httpPort(), "/api/parameters").json());
             assertEquals(JSON.readTree("{\"loading\": false, \"scenes\": []}"),
                 get(server.httpPort(), "/api/scenes").json());
+            assertEquals(JSON.readTree("{\"sceneRevision\": 0, \"warnings\": []}"),
+                get(server.httpPort(), "/api/warnings").json());
         }
     }
 

@@ -276,6 +276,18 @@ class BrowserTest {
             Duration.ofSeconds(10), "LOAD_SCENE acknowledged as accepted");
         await("hook.sceneName === 'browser-grab' && hook.sceneRevision === " + (revision + 1)
             + " && hook.bodiesDrawn === 2", Duration.ofSeconds(10), "the loaded scene drawn");
+        await("hook.sceneWarnings !== null", Duration.ofSeconds(10), "its warnings read");
+        assertEquals(0, (int) number("hook.sceneWarnings.length"), state());
+        assertEquals("true", text("document.getElementById('scene-warnings').hidden"));
+
+        // A scene the stylus cannot render passively: the server's two warnings are shown under the status.
+        browser.click(browser.findElement("#scene-select option[value='browser-stiff']"));
+        browser.click(browser.findElement("#load-scene"));
+        await("hook.sceneName === 'browser-stiff' && hook.sceneWarnings !== null && hook.sceneWarnings.length === 2",
+            Duration.ofSeconds(10), "the stiff scene's warnings");
+        assertEquals("false", text("document.getElementById('scene-warnings').hidden"));
+        assertTrue(text("document.getElementById('scene-warnings').textContent").contains("the tool's penalty "
+            + "contacts are not passive on device 'simulated stylus'"), state());
         assertEquals(0, (int) number("hook.errors.length"), state());
     }
 
