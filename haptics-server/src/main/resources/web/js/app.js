@@ -502,6 +502,10 @@ new HandDrag(view, $('view'), (point) => {
 }, () => connection.open && commandToken() !== null);
 
 async function pollStatus() {
+  if (scene !== null) {
+    // A failed reload of the scene file (run --reload) comes with no new SCENE: it is read here.
+    loadWarnings(scene.revision);
+  }
   try {
     const status = await fetch('/api/status', { cache: 'no-store' }).then((r) => r.json());
     hook.clients = status.clients;

@@ -119,6 +119,8 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     private long sceneRevision;
     /** The current scene's build warnings. */
     private List<String> sceneWarnings = List.of();
+    /** Why the last save of the first scene's file was not reloaded ({@code run --reload}), or null. */
+    private String reloadFailure;
     /** The stylus's buttons as last set: the stylus's, kept by a new scene. */
     private int buttons;
     /** What SET_PARAMETER may change in the current scene, with the values last set. */
@@ -422,7 +424,17 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 throw new SceneException(NOT_THE_FIRST_SCENE);
             }
             return first.build();
-        }, null);
+        }, null).thenApply(outcome -> {
+            if (outcome != null && !outcome.endsWith(NOT_THE_FIRST_SCENE)) {
+                reloadFailed(outcome);
+            }
+            return outcome;
+        });
+    }
+
+    /** Until the next scene is adopted, {@link #warnings()} also says that the saved file did not build, and why. */
+    private synchronized void reloadFailed(String reason) {
+        reloadFailure = "the scene file was saved but does not build, so the scene before it still runs: " + reason;
     }
 
     private synchronized SceneFactory currentFactory() {
@@ -491,16 +503,22 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         return warnings;
     }
 
-    /** The current scene's build warnings, as logged when it was built. */
+    /** The current scene's build warnings, as logged when it was built; and a failed reload of its file, if any. */
     @Override
     public synchronized SceneWarnings warnings() {
-        return new SceneWarnings(sceneRevision, sceneWarnings);
+        if (reloadFailure == null) {
+            return new SceneWarnings(sceneRevision, sceneWarnings);
+        }
+        List<String> lines = new ArrayList<>(sceneWarnings);
+        lines.add(reloadFailure);
+        return new SceneWarnings(sceneRevision, lines);
     }
 
     private synchronized void adopt(BuiltScene scene, SceneFactory factory, long revision, List<String> warnings) {
         current = factory;
         sceneRevision = revision;
         sceneWarnings = List.copyOf(warnings);
+        reloadFailure = null;
         // The force scale is the loop's, and a new scene keeps it.
         parameters = SceneParameters.of(scene, rateHz, parameters == null ? 1.0 : parameters.value(FORCE_SCALE));
     }

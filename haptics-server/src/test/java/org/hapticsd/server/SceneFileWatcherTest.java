@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.hapticsd.protocol.stream.Command;
@@ -50,12 +51,16 @@ class SceneFileWatcherTest {
                 watcher.lastOutcome());
             assertEquals(600.0, stiffnessNpm(live), 0.0, "the running scene kept");
             assertEquals(2, commands.parameters().sceneRevision());
+            // Said to the page as a warning of the running scene, until a save builds again.
+            assertEquals(List.of("the scene file was saved but does not build, so the scene before it still runs: "
+                + watcher.lastOutcome()), commands.warnings().warnings());
 
             // An editor that writes a new file and renames it over the scene file.
             Path saved = Files.writeString(dir.resolve(".wall.yaml.swp"), wall.replace("stiffnessNpm: 1000.0",
                 "stiffnessNpm: 700.0"));
             Files.move(saved, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             await(() -> watcher.lastOutcome() == null && stiffnessNpm(live) == 700.0, "the renamed save running");
+            assertEquals(List.of(), commands.warnings().warnings(), "the failure forgotten with the scene it was of");
             assertEquals(2, watcher.reloads());
 
             String loaded = commands.execute(new Command.LoadScene("other")).toCompletableFuture().get(30,
