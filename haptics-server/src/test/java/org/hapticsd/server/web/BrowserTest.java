@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.server.LiveServer;
+import org.hapticsd.server.SceneFileWatcher;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.StreamService;
 import org.hapticsd.server.net.LoopStatsBoard;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -289,6 +291,38 @@ class BrowserTest {
         assertTrue(text("document.getElementById('scene-warnings').textContent").contains("the tool's penalty "
             + "contacts are not passive on device 'simulated stylus'"), state());
         assertEquals(0, (int) number("hook.errors.length"), state());
+    }
+
+    /**
+     * {@code run --reload} seen from the page: a save of the scene file that does not build is shown under the status
+     * (the page polls /api/warnings each second) while the scene before it runs on; a save that builds is drawn as the
+     * next revision, and the warning goes.
+     */
+    @Test
+    void shouldShowASaveOfTheSceneFileThatDoesNotBuildUntilOneDoes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("browser-floor.yaml");
+        String floor = Files.readString(scenePath);
+        Files.writeString(file, floor);
+        Files.copy(scenePath.resolveSibling("tent.obj"), dir.resolve("tent.obj"));
+        restartWith(file);
+        try (SceneFileWatcher watcher = SceneFileWatcher.start(file, live.service().commands()::reloadFirstScene)) {
+            browser.navigate("http://127.0.0.1:" + server.httpPort() + "/");
+            await("hook.statesReceived >= 5 && hook.sceneWarnings !== null && hook.sceneWarnings.length === 0",
+                Duration.ofSeconds(30), "the scene drawn, no warnings");
+
+            Files.writeString(file, floor.replace("stiffnessNpm: 1000.0", "stiffnessNpm: firm"));
+            await("hook.sceneWarnings !== null && hook.sceneWarnings.length === 1 && !document.getElementById("
+                + "'scene-warnings').hidden", Duration.ofSeconds(15), "the failed save shown");
+            assertTrue(text("hook.sceneWarnings[0]").startsWith("the scene file was saved but does not build, so the "
+                + "scene before it still runs: SCENE: " + file + ":"), state());
+            assertEquals(1, (int) number("hook.sceneRevision"), "the scene before it runs on");
+
+            Files.writeString(file, floor.replace("stiffnessNpm: 1000.0", "stiffnessNpm: 800.0"));
+            await("hook.sceneRevision === 2 && hook.sceneWarnings !== null && hook.sceneWarnings.length === 0 && "
+                + "document.getElementById('scene-warnings').hidden", Duration.ofSeconds(15),
+                "the saved scene drawn, the warning gone");
+            assertEquals(800.0, assembly.loop().world().contactSettings().penalty().stiffnessNpm(), 0.0);
+        }
     }
 
     private static String row(String selector) {
