@@ -163,8 +163,57 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         return new StreamEpoch(exchange, new ProtocolStreamFrames(scene, rateHz, stats, 1));
     }
 
+    /**
+     * Carries the command out (below) and, once the server has accepted it, logs it with the tick by which it was in
+     * force: the record an experiment needs of what changed when (a stimulus between trials, a scene, a stop). A
+     * SET_PARAMETER line gives the value before; MOVE_HAND, up to 60 a second from a dragging page, is not logged.
+     */
     @Override
     public CompletionStage<String> execute(Command command) {
+        String before = command instanceof Command.SetParameter set ? valueNow(set.name()) : null;
+        CompletionStage<String> outcome = carryOut(command);
+        if (command instanceof Command.MoveHand) {
+            return outcome;
+        }
+        return outcome.thenApply(refusal -> {
+            if (refusal == null) {
+                LOG.info("command {}{}: in force by tick {}", describe(command),
+                    before == null ? "" : " (was " + before + ")", publishedTick());
+            }
+            return refusal;
+        });
+    }
+
+    /** {@code name}'s value now as SET_PARAMETER would change it, or null for a name the server does not have. */
+    private synchronized String valueNow(String name) {
+        if (name.equals(BUTTONS)) {
+            return simulated ? String.valueOf(buttons) : null;
+        }
+        return parameters.has(name) ? String.valueOf(parameters.value(name)) : null;
+    }
+
+    /** The newest tick the loop has published, or -1 before the first. */
+    private long publishedTick() {
+        SnapshotExchange exchange = board.current().exchange();
+        LoopSnapshot snapshot = exchange.newSnapshot();
+        return exchange.read(snapshot) == 0 ? -1 : snapshot.tick;
+    }
+
+    /** A command as a person reads it in a log or a terminal: its kind, and what it names. */
+    public static String describe(Command command) {
+        if (command instanceof Command.SetParameter set) {
+            return String.format(Locale.ROOT, "SET_PARAMETER %s = %s", set.name(), set.value());
+        }
+        if (command instanceof Command.LoadScene load) {
+            return "LOAD_SCENE " + load.sceneName();
+        }
+        if (command instanceof Command.MoveHand move) {
+            return String.format(Locale.ROOT, "MOVE_HAND (%s, %s, %s)", move.xM(), move.yM(), move.zM());
+        }
+        return command.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+    }
+
+    private CompletionStage<String> carryOut(Command command) {
         if (command instanceof Command.EmergencyStop) {
             return afterEffect(() -> offer(LoopCommand.EMERGENCY_STOP), null);
         }

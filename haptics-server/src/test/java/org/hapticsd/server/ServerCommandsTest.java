@@ -183,6 +183,36 @@ class ServerCommandsTest {
         assertEquals(800.0, world.contactSettings().penalty().stiffnessNpm(), 0.0);
     }
 
+    /**
+     * Every accepted command but MOVE_HAND is logged with the tick by which it was in force, a SET_PARAMETER with the
+     * value before: an experiment's record of what changed when. Refused commands are not.
+     */
+    @Test
+    void shouldLogEachAcceptedCommandWithTheTickItWasInForceBy() throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        long tickBefore;
+        try {
+            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            ticks(5);
+            tickBefore = assembly.loop().lastSnapshot().tick;
+            assertNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 400.0)));
+            assertNotNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 5000.0)));
+            assertNull(run(new Command.Pause()));
+            assertNull(run(new Command.MoveHand(0.01, 0.0, 0.0)));
+        } finally {
+            System.setErr(original);
+        }
+        String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        java.util.regex.Matcher set = java.util.regex.Pattern.compile("INFO command SET_PARAMETER contact.stiffnessNpm "
+            + "= 400.0 \\(was 800.0\\): in force by tick (\\d+)").matcher(text);
+        assertTrue(set.find(), text);
+        assertTrue(Long.parseLong(set.group(1)) > tickBefore, text);
+        assertTrue(text.contains("INFO command PAUSE: in force by tick "), text);
+        assertFalse(text.contains("5000"), "a refused command is not logged: " + text);
+        assertFalse(text.contains("MOVE_HAND"), text);
+    }
+
     @Test
     void shouldSoftenTheCouplingOfACoupledSceneOnly() throws Exception {
         String unsupported = run(new Command.SetParameter(ServerCommands.COUPLING_STIFFNESS, 500.0));

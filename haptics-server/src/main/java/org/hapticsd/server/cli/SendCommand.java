@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import org.hapticsd.client.StreamClient;
 import org.hapticsd.protocol.stream.AckMessage;
 import org.hapticsd.protocol.stream.Command;
+import org.hapticsd.server.ServerCommands;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -160,15 +160,6 @@ final class SendCommand implements Callable<Integer> {
 
     /** The command as the output names it. */
     static String describe(Command command) {
-        if (command instanceof Command.SetParameter set) {
-            return String.format(Locale.ROOT, "SET_PARAMETER %s = %s", set.name(), set.value());
-        }
-        if (command instanceof Command.LoadScene load) {
-            return "LOAD_SCENE " + load.sceneName();
-        }
-        if (command instanceof Command.MoveHand move) {
-            return String.format(Locale.ROOT, "MOVE_HAND (%s, %s, %s)", move.xM(), move.yM(), move.zM());
-        }
-        return command.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+        return ServerCommands.describe(command);
     }
 }
