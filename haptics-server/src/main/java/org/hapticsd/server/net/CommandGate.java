@@ -60,18 +60,8 @@ public final class CommandGate implements StreamRequests {
     }
 
     @Override
-    public ParameterTable parameters() {
-        return executor.parameters();
-    }
-
-    @Override
-    public SceneWarnings warnings() {
-        return executor.warnings();
-    }
-
-    @Override
-    public SceneCatalog scenes() {
-        return executor.scenes();
+    public CommandExecutor commands() {
+        return executor;
     }
 
     @Override

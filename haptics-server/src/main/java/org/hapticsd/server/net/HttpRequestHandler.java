@@ -228,7 +228,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
      * are no more private than the STATEs any client may read, and reading them changes nothing.
      */
     private ObjectNode parameters() {
-        ParameterTable table = server.requests().parameters();
+        ParameterTable table = server.requests().commands().parameters();
         ObjectNode json = MAPPER.createObjectNode();
         json.put("sceneRevision", table.sceneRevision());
         ArrayNode list = json.putArray("parameters");
@@ -253,7 +253,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     /** The scenes LOAD_SCENE may load by name, for the page's scene menu. No token needed, as for the parameters. */
     private ObjectNode scenes() {
-        SceneCatalog catalog = server.requests().scenes();
+        SceneCatalog catalog = server.requests().commands().scenes();
         ObjectNode json = MAPPER.createObjectNode();
         json.put("loading", catalog.loading());
         ArrayNode names = json.putArray("scenes");
@@ -263,7 +263,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     /** The current scene's build warnings, for the page (a scene loaded from afar warns only in the server's log). */
     private ObjectNode warnings() {
-        SceneWarnings current = server.requests().warnings();
+        SceneWarnings current = server.requests().commands().warnings();
         ObjectNode json = MAPPER.createObjectNode();
         json.put("sceneRevision", current.sceneRevision());
         ArrayNode lines = json.putArray("warnings");

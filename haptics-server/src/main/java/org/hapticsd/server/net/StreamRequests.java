@@ -12,18 +12,12 @@ public interface StreamRequests {
 
     void onJson(ClientStream stream, String message, Channel channel);
 
-    /** What SET_PARAMETER accepts now ({@link CommandExecutor#parameters()}), for {@code /api/parameters}. */
-    default ParameterTable parameters() {
-        return ParameterTable.NONE;
-    }
-
-    /** The current scene's build warnings ({@link CommandExecutor#warnings()}), for {@code /api/warnings}. */
-    default SceneWarnings warnings() {
-        return SceneWarnings.NONE;
-    }
-
-    /** What LOAD_SCENE may load ({@link CommandExecutor#scenes()}), for {@code /api/scenes}. */
-    default SceneCatalog scenes() {
-        return SceneCatalog.NONE;
+    /**
+     * What carries the commands out, for what the web port's API reads of it ({@code /api/parameters},
+     * {@code /api/scenes}, {@code /api/warnings}): by default one that serves no scene commands.
+     */
+    default CommandExecutor commands() {
+        return command -> java.util.concurrent.CompletableFuture.completedFuture(
+            "UNSUPPORTED: this server carries out no commands");
     }
 }
