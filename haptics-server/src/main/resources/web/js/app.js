@@ -234,7 +234,8 @@ function onScene(msg) {
  * the revision drawn.
  */
 async function loadWarnings(revision) {
-  for (let tries = 0; tries < 50; tries++) {
+  // Given up once the page draws another revision (a restarted server counts from 1 again).
+  for (let tries = 0; tries < 50 && scene !== null && scene.revision === revision; tries++) {
     let answer;
     try {
       answer = await fetch('/api/warnings', { cache: 'no-store' }).then((r) => r.json());

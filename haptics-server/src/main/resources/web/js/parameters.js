@@ -48,9 +48,12 @@ export class ParameterPanel {
     return p === undefined ? null : p.value;
   }
 
-  /** Reads the table again; waits for the server to have adopted the scene revision the page last drew. */
+  /**
+   * Reads the table again; waits for the server to have adopted the scene revision the page last drew. The revision
+   * is the last SCENE's, not the highest seen: a restarted server counts from 1 again.
+   */
   async load(sceneRevision = this.wantedRevision) {
-    this.wantedRevision = Math.max(this.wantedRevision, sceneRevision);
+    this.wantedRevision = sceneRevision;
     if (this.loading !== null) {
       this.reloadAfter = true;
       return this.loading;

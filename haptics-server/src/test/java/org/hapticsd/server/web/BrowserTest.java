@@ -19,22 +19,18 @@ import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.hapticsd.device.sim.SimulatedDevice;
 import org.hapticsd.server.LiveServer;
-import org.hapticsd.server.SceneFileWatcher;
 import org.hapticsd.server.LoopAssembly;
-import org.hapticsd.server.StreamService;
-import org.hapticsd.server.net.LoopStatsBoard;
+import org.hapticsd.server.SceneFileWatcher;
 import org.hapticsd.server.net.StreamServer;
 import org.hapticsd.server.net.StreamServerConfig;
-import org.hapticsd.server.scene.SceneBuilder;
-import org.hapticsd.server.scene.SceneLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The web visualizer in a real headless Chromium (WebGL on SwiftShader) against a real loop and stream server
@@ -68,8 +64,6 @@ class BrowserTest {
     private Path sceneDir;
     private LoopAssembly assembly;
     private LiveServer live;
-    /** The stream service a test started again on the same loop, or null. */
-    private StreamService restarted;
     private StreamServer server;
 
     @BeforeAll
@@ -112,10 +106,6 @@ class BrowserTest {
 
     @AfterEach
     void stopServer() {
-        if (restarted != null) {
-            restarted.close();
-            restarted = null;
-        }
         if (live != null) {
             live.close();
         }
@@ -437,26 +427,33 @@ class BrowserTest {
         int port = server.httpPort();
         browser.navigate("http://127.0.0.1:" + port + "/");
         await("hook.statesReceived >= 5", Duration.ofSeconds(30), "states arriving");
+        // Revision 2 here; the restarted server below counts from 1 again, and the page must follow it there.
+        clickAndAwaitAck("button[data-command='RESET_SCENE']", "RESET_SCENE");
+        await("hook.sceneRevision === 2 && hook.parameterValue('contact.stiffnessNpm') === 1000",
+            Duration.ofSeconds(10), "revision 2 and its parameters");
+        long listsRead = (long) number("hook.parametersLoaded");
 
-        live.service().close();
+        StreamServerConfig again = live.config().withPorts(port, -1)
+            .withBind(StreamServerConfig.LOOPBACK, StreamServerConfig.newToken());
+        live.close();
         await("document.getElementById('status').dataset.connection === 'disconnected' && !hook.connected",
             Duration.ofSeconds(10), "disconnected shown");
         assertTrue(text("document.getElementById('st-conn').textContent").startsWith("disconnected"));
 
-        // A restarted server's event log is not the loop's tick sink (that stays the first one's): it sends no
-        // EVENTS, which this test does not need; HELLO, SCENE and STATE come from the loop's snapshots. It has a
-        // token of its own, as a restarted `run` would.
-        StreamServerConfig again = live.config().withPorts(port, -1)
-            .withBind(StreamServerConfig.LOOPBACK, StreamServerConfig.newToken());
-        restarted = StreamService.start(assembly, again, new LoopStatsBoard(),
-            () -> SceneBuilder.build(new SceneLoader().load(scenePath)), sceneDir);
-        server = restarted.server();
+        // The server comes back on the same port as a restarted `run` would: a new loop, its scene at revision 1,
+        // a token of its own.
+        live = LiveServer.start(scenePath, again, sceneDir);
+        assembly = live.assembly();
+        server = live.server();
         long received = (long) number("hook.statesReceived");
         // Backoff 0.5, 1, 2, 4 s: the page is back within one 8 s step of the server's return.
         await("hook.connected && hook.statesReceived > " + received, Duration.ofSeconds(15), "reconnected");
         assertEquals("connected", text("document.getElementById('status').dataset.connection"));
         // The page read /api/session again and commands with the new token.
         await("hook.sessionsLoaded >= 2", Duration.ofSeconds(5), "the session read again");
+        // And the restarted server's parameters and warnings, for its revision 1.
+        await("hook.sceneRevision === 1 && hook.parametersLoaded > " + listsRead + " && hook.sceneWarnings !== null",
+            Duration.ofSeconds(10), "the restarted server's parameters read");
         clickAndAwaitAck("#estop", "EMERGENCY_STOP");
     }
 
