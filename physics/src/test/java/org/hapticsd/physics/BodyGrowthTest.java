@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 
 import org.hapticsd.physics.dynamics.SolidInertia;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +21,12 @@ import org.junit.jupiter.api.Test;
 class BodyGrowthTest {
 
     private static final double RADIUS_M = 0.01;
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldAllocateABoundedAmountPerBodyAdded() {

@@ -10,9 +10,11 @@ import java.util.Collections;
 import java.util.List;
 
 import org.hapticsd.physics.dynamics.SolidInertia;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +25,12 @@ class ContactBudgetTest {
 
     private static final double RADIUS_M = 0.01;
     private static final double DT_S = 0.001;
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldSizeTheDefaultBudgetPerBodyNotPerPair() {

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import org.hapticsd.physics.dynamics.SolidInertia;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -25,6 +27,12 @@ class ContactModelConformanceTest {
     private static final double BOX_KG = 1.0;
     private static final double BALL_RADIUS_M = 0.02;
     private static final double BALL_KG = 0.1;
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @ParameterizedTest
     @EnumSource(value = ContactMode.class, names = "NONE", mode = EnumSource.Mode.EXCLUDE)

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.util.Random;
 import org.hapticsd.physics.geometry.Aabb;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +22,12 @@ import org.junit.jupiter.api.Test;
 class DynamicTreePairFinderTest {
 
     private static final double DT_S = 0.01;
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldMatchAllPairsEveryStepOfRandomScenes() {

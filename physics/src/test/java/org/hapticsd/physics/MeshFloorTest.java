@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import org.hapticsd.physics.geometry.TriangleMesh;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A dynamic box on a static triangle-mesh floor: the world finds the triangles under it through the mesh's BVH. */
@@ -56,6 +58,12 @@ class MeshFloorTest {
             new Quaterniond(), MASS_KG, new Matrix3d().scaling(i), new Material(0.0, 0.5, 0.4));
         world.setContactBudget(new ContactBudget(4, 32));
         return world;
+    }
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
     }
 
     @Test

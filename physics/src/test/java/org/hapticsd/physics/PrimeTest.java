@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import org.hapticsd.physics.dynamics.SolidInertia;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +19,12 @@ import org.junit.jupiter.api.Test;
 class PrimeTest {
 
     private static final double DT_S = 0.001;
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldLeaveTheFirstStepNothingToAllocate() {

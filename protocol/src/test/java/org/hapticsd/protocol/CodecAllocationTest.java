@@ -3,10 +3,18 @@ package org.hapticsd.protocol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 class CodecAllocationTest {
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     /** Bounded by its loop counts (at most 300 windows of warm-up); the wall-clock guard only catches a hang. */
     @Test

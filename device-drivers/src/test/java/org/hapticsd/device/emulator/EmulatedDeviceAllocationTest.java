@@ -5,10 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@link EmulatedDevice#receive} and {@link EmulatedDevice#poll} allocate nothing once warmed up. */
 class EmulatedDeviceAllocationTest {
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldNotAllocateInReceiveAndPollAfterWarmUp() {

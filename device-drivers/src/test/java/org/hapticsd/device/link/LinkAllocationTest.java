@@ -8,6 +8,8 @@ import java.lang.management.ManagementFactory;
 import org.hapticsd.device.DeviceHealth;
 import org.hapticsd.device.DeviceState;
 import org.hapticsd.device.emulator.EmulatorProfile;
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +18,12 @@ import org.junit.jupiter.api.Test;
  * well as the no-new-state path.
  */
 class LinkAllocationTest {
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldNotAllocateOnTheLoopThread() throws Exception {

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +20,12 @@ import org.junit.jupiter.api.Timeout;
  * and what a real loop thread's CPU clock does not count.
  */
 class OverrunCausesTest {
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
+
     @Test
     void shouldPutEachOverrunUnderTheLargestPartOfItsTime() {
         OverrunCauses causes = new OverrunCauses();

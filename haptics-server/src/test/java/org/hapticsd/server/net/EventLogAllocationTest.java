@@ -6,10 +6,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.lang.management.ManagementFactory;
 import org.hapticsd.server.loop.LoopSnapshot;
 import org.hapticsd.server.safety.SafetyState;
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The event log runs on the loop thread every tick (it is {@code run}'s tick sink): it must not allocate. */
 class EventLogAllocationTest {
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldNotAllocatePerTick() {

@@ -20,8 +20,10 @@ import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneLoader;
 import org.hapticsd.server.scene.SpherePile;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +81,12 @@ class StateFramesAllocationTest {
         snapshot.renderedForceN[0] = 1.5;
         snapshot.commandedForceN[0] = 1.25;
         snapshot.physicsLoadPercent = 21;
+    }
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
     }
 
     @Test

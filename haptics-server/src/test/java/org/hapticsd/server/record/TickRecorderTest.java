@@ -21,6 +21,8 @@ import org.hapticsd.server.safety.SafetyState;
 import org.hapticsd.server.scene.BuiltScene;
 import org.hapticsd.server.scene.SceneBuilder;
 import org.hapticsd.server.scene.SceneLoader;
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,12 @@ class TickRecorderTest {
         SimulatedDevice stylus = scene.newSimulatedDevice();
         stylus.open();
         return new LoopAssembly(scene, stylus, 1000, SystemNanoClock.INSTANCE).loop();
+    }
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
     }
 
     @Test

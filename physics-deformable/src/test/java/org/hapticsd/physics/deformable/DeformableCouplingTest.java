@@ -11,9 +11,11 @@ import org.hapticsd.physics.PhysicsWorld;
 import org.hapticsd.physics.PlaneShape;
 import org.hapticsd.physics.SphereShape;
 import org.hapticsd.physics.deformable.MassSpringSpec.Integrator;
+import org.hapticsd.testsupport.JitPrimer;
 import org.joml.Matrix3d;
 import org.joml.Quaterniond;
 import org.joml.Vector3d;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +36,12 @@ class DeformableCouplingTest {
         double[] k = {500, 500, 500, 500, 500, 500};
         return new MassSpringSpec(new double[] {NODE_KG, NODE_KG, NODE_KG, NODE_KG}, rest, springs, k,
             MassSpringSpec.restDistances(rest, springs), new boolean[4], gravity, 0.05, integrator, 4, 1);
+    }
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
     }
 
     @Test

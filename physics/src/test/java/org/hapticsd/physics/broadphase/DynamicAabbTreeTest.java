@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Random;
+import org.hapticsd.testsupport.JitPrimer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +23,12 @@ class DynamicAabbTreeTest {
 
     /** The golden ratio: an AVL tree of height h has at least F(h + 2) ≥ φ^h leaves. */
     private static final double PHI = (1.0 + Math.sqrt(5.0)) / 2.0;
+
+    /** The compiler's one-off allocations on the measuring thread, done before anything is measured. */
+    @BeforeAll
+    static void primeJit() {
+        JitPrimer.primeClassPath();
+    }
 
     @Test
     void shouldMatchBruteForceThroughRandomInsertsMovesAndRemovals() {
