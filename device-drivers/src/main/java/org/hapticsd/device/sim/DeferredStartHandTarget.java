@@ -8,6 +8,8 @@ package org.hapticsd.device.sim;
  */
 public final class DeferredStartHandTarget implements HandTarget {
     private final HandTarget path;
+    /** Written before {@link #startRequested}, so visible to whoever reads that as true. */
+    private long startRequestedNs;
     private volatile boolean startRequested;
     private boolean started;
     private double originS;
@@ -19,9 +21,20 @@ public final class DeferredStartHandTarget implements HandTarget {
         this.path = path;
     }
 
-    /** Any thread: the path starts at the next {@link #targetAt} call. Idempotent. */
+    /**
+     * Any thread: the path starts at the next {@link #targetAt} call. Idempotent, and after the first call a read
+     * only, so a loop may call it on every tick.
+     */
     public void start() {
-        startRequested = true;
+        if (!startRequested) {
+            startRequestedNs = System.nanoTime();
+            startRequested = true;
+        }
+    }
+
+    /** When {@link #start()} was first called, on {@code System.nanoTime()}; 0 before. Any thread. */
+    public long startRequestedNs() {
+        return startRequested ? startRequestedNs : 0L;
     }
 
     @Override

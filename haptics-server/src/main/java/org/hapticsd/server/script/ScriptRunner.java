@@ -65,6 +65,8 @@ public final class ScriptRunner {
     private final ThreadLocal<JsonLocation[]> lastList = ThreadLocal.withInitial(() -> new JsonLocation[2]);
     private final ObjectMapper mapper = SceneLoader.strictYamlMapper(lastList);
     private List<String> lastNotes = List.of();
+    /** The tick of the last real-time run during which the emulator's hand path was started; -1 when none was. */
+    private int lastHandStartTick = -1;
     private boolean sceneBuilt;
     /** Set by {@link #requestStop} (a signal handler's thread); read by the running script. */
     private volatile boolean stopRequested;
@@ -534,6 +536,7 @@ public final class ScriptRunner {
 
     private List<AssertionResult> runScript(Path scriptFile, ScriptSpec spec, Path recording) throws ScriptException {
         lastNotes = List.of();
+        lastHandStartTick = -1;
         sceneBuilt = false;
         BuiltScene scene = scene(scriptFile, spec);
         sceneBuilt = true;
@@ -604,7 +607,12 @@ public final class ScriptRunner {
                 throw new ScriptException(recording + ": cannot record: " + e.getMessage());
             }
         }
-        assembly.loop().setTickSink(recorder == null ? trace : TickSink.tee(trace, recorder));
+        TickSink sink = recorder == null ? trace : TickSink.tee(trace, recorder);
+        // In real time the emulator's hand path starts on the loop thread, with the first tick: script time 0. Started
+        // once LoopRunner.start() had returned, it began 17-28 ms after the first tick on an idle machine and about
+        // 1 s after with both cores busy (start() waits for the keep-awake companion), and press-wall.yaml failed
+        // without a stall. In lockstep the first tick's callback starts it (runLockstep).
+        assembly.loop().setTickSink(lockstep ? sink : TickSink.tee(snapshot -> emulatorHand.start(), sink));
         EmulatorControl emulator = opened.emulator() == null ? null : opened.emulator().control();
         LinkStatistics link;
         String loopPolicy = null;
@@ -621,7 +629,6 @@ public final class ScriptRunner {
                     SystemNanoClock.INSTANCE, rtPriority).keepCpuAwake(keepCpuAwake);
                 runner.start();
                 try {
-                    emulatorHand.start();
                     faults.run(firstTickNs(assembly), durationS, () -> stopRequested);
                 } finally {
                     runner.close();
@@ -654,6 +661,9 @@ public final class ScriptRunner {
                     throw new ScriptException(recording + ": recording failed: " + e.getMessage());
                 }
             }
+        }
+        if (!lockstep && emulator != null) {
+            lastHandStartTick = tickAt(trace, emulatorHand.startRequestedNs() - assembly.loop().firstTickNs());
         }
         lastNotes = notes(trace, assembly, rateHz);
         lastNotes.addAll(stiffnessWarnings);
@@ -819,7 +829,23 @@ public final class ScriptRunner {
         return lastNotes;
     }
 
-    /** Ends a lockstep run at the tick after its link broke. */
+    /**
+     * The tick (0 is the first) of the last real-time run with the in-process emulator during which its hand path
+     * was started, which script time 0 requires to be the first; -1 when there was none.
+     */
+    int lastHandStartTick() {
+        return lastHandStartTick;
+    }
+
+    /** The tick running at {@code sinceFirstTickNs} after the first began: the last to begin at or before it. */
+    private static int tickAt(TickTrace trace, long sinceFirstTickNs) {
+        int tick = -1;
+        while (tick + 1 < trace.count && trace.timeNs[tick + 1] <= sinceFirstTickNs) {
+            tick++;
+        }
+        return tick;
+    }
+
     /** Ends a lockstep run early: its link broke, or a stop was requested. */
     private static final class LinkBrokeStop extends RuntimeException {
         private static final long serialVersionUID = 1L;
