@@ -3,6 +3,8 @@ package org.hapticsd.server.scene;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
@@ -153,7 +155,7 @@ public final class SceneLoader {
         if (content.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
             throw new SceneException(source + ": scene file is empty");
         }
-        String alias = findAlias(mapper, source, content);
+        String alias = findUnsupported(mapper, source, content);
         if (alias != null) {
             throw new SceneException(alias);
         }
@@ -325,22 +327,109 @@ public final class SceneLoader {
     }
 
     /**
-     * The first YAML alias ({@code *name}) in {@code content}, as the one-line message that refuses it, or
-     * {@code null}: the parser hands an alias to the fields as the plain text of its name, so {@code name: *n} would
-     * have loaded as 'n', and a list field said it got text (a tester's "expected a mapping, got text 'o'"). Syntax
-     * errors are left to the full parse, which describes them. For scenes and test scripts.
+     * The first thing in {@code content} that YAML would read differently from what its author most likely meant, as
+     * the one-line message that refuses it, or {@code null}. For scenes and test scripts; syntax errors are left to
+     * the full parse, which describes them.
+     * <ul>
+     *   <li>A character YAML does not allow (a NUL, another control character): SnakeYAML names no place for it, and
+     *       the message said line 1, column 1 (a tester).</li>
+     *   <li>An alias ({@code *name}): the parser hands it to the fields as the plain text of its name, so
+     *       {@code name: *n} would have loaded as 'n', and a list field said it got text.</li>
+     *   <li>A YAML 1.1 number spelling: {@code rateHz: 0500} ran the loop at 320 Hz (octal), and {@code 0x3E8},
+     *       {@code 0b101} and {@code 1_000} were taken as well (a tester). Refused rather than read, as the loader
+     *       refuses every other coercion.</li>
+     *   <li>A YAML 1.1 boolean spelling: {@code yes}, {@code no}, {@code on}, {@code off}, {@code y}, {@code n}.</li>
+     * </ul>
      */
-    public static String findAlias(ObjectMapper mapper, String source, String content) {
+    public static String findUnsupported(ObjectMapper mapper, String source, String content) {
+        String character = findForbiddenCharacter(source, content);
+        if (character != null) {
+            return character;
+        }
         try (JsonParser parser = mapper.getFactory().createParser(content)) {
-            while (parser.nextToken() != null) {
+            for (JsonToken token; (token = parser.nextToken()) != null; ) {
+                String problem = null;
                 if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+                    problem = "YAML alias '*" + parser.getText() + "': aliases are not supported; write the value out";
+                } else if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
+                    problem = numberSpelling(parser.getText(), parser.getNumberValue());
+                } else if (token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE) {
+                    String text = parser.getText();
+                    if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+                        problem = "'" + text + "' is read by YAML as " + (token == JsonToken.VALUE_TRUE) + ": write "
+                            + (token == JsonToken.VALUE_TRUE) + ", or quote it if text is meant";
+                    }
+                }
+                if (problem != null) {
                     JsonLocation at = parser.currentTokenLocation();
-                    return source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": YAML alias '*"
-                        + parser.getText() + "': aliases are not supported; write the value out";
+                    String path = contextPath(parser.getParsingContext());
+                    return source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": "
+                        + (path.isEmpty() ? "" : path + ": ") + problem;
                 }
             }
         } catch (IOException syntax) {
             // Described by the full parse.
+        }
+        return null;
+    }
+
+    /** A number written in a YAML 1.1 form that is read differently from its digits, or null: see above. */
+    private static String numberSpelling(String text, Number value) {
+        String digits = text.startsWith("-") || text.startsWith("+") ? text.substring(1) : text;
+        if (digits.contains("_")) {
+            return text + " groups its digits with '_': write " + value;
+        }
+        if (digits.length() > 1 && digits.charAt(0) == '0' && Character.isLetter(digits.charAt(1))) {
+            return text + " is a number in base " + (Character.toLowerCase(digits.charAt(1)) == 'x' ? 16 : 2)
+                + " (" + value + "): write it in decimal";
+        }
+        if (digits.length() > 1 && digits.charAt(0) == '0' && Character.isDigit(digits.charAt(1))
+            && digits.chars().allMatch(Character::isDigit)) {
+            return text + " has a leading zero, which YAML reads as an octal number (" + value + "): write "
+                + (text.startsWith("-") ? "-" : "") + digits.replaceFirst("^0+(?=\\d)", "")
+                + ", or quote it if text is meant";
+        }
+        return null;
+    }
+
+    /** Where a value sits, as the loader's messages name fields: {@code bodies[2].shape.radiusM}. */
+    private static String contextPath(JsonStreamContext context) {
+        java.util.ArrayDeque<JsonStreamContext> chain = new java.util.ArrayDeque<>();
+        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            chain.addFirst(c);
+        }
+        StringBuilder path = new StringBuilder();
+        for (JsonStreamContext c : chain) {
+            if (c.inArray()) {
+                path.append('[').append(Math.max(0, c.getCurrentIndex())).append(']');
+            } else if (c.getCurrentName() != null) {
+                path.append(path.length() == 0 ? "" : ".").append(c.getCurrentName());
+            }
+        }
+        return path.toString();
+    }
+
+    /**
+     * The first character YAML does not allow in a file (C0 controls but tab, line feed and carriage return; DEL; C1
+     * controls but NEL; U+FFFE, U+FFFF), with its line and column, or null.
+     */
+    private static String findForbiddenCharacter(String source, String content) {
+        int line = 1;
+        int column = 1;
+        for (int i = 0; i < content.length(); i++) {
+            char c = content.charAt(i);
+            boolean forbidden = c < 0x20 ? c != '\t' && c != '\n' && c != '\r'
+                : c == 0x7F || (c >= 0x80 && c <= 0x9F && c != 0x85) || c == 0xFFFE || c == 0xFFFF;
+            if (forbidden) {
+                return String.format(Locale.ROOT, "%s:%d:%d: control character U+%04X, which a YAML file may not "
+                    + "hold", source, line, column, (int) c);
+            }
+            if (c == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
         }
         return null;
     }
@@ -422,6 +511,16 @@ public final class SceneLoader {
             return "unknown type '" + badType.getTypeId() + "' (expected " + ShapeSpec.TYPES + ")";
         }
         String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (original.startsWith("Expected a field name")) {
+            // SnakeYAML's event class followed (a tester): `? [a, b]` or a list or mapping used as a key.
+            return "a mapping key that is not a plain name (a '? ' key, or a list or mapping used as a key): keys are "
+                + "field names";
+        }
+        java.util.regex.Matcher nullElement = NULL_ELEMENT.matcher(original);
+        if (nullElement.lookingAt()) {
+            // Jackson advised disabling one of its features (a tester's `gravity: [0, 0, ~]`).
+            return "an empty item (~ or null): expected " + describeType(elementType(nullElement.group(1)));
+        }
         java.util.regex.Matcher nonFinite = NON_FINITE.matcher(original);
         if (nonFinite.lookingAt()) {
             return "must be a finite number, got " + nonFinite.group(1);
@@ -481,7 +580,10 @@ public final class SceneLoader {
                     case "Array" -> "a list";
                     case "Object" -> "a mapping";
                     case "String" -> "text";
-                    default -> "a " + found.group(1).toLowerCase(Locale.ROOT);
+                    case "Integer" -> "a whole number";
+                    case "Float", "Double", "Floating-point" -> "a number";
+                    case "Boolean" -> "true or false";
+                    default -> "a value of kind " + found.group(1).toLowerCase(Locale.ROOT);
                 };
                 return "expected " + describeType(target) + ", got " + given;
             }
@@ -490,6 +592,19 @@ public final class SceneLoader {
         return firstLine(e.getOriginalMessage());
     }
 
+    /** A YAML number whose value is whole ({@code 1e3}, {@code 1000.0}), however it is written. */
+    private static boolean isWhole(String value) {
+        try {
+            double number = Double.parseDouble(value.strip());
+            return Double.isFinite(number) && number == Math.rint(number);
+        } catch (NumberFormatException notJava) {
+            return false;
+        }
+    }
+
+    /** An empty item ({@code ~}, {@code null}) in a list of numbers: the array's Java type in group 1. */
+    private static final java.util.regex.Pattern NULL_ELEMENT =
+        java.util.regex.Pattern.compile("Cannot coerce `null` to element of `([^`]*)`");
     /** Text where a list of numbers wants a number: the value in group 1, the array's Java type in group 2. */
     private static final java.util.regex.Pattern COERCED_ELEMENT =
         java.util.regex.Pattern.compile("Cannot coerce String value \\((\"[^\"]*\")\\) to element of `([^`]*)`");
@@ -510,7 +625,9 @@ public final class SceneLoader {
         return switch (kind) {
             case "String" -> "text " + value + (value.strip().contains(" ")
                 ? " (if a '{' or '[' above is left unclosed, YAML reads on into the next line)" : "");
-            case "Floating-point" -> "the fractional number " + value;
+            case "Floating-point" -> isWhole(value)
+                ? value + ", written with a point or an exponent (a whole number is written in digits alone)"
+                : "the fractional number " + value;
             case "Integer" -> "the whole number " + value;
             case "Boolean" -> value;
             default -> value;

@@ -105,7 +105,7 @@ public final class ScriptRunner {
         if (text.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
             throw new ScriptException(file + ": test script is empty");
         }
-        String alias = SceneLoader.findAlias(mapper, file.toString(), text);
+        String alias = SceneLoader.findUnsupported(mapper, file.toString(), text);
         if (alias != null) {
             throw new ScriptException(alias);
         }

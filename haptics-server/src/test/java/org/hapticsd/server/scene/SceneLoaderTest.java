@@ -346,10 +346,53 @@ class SceneLoaderTest {
         /** Found by a tester: an alias loaded as the text of its name, or was blamed on the field's type. */
         @Test
         void shouldRefuseYamlAliasesWithTheirPlace() {
-            assertEquals(SOURCE + ":3:25: YAML alias '*o': aliases are not supported; "
+            assertEquals(SOURCE + ":3:25: device.hand.target: YAML alias '*o': aliases are not supported; "
                 + "write the value out",
                 parseFails("name: a\nmapping: {origin: &o [0, 0, 1]}\ndevice: {hand: {target: *o}}\n").getMessage());
             assertTrue(parseFails("name: &n a\ntool: {name: *n}\n").getMessage().startsWith(SOURCE + ":2:"));
+        }
+
+        /**
+         * Found by a tester: YAML 1.1 number spellings loaded as other numbers ({@code rateHz: 0500} ran the loop at
+         * 320 Hz, octal) and its boolean spellings as booleans; each is refused at its place, with the field.
+         */
+        @Test
+        void shouldRefuseYaml11NumberAndBooleanSpellingsAtTheirPlace() {
+            assertEquals(SOURCE + ":2:9: rateHz: 0500 has a leading zero, which YAML reads as an octal number (320): "
+                + "write 500, or quote it if text is meant", parseFails("name: t\nrateHz: 0500\n").getMessage());
+            assertEquals(SOURCE + ":3:12: tool.radiusM: 010 has a leading zero, which YAML reads as an octal number "
+                + "(8): write 10, or quote it if text is meant",
+                parseFails("name: t\ntool:\n  radiusM: 010\n").getMessage());
+            assertEquals(SOURCE + ":2:9: rateHz: 0x3E8 is a number in base 16 (1000): write it in decimal",
+                parseFails("name: t\nrateHz: 0x3E8\n").getMessage());
+            assertEquals(SOURCE + ":2:9: rateHz: 1_000 groups its digits with '_': write 1000",
+                parseFails("name: t\nrateHz: 1_000\n").getMessage());
+            assertEquals(SOURCE + ":2:26: tool.passivityControl: 'yes' is read by YAML as true: write true, or quote it "
+                + "if text is meant", parseFails("name: t\ntool: {passivityControl: yes}\n").getMessage());
+            assertTrue(parseFails("name: t\nbodies:\n  - {name: a, shape: {type: sphere, radiusM: 0.1}, "
+                + "position: [0, 0, -0.50]}\n  - {name: b, shape: {type: sphere, radiusM: 0.1}, position: [0, 0, 01]}\n")
+                .getMessage().startsWith(SOURCE + ":4:"), "the second body's position[2]");
+        }
+
+        /** What these spellings do not touch: zero, negative zero, a leading-zero fraction, true and false. */
+        @Test
+        void shouldStillReadPlainNumbersAndBooleans() throws SceneException {
+            SceneSpec spec = parse("name: t\ngravity: [0, -0, -9.81]\ntool: {passivityControl: false}\n"
+                + "contact: {stiffnessNpm: 0.5e4}\n");
+            assertEquals(-9.81, spec.gravityMps2()[2]);
+        }
+
+        /** Found by a tester: Jackson's advice to disable one of its features, SnakeYAML's event class, line 1:1. */
+        @Test
+        void shouldDescribeNullItemsComplexKeysAndControlCharactersInTheFilesWords() {
+            assertEquals(SOURCE + ":2:17: gravity[2]: an empty item (~ or null): expected a number",
+                parseFails("name: t\ngravity: [0, 0, ~]\n").getMessage());
+            assertEquals(SOURCE + ":2:4: a mapping key that is not a plain name (a '? ' key, or a list or mapping used "
+                + "as a key): keys are field names", parseFails("name: t\n? [a, b]\n: 1\n").getMessage());
+            assertEquals(SOURCE + ":2:13: control character U+0000, which a YAML file may not hold",
+                parseFails("name: t\nrateHz: 1000\u0000\n").getMessage());
+            assertEquals(SOURCE + ":2:9: rateHz: expected a whole number, got 1e3, written with a point or an exponent "
+                + "(a whole number is written in digits alone)", parseFails("name: t\nrateHz: 1e3\n").getMessage());
         }
 
         /** Found by a tester: a spring of rest length 1e300 loaded, and its nodes went NaN in a few steps. */
@@ -472,11 +515,12 @@ class SceneLoaderTest {
                 parseFails("name: n\ncontact: {maxPoints: 2147483648}\n").getMessage());
             assertEquals(SOURCE + ":2:33: contact.maxPoints: expected a whole number of at least -2147483648, got "
                 + "-2147483649", parseFails("name: n\ncontact: {maxPoints: -2147483649}\n").getMessage());
-            // Still fractional: a point or exponent in a value the field could hold, and a fraction.
+            // Refused, but not too large: a fraction, and a point in a whole value the field could hold.
             assertEquals(SOURCE + ":2:22: contact.maxPoints: expected a whole number, got the fractional number 2.5",
                 parseFails("name: n\ncontact: {maxPoints: 2.5}\n").getMessage());
-            assertEquals(SOURCE + ":2:22: contact.maxPoints: expected a whole number, got the fractional number "
-                + "2147483647.0", parseFails("name: n\ncontact: {maxPoints: 2147483647.0}\n").getMessage());
+            assertEquals(SOURCE + ":2:22: contact.maxPoints: expected a whole number, got 2147483647.0, written with a "
+                + "point or an exponent (a whole number is written in digits alone)",
+                parseFails("name: n\ncontact: {maxPoints: 2147483647.0}\n").getMessage());
         }
 
         /** Two values for one key is a YAML error; silently keeping the last would hide a raised force limit. */

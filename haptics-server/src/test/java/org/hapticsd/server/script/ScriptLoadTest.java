@@ -43,7 +43,8 @@ class ScriptLoadTest {
                 ":3:26: assertions[0].connected: expected true or false, got text \"maybe\""},
             {"assertions:\n  - {maxOverruns: 1.5}\n",
                 ":2:19: assertions[0].maxOverruns: expected a whole number, got the fractional number 1.5"},
-            {"rateHz: 1000.0\n", ":1:9: rateHz: expected a whole number, got the fractional number 1000.0"},
+            {"rateHz: 1000.0\n", ":1:9: rateHz: expected a whole number, got 1000.0, written with a point or an "
+                + "exponent (a whole number is written in digits alone)"},
             {"assertions:\n  - {at: 0.5, contact: 1}\n",
                 ":2:24: assertions[0].contact: expected true or false, got the whole number 1"},
             {"timeline:\n  - {at: 0.2, moveTo: [0.05, 0, 0], over: 0.5\nassertions:\n  - {at: 0.5, safety: active}\n",
@@ -143,7 +144,7 @@ class ScriptLoadTest {
     @Test
     void shouldRefuseYamlAliasesWithTheirPlace(@TempDir Path dir) {
         String alias = refusal(dir, "a.yaml", "name: &n a\ndevice: emulator\nscene: *n\n");
-        assertEquals(dir.resolve("a.yaml") + ":3:8: YAML alias '*n': aliases are not supported; "
+        assertEquals(dir.resolve("a.yaml") + ":3:8: scene: YAML alias '*n': aliases are not supported; "
             + "write the value out", alias);
     }
 
