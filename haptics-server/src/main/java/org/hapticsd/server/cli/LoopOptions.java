@@ -206,7 +206,7 @@ final class LoopOptions {
         return rate;
     }
 
-    private static void checkRate(int rate) {
+    static void checkRate(int rate) {
         if (rate < TickSchedule.MIN_RATE_HZ || rate > TickSchedule.MAX_RATE_HZ) {
             throw new UsageException("--rate must be " + TickSchedule.MIN_RATE_HZ + ".." + TickSchedule.MAX_RATE_HZ
                 + " Hz, got " + rate);

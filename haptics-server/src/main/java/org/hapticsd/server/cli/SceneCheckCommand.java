@@ -42,6 +42,10 @@ final class SceneCheckCommand implements java.util.concurrent.Callable<Integer> 
 
     @Override
     public Integer call() {
+        if (rateHz != null) {
+            // The flag's misuse, once and on standard error: it was a FAIL line per file, blamed on the scenes.
+            LoopOptions.checkRate(rateHz);
+        }
         PrintWriter out = scene.parent.out();
         int failed = 0;
         int warned = 0;

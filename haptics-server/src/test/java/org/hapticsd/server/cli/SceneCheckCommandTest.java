@@ -58,4 +58,14 @@ class SceneCheckCommandTest {
         assertTrue(slow.out().startsWith("FAIL ../scenes/coupling.yaml:") && slow.out().contains("(with --rate 250)"),
             slow.toString());
     }
+
+    /** Found by a tester: a bad --rate was a FAIL line per file on standard output, blamed on the scenes. */
+    @Test
+    void shouldRefuseABadRateOnceAsMisuse() {
+        CliCall call = CliCall.run("scene", "check", "--rate", "100", "../scenes/wall.yaml", "../scenes/proxy.yaml");
+        assertEquals(Main.EXIT_USAGE, call.exitCode(), call.toString());
+        assertEquals("", call.out(), call.toString());
+        assertEquals(List.of("hapticsd: --rate must be 250..4000 Hz, got 100"), call.err().lines().toList(),
+            call.toString());
+    }
 }
