@@ -71,7 +71,7 @@ public final class PeerScene {
         this.walls = walls;
     }
 
-    /** {@code stack-10} or {@code pile-N} (N from 1 to 10,000). */
+    /** {@code stack-10}, {@code pile-N} (N up to {@link SpherePile#MAX_SPHERES}) or {@code wide-N} (up to 10,000). */
     public static PeerScene named(String name) {
         if (name.equals("stack-" + CubeStack.BENCHMARK_CUBES)) {
             return stack(new CubeStack(CubeStack.BENCHMARK_CUBES));

@@ -266,13 +266,17 @@ final class LoopOptions {
     }
 
     /**
-     * Refuses (exit 2), before anything is created, an output file that is a file this run reads: the scene or the
-     * recording it replays. {@code simulate --record a.rec --device replay:a.rec} truncated the recording before
+     * Refuses (exit 2), before anything is created, an output file that is a file this run reads: the scene, a mesh
+     * file of {@code built}, or the recording it replays. {@code simulate --record a.rec --device replay:a.rec} truncated the recording before
      * reading it, and with {@code run} the new recording replaced the one just played.
      */
-    void refuseOverwritingInputs(String outputOption, Path output) {
+    void refuseOverwritingInputs(String outputOption, Path output, BuiltScene built) {
         refuseSameFile(outputOption, output, "--scene", scene);
         refuseSameFile(outputOption, output, "--device " + REPLAY_PREFIX, replayFile());
+        // A mesh the scene reads: simulate --out floor.obj replaced the scene's floor with a CSV (a tester).
+        for (Path mesh : built.meshFiles()) {
+            refuseSameFile(outputOption, output, "the scene's mesh", mesh);
+        }
     }
 
     /** Refuses {@code output} when it is the same file as {@code input} (either may be null: nothing to compare). */

@@ -86,7 +86,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         options.checkDevice();
-        options.refuseOverwritingInputs("--record", recordFile);
+        options.refuseOverwritingInputs("--record", recordFile, scene);
         Recorders.check(recordFile);
         StreamServerConfig streamConfig = stream.disabled ? null : stream.config();
         if (reload && options.scene == null) {

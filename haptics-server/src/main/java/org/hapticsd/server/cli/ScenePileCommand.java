@@ -14,7 +14,7 @@ final class ScenePileCommand implements java.util.concurrent.Callable<Integer> {
     @ParentCommand
     SceneCommand scene;
 
-    @Option(names = "--spheres", paramLabel = "N", required = true, description = "Number of spheres, 1..10000.")
+    @Option(names = "--spheres", paramLabel = "N", required = true, description = "Number of spheres, 1.." + SpherePile.MAX_SPHERES + ".")
     int spheres;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Scene file to write. Default: standard output.")

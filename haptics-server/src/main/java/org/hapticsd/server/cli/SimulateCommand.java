@@ -54,8 +54,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         int rateHz = options.rateHz(scene);
         checkOutputDirectory(out);
         options.checkDevice();
-        options.refuseOverwritingInputs("--out", out);
-        options.refuseOverwritingInputs("--record", recordFile);
+        options.refuseOverwritingInputs("--out", out, scene);
+        options.refuseOverwritingInputs("--record", recordFile, scene);
         Recorders.check(recordFile);
         if (recordFile != null && SameFile.test(recordFile, out)) {
             throw new UsageException("--record " + recordFile + ": is also the --out file: give each its own file");

@@ -1,5 +1,6 @@
 package org.hapticsd.server.scene;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
 import org.hapticsd.device.sim.HandTarget;
@@ -21,10 +22,11 @@ import org.hapticsd.server.safety.SafetyConfig;
  * @param handTargets makes the virtual hand's target (a fresh one per device: path targets keep a cursor)
  * @param warnings    what the build found legal but likely not meant, one line each (a contact spring stiff enough
  *                    for a body's mass to bounce it by itself); the server logs them, {@code test} notes them
+ * @param meshFiles   the mesh files the scene read, resolved: inputs an output option must not overwrite
  */
 public record BuiltScene(String name, HapticScene haptic, List<String> bodyNames, int[] bodyIndices,
                          SafetyConfig safety, int rateHz, SimulatedDeviceConfig simDevice,
-                         Supplier<HandTarget> handTargets, List<String> warnings) {
+                         Supplier<HandTarget> handTargets, List<String> warnings, List<Path> meshFiles) {
 
     /** A new, unopened simulated stylus moved by this scene's virtual hand. */
     public SimulatedDevice newSimulatedDevice() {

@@ -360,7 +360,19 @@ public final class SceneBuilder {
         HapticScene haptic = new HapticScene(world, tool, mapping, renderer, effects(spec, world, indices),
             passivity, transients, grasps);
         return new BuiltScene(spec.name(), haptic, List.copyOf(names),
-            indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings));
+            indices, spec.safety().toConfig(), spec.rateHz(), device, handTargets(d.hand()), List.copyOf(warnings),
+            meshFiles(spec));
+    }
+
+    /** The mesh files the scene's bodies read, resolved against the scene file's folder, in body order. */
+    private static List<Path> meshFiles(SceneSpec spec) {
+        List<Path> files = new ArrayList<>();
+        for (BodySpec body : spec.bodies()) {
+            if (body.shape() instanceof ShapeSpec.Mesh mesh) {
+                files.add(spec.baseDirectory().resolve(mesh.file()));
+            }
+        }
+        return List.copyOf(files);
     }
 
     /**

@@ -322,6 +322,22 @@ class CliMisuseTest {
         assertArrayEquals(original, Files.readAllBytes(scene));
     }
 
+    /** Found by a tester: {@code --out floor.obj} replaced the mesh the scene reads with the CSV. */
+    @Test
+    void shouldRefuseAMeshTheSceneReadsAsTheOutput() throws Exception {
+        Path scene = dir.resolve("ball.yaml");
+        Files.copy(Path.of("../scenes/proxy-ball.yaml"), scene);
+        Path mesh = Files.createDirectories(dir.resolve("meshes")).resolve("ball-320.obj");
+        Files.copy(Path.of("../scenes/meshes/ball-320.obj"), mesh);
+        byte[] original = Files.readAllBytes(mesh);
+        assertMisuse(run("simulate", "--scene", scene.toString(), "--duration", "0.05", "--out", mesh.toString()),
+            "--out " + mesh, "the scene's mesh reads");
+        assertMisuse(run("simulate", "--scene", scene.toString(), "--duration", "0.05", "--out",
+            dir.resolve("a.csv").toString(), "--record", mesh.toString()), "--record " + mesh, "the scene's mesh");
+        assertArrayEquals(original, Files.readAllBytes(mesh), "the mesh is untouched");
+        assertFalse(Files.exists(dir.resolve("a.csv")), "nothing written");
+    }
+
     /** A missing recording was reported by run only after the warm-up (and its log line): now before it. */
     @Test
     void shouldSayARecordingToReplayIsADirectoryOrMissing() {
@@ -478,8 +494,8 @@ class CliMisuseTest {
 
     @Test
     void shouldRejectScenePileWithSpheresOutOfRangeOrNotANumber() {
-        assertMisuse(run("scene", "pile", "--spheres", "0"), "--spheres", "1..10000", "0");
-        assertMisuse(run("scene", "pile", "--spheres", "10001"), "--spheres", "10001");
+        assertMisuse(run("scene", "pile", "--spheres", "0"), "--spheres", "1..1377", "0");
+        assertMisuse(run("scene", "pile", "--spheres", "1378"), "--spheres", "1378");
         assertMisuse(run("scene", "pile", "--spheres", "many"), "--spheres", "'many'");
     }
 

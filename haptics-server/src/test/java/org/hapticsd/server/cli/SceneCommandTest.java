@@ -1,6 +1,7 @@
 package org.hapticsd.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -57,6 +58,25 @@ class SceneCommandTest {
         assertEquals(new SpherePile(800).yaml(), Files.readString(file), "the file is replaced");
         assertEquals("wrote pile-800 (800 spheres) to " + file + "\n", call.out());
         assertEquals("", call.err());
+    }
+
+    /**
+     * Found by a tester: up to 10,000 were written, and from about 1,700 the settled pile rose above the walls. The
+     * largest pile that fits is written; one more is misuse, and nothing is written.
+     */
+    @Test
+    void shouldRefuseMoreSpheresThanTheBoxTakes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("pile.yaml");
+        CliCall most = CliCall.run("scene", "pile", "--spheres", "1377", "--out", file.toString());
+        assertEquals(Main.EXIT_OK, most.exitCode(), most.toString());
+        assertTrue(Files.readString(file).contains("s1376"), "the last sphere is written");
+
+        Path refused = dir.resolve("pile-1378.yaml");
+        CliCall more = CliCall.run("scene", "pile", "--spheres", "1378", "--out", refused.toString());
+        assertEquals(Main.EXIT_USAGE, more.exitCode(), more.toString());
+        assertEquals("hapticsd: --spheres: spheres must be 1..1377 (17 layers of 81: more would start at the parked "
+            + "tool and overflow the 1.5 m walls once settled), got 1378\n", more.err());
+        assertFalse(Files.exists(refused));
     }
 
     /** {@code --spheres 1} said "wrote pile-1 (1 spheres)", and its scene's first comment "# 1 spheres" (a tester). */
