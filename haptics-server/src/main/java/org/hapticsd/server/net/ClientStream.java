@@ -25,6 +25,8 @@ final class ClientStream implements Runnable {
     enum Kind { WEBSOCKET_BINARY, WEBSOCKET_JSON, TCP }
 
     private final Channel channel;
+    /** Whether a malformed message came on this connection; the channel's event loop reads and writes it. */
+    private boolean malformedSeen;
     private final StreamSource source;
     private final Kind kind;
     private final EventLog.Receiver events;
@@ -125,6 +127,13 @@ final class ClientStream implements Runnable {
     /** The transport and form of this client's messages: its ACKs take the same form. */
     Kind kind() {
         return kind;
+    }
+
+    /** True the first time it is asked on this connection: its first malformed message is logged, not the rest. */
+    boolean firstMalformed() {
+        boolean first = !malformedSeen;
+        malformedSeen = true;
+        return first;
     }
 
     /** Told by the handler; the clock of the unwritable timeout starts here. */

@@ -70,7 +70,7 @@ public final class CommandGate implements StreamRequests {
         try {
             decoded = StreamCodec.decode(message);
         } catch (StreamFormatException e) {
-            malformed.incrementAndGet();
+            malformed(stream, channel, e.getMessage());
             long id = binaryCommandId(message);
             if (id >= 0) {
                 ordered(stream, channel).accept(new AckMessage(id, false, fit("MALFORMED: " + e.getMessage())));
@@ -86,7 +86,7 @@ public final class CommandGate implements StreamRequests {
         try {
             decoded = StreamJson.decodeJson(message);
         } catch (StreamFormatException e) {
-            malformed.incrementAndGet();
+            malformed(stream, channel, e.getMessage());
             long id = jsonCommandId(message);
             if (id >= 0) {
                 ordered(stream, channel).accept(new AckMessage(id, false, fit("MALFORMED: " + e.getMessage())));
@@ -94,6 +94,18 @@ public final class CommandGate implements StreamRequests {
             return;
         }
         handle(stream, decoded, channel);
+    }
+
+    /**
+     * Counts a message dropped as malformed and, the first time on this connection, logs why (the client gets no
+     * ACK for it unless it is a COMMAND whose id can be read, section 3).
+     */
+    private void malformed(ClientStream stream, Channel channel, String reason) {
+        malformed.incrementAndGet();
+        if (stream.firstMalformed()) {
+            ClientFaultLog.SHARED.report(channel, "dropped a malformed message: " + reason + " (later ones on this "
+                + "connection are dropped without a line)");
+        }
     }
 
     /**
@@ -210,7 +222,8 @@ public final class CommandGate implements StreamRequests {
         if (!(message instanceof CommandMessage command)) {
             // A message of the server's direction (HELLO, ACK, ...): refused as malformed, section 3; no ACK, as it
             // has no command id to answer.
-            malformed.incrementAndGet();
+            malformed(stream, channel, "a " + message.getClass().getSimpleName().replace("Message", "").toUpperCase(
+                java.util.Locale.ROOT) + " message, which only the server sends");
             return;
         }
         Consumer<AckMessage> reply = ordered(stream, channel);

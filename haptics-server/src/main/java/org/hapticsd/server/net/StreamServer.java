@@ -335,11 +335,14 @@ public final class StreamServer implements AutoCloseable {
      * Counts a connection closed for a protocol error. A socket error (a reset: the client closed with data unread)
      * is how connections end, not an error of the client's; a TLS failure is one.
      */
-    void countClientError(Throwable cause) {
+    void countClientError(Channel channel, Throwable cause, String fault) {
         if (cause instanceof java.io.IOException && !(cause instanceof javax.net.ssl.SSLException)) {
             return;
         }
         clientErrors.incrementAndGet();
+        ClientFaultLog.SHARED.report(channel, "connection closed: " + (fault != null ? fault
+            : cause == null ? "protocol error" : cause.getMessage() == null ? cause.getClass().getSimpleName()
+            : cause.getMessage()));
     }
 
     /** The bound web/WebSocket port (the real one when 0 was asked for). */

@@ -32,7 +32,8 @@ final class TcpStreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
         if (frame.readableBytes() < StreamProtocol.HEADER_BYTES) {
             // Spec 2.2: a length below the header is a framing error; the next boundary cannot be trusted.
-            server.countClientError(null);
+            server.countClientError(ctx.channel(), null, "a frame's length field of " + frame.readableBytes()
+                + " bytes, below the " + StreamProtocol.HEADER_BYTES + "-byte header (docs/stream-protocol.md 2.2)");
             ctx.close();
             return;
         }
@@ -49,7 +50,7 @@ final class TcpStreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        server.countClientError(cause);
+        server.countClientError(ctx.channel(), cause, null);
         ctx.close();
     }
 }

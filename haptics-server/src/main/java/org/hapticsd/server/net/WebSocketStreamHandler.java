@@ -81,7 +81,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
      */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        server.countClientError(cause);
+        server.countClientError(ctx.channel(), cause, null);
         if (!ctx.channel().isActive() || closing) {
             ctx.close();
             return;

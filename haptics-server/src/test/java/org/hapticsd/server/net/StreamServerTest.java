@@ -175,6 +175,53 @@ class StreamServerTest {
         }
     }
 
+    /**
+     * Found by a tester: a dropped message (a SUBSCRIBE with a wrong version byte) and a connection closed for a
+     * framing error left no trace but a count. The first malformed message of a connection and each such close are
+     * logged, with the client's address and the reason.
+     */
+    @Test
+    void shouldLogAClientsFirstMalformedMessageAndAClosingFramingError() throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        CommandGate gate = new CommandGate("token", new org.hapticsd.server.loop.CommandQueue());
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = new StreamServer(localConfig(), loop.exchange, new TickFrames(12), gate, null, MS)
+                 .start();
+             Socket socket = new Socket("127.0.0.1", server.tcpPort())) {
+            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            assertEquals(TickFrames.HELLO, readFrame(in)[0]);
+            java.io.OutputStream out = socket.getOutputStream();
+            ClientFaultLog.SHARED.forget();
+            // Version 9, type SUBSCRIBE (0x81), rate 10 Hz: twice; the second is dropped without a line.
+            byte[] subscribe = {6, 0, 0, 0, 9, (byte) 0x81, 0, 0, 10, 0};
+            out.write(subscribe);
+            out.write(subscribe);
+            out.flush();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (gate.malformed() < 2 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            ClientFaultLog.SHARED.forget();
+            out.write(new byte[] {2, 0, 0, 0, 2, 0});
+            out.flush();
+            while (server.clientErrors() < 1 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+        } finally {
+            System.setErr(original);
+        }
+        String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        List<String> lines = text.lines().filter(l -> l.contains("stream client /127.0.0.1:")).toList();
+        assertEquals(2, lines.size(), text);
+        assertTrue(lines.get(0).startsWith("WARN stream client /127.0.0.1:")
+            && lines.get(0).contains(": dropped a malformed message: ")
+            && lines.get(0).endsWith("(later ones on this connection are dropped without a line)"), text);
+        assertTrue(lines.get(1).contains(": connection closed: a frame's length field of 2 bytes, below the 4-byte "
+            + "header"), text);
+    }
+
     private static byte[] readFrame(DataInputStream in) throws IOException {
         int length = Integer.reverseBytes(in.readInt());
         byte[] frame = new byte[length];
@@ -320,10 +367,10 @@ class StreamServerTest {
     @Test
     void shouldCountProtocolErrorsNotConnectionResets() throws Exception {
         try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, localConfig(), 8)) {
-            server.countClientError(new IOException("Connection reset by peer"));
+            server.countClientError(null, new IOException("Connection reset by peer"), null);
             assertEquals(0, server.clientErrors());
-            server.countClientError(new javax.net.ssl.SSLHandshakeException("not TLS"));
-            server.countClientError(new io.netty.handler.codec.CorruptedFrameException("length 2049 > 1024"));
+            server.countClientError(null, new javax.net.ssl.SSLHandshakeException("not TLS"), null);
+            server.countClientError(null, new io.netty.handler.codec.CorruptedFrameException("length 2049 > 1024"), null);
             assertEquals(2, server.clientErrors());
         }
     }
