@@ -158,6 +158,8 @@ public final class LinkSession {
     private long lastTxNs;
     private long nextForceNs;
     private String lastError;
+    /** Why the last session was lost (the link broke, the device went silent), or null: for the loss's log line. */
+    private String lastLoss;
     /**
      * The last different device refused and what was said of it: the host sends HELLO every period and reopens every
      * {@link Config#reopenAfterNs()}, and the same refusal each time made a new WARN every second. Kept across links
@@ -255,6 +257,7 @@ public final class LinkSession {
         }
         if (sessionActive) {
             sessionsLost++;
+            lastLoss = error != null ? error : linkName + ": link closed";
         }
         endSession();
         linkOpen = false;
@@ -359,6 +362,7 @@ public final class LinkSession {
             // Spec 7: 500 ms without a valid frame is a lost device. Start over with HELLO on the same link.
             lastError = linkName + ": device silent for " + (nowNs - lastFrameNs) / 1_000_000L + " ms";
             sessionsLost++;
+            lastLoss = lastError;
             endSession();
             handshakeStartNs = nowNs;
             return sendHello(nowNs, out, pos) - offset;
@@ -550,7 +554,7 @@ public final class LinkSession {
             case STATE -> onState((State) message, nowNs);
             case STATUS -> {
                 Status status = (Status) message;
-                deviceFaultCode = status.faultCode();
+                onDeviceFault(status.faultCode(), status.faultDetail());
                 onDeviceStatus(status.statusFlags(), status.watchdogTrips());
             }
             case PONG -> onPong((Pong) message, nowNs);
@@ -694,6 +698,7 @@ public final class LinkSession {
         lastError = linkName + ": " + staleStatesInRow + " STATE frames in a row older than the last (the device's "
                 + "sequence went back without a new session); restarting the session";
         sessionsLost++;
+        lastLoss = lastError;
         endSession();
         handshakeStartNs = nowNs;
         helloDue = true;
@@ -752,6 +757,41 @@ public final class LinkSession {
                 && message.appliedForceN(1) == 0f && message.appliedForceN(2) == 0f;
         offStatesSinceClose = off ? offStatesSinceClose + 1 : 0;
         closeConfirmed = offStatesSinceClose >= 2;
+    }
+
+    /**
+     * The device's fault code, reported when it changes (spec 7: the host never clears a device fault, it reports it
+     * and commands zero). An over-temperature, an emergency stop and a vendor code all read "fault DEVICE" on the
+     * status line, as a disconnect does (a tester). The watchdog's own code (5) is left to the trip count, and a
+     * failed homing (8) to HOMING_PROGRESS's message; a String only when the code changes.
+     */
+    private void onDeviceFault(int code, long detail) {
+        int before = deviceFaultCode;
+        deviceFaultCode = code;
+        if (code == before) {
+            return;
+        }
+        if (code != 0 && code != Status.FAULT_WATCHDOG && code != Status.FAULT_HOMING_FAILED) {
+            lastError = linkName + ": device reports fault " + code + " (" + faultName(code) + ")"
+                + (detail == 0 ? "" : ", detail " + detail) + "; force held at zero until the device clears it";
+        } else if (code == 0 && before != Status.FAULT_WATCHDOG && before != Status.FAULT_HOMING_FAILED) {
+            lastError = linkName + ": device cleared fault " + before + " (" + faultName(before) + ")";
+        }
+    }
+
+    /** A fault code's meaning (spec 4.6). */
+    static String faultName(int code) {
+        return switch (code) {
+            case 1 -> "over-temperature";
+            case 2 -> "over-current";
+            case 3 -> "encoder";
+            case 4 -> "emergency stop";
+            case 5 -> "watchdog";
+            case 6 -> "incompatible version";
+            case 7 -> "power supply";
+            case 8 -> "homing failed";
+            default -> code >= 0x8000 ? "vendor-specific" : "unknown";
+        };
     }
 
     private void onDeviceStatus(int flags, int trips) {
@@ -934,6 +974,6 @@ public final class LinkSession {
                 d.malformedFrames() + otherVersionFrames, d.oversizeFrames(), d.resyncs(), d.sequenceGaps(Direction.DEVICE_TO_HOST),
                 d.lostFrames(Direction.DEVICE_TO_HOST), d.duplicates(Direction.DEVICE_TO_HOST),
                 d.staleFrames(Direction.DEVICE_TO_HOST), linksOpened, sessions, Math.max(0, sessions - 1),
-                sessionsLost, deviceWatchdogTrips, sessionVersion, lastError);
+                sessionsLost, deviceWatchdogTrips, sessionVersion, lastError, lastLoss);
     }
 }

@@ -27,12 +27,14 @@ import org.HdrHistogram.Histogram;
  *                          rising edges in version 1
  * @param protocolVersion   the version of the last session (1 or 2)
  * @param lastError         the last link error, or null
+ * @param lastLoss          why the last of the {@code sessionsLost} was lost, or null: a later reopen's error
+ *                          ("Connection refused") replaces {@code lastError}, and the loss itself went unlogged
  */
 public record LinkStatistics(Histogram roundTripNs, long framesReceived, long statesReceived, long forcesSent,
                              long crcErrors, long malformedFrames, long oversizeFrames, long resyncs,
                              long sequenceGaps, long framesLost, long duplicates, long staleFrames,
                              long linksOpened, long sessions, long reconnects, long sessionsLost,
-                             long deviceWatchdogTrips, int protocolVersion, String lastError) {
+                             long deviceWatchdogTrips, int protocolVersion, String lastError, String lastLoss) {
 
     /**
      * Frames that arrived but could not be used: CRC errors, malformed and oversize. Each is a run of bytes

@@ -84,6 +84,51 @@ class LinkSessionTest {
         assertEquals(0, stats.framesDamagedOrLost());
     }
 
+    /**
+     * Found by a tester: an over-temperature and an emergency stop read "fault DEVICE" like a disconnect, with no
+     * line giving the code. The code and its meaning are the link's error when it latches and when it clears; the
+     * watchdog's own code (5) is left to the trip count.
+     */
+    @Test
+    void shouldReportADeviceFaultCodeWhenItLatchesAndWhenItClears() {
+        SessionWire wire = open(EmulatedDevice.Firmware.defaults());
+        wire.run(20, 0, 0, 0);
+        byte[] frame = new byte[64];
+        FrameEncoder encoder = new FrameEncoder();
+        int sequence = 40_000;
+        int n = encoder.encode(new org.hapticsd.protocol.Status().set(0x0009, 1, 4512).setWatchdogTrips(0), 2,
+            sequence++, frame, 0);
+        wire.session.receive(frame, 0, n, wire.nowNs);
+        assertEquals("test: device reports fault 1 (over-temperature), detail 4512; force held at zero until the "
+            + "device clears it", wire.session.statistics().lastError());
+
+        n = encoder.encode(new org.hapticsd.protocol.Status().set(0x0001, 0, 0).setWatchdogTrips(0), 2, sequence++,
+            frame, 0);
+        wire.session.receive(frame, 0, n, wire.nowNs);
+        assertEquals("test: device cleared fault 1 (over-temperature)", wire.session.statistics().lastError());
+
+        String before = wire.session.statistics().lastError();
+        n = encoder.encode(new org.hapticsd.protocol.Status().set(0x000D, 5, 0).setWatchdogTrips(1), 2, sequence,
+            frame, 0);
+        wire.session.receive(frame, 0, n, wire.nowNs);
+        assertSame(before, wire.session.statistics().lastError(), "a watchdog trip is counted, not logged as a fault");
+        assertEquals("vendor-specific", LinkSession.faultName(0x8001));
+    }
+
+    /** Found by a tester: an unplugged device's loss was replaced in lastError by the reopen's error, unlogged. */
+    @Test
+    void shouldKeepWhyTheLastSessionWasLost() {
+        SessionWire wire = open(EmulatedDevice.Firmware.defaults());
+        wire.run(20, 0, 0, 0);
+        assertEquals(null, wire.session.statistics().lastLoss());
+        wire.session.linkClosed("tcp:127.0.0.1:1: closed by the peer (end of stream)");
+        wire.session.linkOpenFailed("tcp:127.0.0.1:1: Connection refused");
+        LinkStatistics stats = wire.session.statistics();
+        assertEquals(1, stats.sessionsLost());
+        assertEquals("tcp:127.0.0.1:1: closed by the peer (end of stream)", stats.lastLoss());
+        assertEquals("tcp:127.0.0.1:1: Connection refused", stats.lastError());
+    }
+
     @Test
     void shouldSpeakVersion1WithAVersion1Device() {
         SessionWire wire = open(EmulatedDevice.Firmware.defaults().withProtocolVersion(1));

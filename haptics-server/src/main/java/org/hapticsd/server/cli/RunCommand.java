@@ -295,6 +295,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
         long lastNs = startNs - halfPeriodNs;
         long reportedErrors = 0;
         String reportedLinkError = null;
+        long reportedSessionsLost = 0;
         String reportedPolicy = runner.policy();
         while (runner.isRunning() && StatusClock.awaitNextSecond(stopRequested, startNs + halfPeriodNs, limitS)) {
             long nowNs = System.nanoTime();
@@ -331,6 +332,14 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
             // Compared by reference on purpose: each new error is a new string, so a second unplug is reported
             // again though its words are the first one's.
             String linkError = link == null ? null : link.lastError();
+            if (link != null && link.sessionsLost() > reportedSessionsLost) {
+                // The loss itself: a reopen's "Connection refused" a second later had replaced it in lastError, and
+                // an unplugged device was never named as lost (a tester).
+                reportedSessionsLost = link.sessionsLost();
+                if (link.lastLoss() != null && link.lastLoss() != linkError) {
+                    LOG.warn("device link lost: {}", link.lastLoss());
+                }
+            }
             if (linkError != null && linkError != reportedLinkError) {
                 LOG.warn("{}", linkError);
                 reportedLinkError = linkError;

@@ -29,13 +29,13 @@ class RunStatusLineTest {
     @Test
     void shouldCountNoiseAsDamagedNotLostInTheStatusLineAndTheEndLineAlike() {
         LinkStatistics link = new LinkStatistics(new Histogram(3), 5000, 4990, 5000,
-            0, 2, 9, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, null);
+            0, 2, 9, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 2, null, null);
         assertEquals("  link rtt -, damaged 11, lost 0, reconnects 0", RunCommand.linkStatus(link));
         assertTrue(link.summary().contains(", damaged 11 (crc errors 0, malformed 2, oversize 9), gaps 0 "
             + "(0 frames lost),"), link.summary());
 
         LinkStatistics gaps = new LinkStatistics(new Histogram(3), 5000, 4990, 5000,
-            1, 0, 0, 0, 2, 7, 0, 0, 1, 1, 0, 0, 0, 2, null);
+            1, 0, 0, 0, 2, 7, 0, 0, 1, 1, 0, 0, 0, 2, null, null);
         assertEquals("  link rtt -, damaged 1, lost 7, reconnects 0", RunCommand.linkStatus(gaps));
         assertTrue(gaps.summary().contains(", damaged 1 (crc errors 1, malformed 0, oversize 0), gaps 2 "
             + "(7 frames lost),"), gaps.summary());
