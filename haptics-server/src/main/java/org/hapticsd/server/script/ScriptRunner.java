@@ -667,6 +667,10 @@ public final class ScriptRunner {
         }
         lastNotes = notes(trace, assembly, rateHz);
         lastNotes.addAll(stiffnessWarnings);
+        String budget = lockstep ? null : budgetBeyondWatchdog(spec, scene, rateHz);
+        if (budget != null) {
+            lastNotes.add(budget);
+        }
         if (loopPolicy != null) {
             // Why the host's stalls may have reached this run: the loop was not under the real-time policy.
             lastNotes.add(loopPolicy);
@@ -935,6 +939,26 @@ public final class ScriptRunner {
             + java.math.BigDecimal.valueOf(spec.hostBudgetMs()).stripTrailingZeros().toPlainString()
             + " ms is shorter than one tick period at " + rateHz + " Hz (" + period + " ms): every interval between "
             + "two ticks would break it and every assertion would be an ERROR; give at least " + least + " ms");
+    }
+
+    /**
+     * A host-timing budget longer than the scene's loop watchdog: a stall between the two trips the watchdog, and
+     * the force and safety assertions then FAIL where a longer stall would have made them an ERROR (a tester's first
+     * real-time script, on the default scene's 3-tick watchdog with a 20 ms budget, failed on a 9 ms stall). Said in
+     * the script's notes; null when the budget is within the watchdog.
+     */
+    static String budgetBeyondWatchdog(ScriptSpec spec, BuiltScene scene, int rateHz) {
+        double watchdogMs = scene.safety().watchdogTicks() * 1000.0 / rateHz;
+        if (Double.isNaN(spec.hostBudgetMs()) || spec.hostBudgetMs() <= watchdogMs) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "hostTiming budget %s ms is longer than the scene's loop watchdog (%d ticks, "
+            + "%s ms at %d Hz): a host stall between the two trips the watchdog, and force and safety assertions FAIL "
+            + "where a longer stall would be an ERROR; give a budget under the watchdog or a scene with a longer "
+            + "safety.watchdogTicks (tests/dil/scenes/wall-ci.yaml has 25)",
+            java.math.BigDecimal.valueOf(spec.hostBudgetMs()).stripTrailingZeros().toPlainString(),
+            scene.safety().watchdogTicks(),
+            java.math.BigDecimal.valueOf(watchdogMs).stripTrailingZeros().toPlainString(), rateHz);
     }
 
     /** The distinct bodies the {@code bodyPosition} assertions name, in first-named order. */

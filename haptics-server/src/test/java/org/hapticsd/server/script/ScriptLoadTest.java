@@ -24,6 +24,28 @@ class ScriptLoadTest {
         return assertThrows(ScriptRunner.ScriptException.class, () -> load(dir, name, yaml)).getMessage();
     }
 
+    /**
+     * Found by a tester: a 20 ms budget on the default scene's 3-tick loop watchdog made two assertions FAIL on a 9 ms
+     * stall. The script's notes say so; the shipped scene for real-time scripts (a 25-tick watchdog) draws no note.
+     */
+    @Test
+    void shouldNoteAHostBudgetLongerThanTheLoopWatchdog(@TempDir Path dir) throws Exception {
+        String script = "device: emulator\nhostTiming: {budgetMs: 20}\nassertions:\n"
+            + "  - {from: 0.1, to: 0.2, force: {axis: magnitude, max: 1}}\n";
+        Path file = Files.writeString(dir.resolve("rt.yaml"), script);
+        ScriptRunner runner = new ScriptRunner();
+        ScriptSpec spec = runner.load(file);
+        assertEquals("hostTiming budget 20 ms is longer than the scene's loop watchdog (3 ticks, 3 ms at 1000 Hz): a "
+            + "host stall between the two trips the watchdog, and force and safety assertions FAIL where a longer stall "
+            + "would be an ERROR; give a budget under the watchdog or a scene with a longer safety.watchdogTicks "
+            + "(tests/dil/scenes/wall-ci.yaml has 25)",
+            ScriptRunner.budgetBeyondWatchdog(spec, runner.scene(file, spec), 1000));
+
+        Path shipped = Path.of("../tests/dil/press-wall.yaml");
+        ScriptSpec ci = runner.load(shipped);
+        assertEquals(null, ScriptRunner.budgetBeyondWatchdog(ci, runner.scene(shipped, ci), 1000));
+    }
+
     @Test
     void shouldAcceptACountBoundOfMinZero(@TempDir Path dir) throws Exception {
         for (String check : new String[] {"deviceWatchdogTrips", "framesLost", "reconnects"}) {
