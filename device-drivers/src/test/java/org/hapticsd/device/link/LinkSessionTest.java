@@ -352,6 +352,30 @@ class LinkSessionTest {
         assertEquals(1, stats.sessionsLost());
     }
 
+    /**
+     * Found by a tester: PINGs that waited in a pty's buffer while the device was away were answered on its return,
+     * and one 1.59 s "round trip" ruled the p99. A PONG to a PING of an earlier session is not a sample.
+     */
+    @Test
+    void shouldNotTakeAPongToAnEarlierSessionsPingAsARoundTrip() {
+        SessionWire wire = open(EmulatedDevice.Firmware.defaults());
+        wire.latencyNs = 2 * MS;
+        wire.run(350, 0, 0, 0);
+        long firstSessionPings = wire.session.statistics().roundTripNs().getTotalCount();
+        assertTrue(firstSessionPings >= 3, "PINGs answered in the first session: " + firstSessionPings);
+        wire.session.linkClosed("gone");
+        wire.session.linkOpened(wire.nowNs);
+        assertTrue(wire.runUntil(50, 0, 0, 0, wire.session::isSessionActive), "a second session");
+        long before = wire.session.statistics().roundTripNs().getTotalCount();
+        byte[] frame = new byte[64];
+        int n = new FrameEncoder().encode(new org.hapticsd.protocol.Pong().set(1, 0), 2, 50_000, frame, 0);
+        wire.nowNs += 1_000 * MS;
+        wire.session.receive(frame, 0, n, wire.nowNs);
+        LinkStatistics stats = wire.session.statistics();
+        assertEquals(before, stats.roundTripNs().getTotalCount(), "token 1 was the first session's: " + stats.summary());
+        assertTrue(stats.roundTripNs().getMaxValue() < 100 * MS, stats.summary());
+    }
+
     @Test
     void shouldPingEvery100msAndMeasureTheRoundTripOnTheFakeClock() {
         SessionWire wire = open(EmulatedDevice.Firmware.defaults());
