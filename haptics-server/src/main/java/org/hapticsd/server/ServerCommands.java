@@ -171,17 +171,40 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     @Override
     public CompletionStage<String> execute(Command command) {
         String before = command instanceof Command.SetParameter set ? valueNow(set.name()) : null;
-        CompletionStage<String> outcome = carryOut(command);
+        AppliedTick applied = new AppliedTick();
+        CompletionStage<String> outcome = carryOut(command, applied);
         if (command instanceof Command.MoveHand) {
             return outcome;
         }
         return outcome.thenApply(refusal -> {
             if (refusal == null) {
-                LOG.info("command {}{}: in force by tick {}", describe(command),
-                    before == null ? "" : " (was " + before + ")", publishedTick());
+                long tick = applied.tick();
+                LOG.info("command {}{}: in force {}", describe(command), before == null ? "" : " (was " + before + ")",
+                    tick >= 0 ? "from tick " + tick : "by tick " + publishedTick());
             }
             return refusal;
         });
+    }
+
+    /**
+     * The tick during which the loop carried a command out: the first whose published state shows it, the new
+     * scene's first for RESET_SCENE and LOAD_SCENE. The log said "by" the newest published tick when the ACK was
+     * ready, one or two ticks after a scene's first (a tester); -1 until the loop has run it.
+     */
+    private static final class AppliedTick {
+        private final java.util.concurrent.atomic.AtomicLong tick = new java.util.concurrent.atomic.AtomicLong(-1);
+
+        long tick() {
+            return tick.get();
+        }
+
+        /** {@code command}, recording the tick it runs in (on the loop thread, which allocates nothing here). */
+        LoopCommand recording(LoopCommand command) {
+            return loop -> {
+                command.applyTo(loop);
+                tick.set(loop.currentTick());
+            };
+        }
     }
 
     /** {@code name}'s value now as SET_PARAMETER would change it, or null for a name the server does not have. */
@@ -213,34 +236,34 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         return command.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
     }
 
-    private CompletionStage<String> carryOut(Command command) {
+    private CompletionStage<String> carryOut(Command command, AppliedTick applied) {
         if (command instanceof Command.EmergencyStop) {
-            return afterEffect(() -> offer(LoopCommand.EMERGENCY_STOP), null);
+            return afterEffect(() -> offer(applied.recording(LoopCommand.EMERGENCY_STOP)), null);
         }
         if (command instanceof Command.ResetStop) {
-            return afterEffect(() -> offer(LoopCommand.RESET_SAFETY), null);
+            return afterEffect(() -> offer(applied.recording(LoopCommand.RESET_SAFETY)), null);
         }
         if (command instanceof Command.Pause || command instanceof Command.Resume) {
             boolean pause = command instanceof Command.Pause;
             // The loop decides, as it runs the command: PAUSE when paused and RESUME when running change nothing
             // and are refused (the spec's example of a refusal).
             String[] verdict = new String[1];
-            return afterEffect(() -> offer(loop -> {
+            return afterEffect(() -> offer(applied.recording(loop -> {
                 if (loop.paused() == pause) {
                     verdict[0] = pause ? "ALREADY_PAUSED: already paused" : "NOT_PAUSED: not paused, nothing to resume";
                 } else {
                     loop.setPaused(pause);
                 }
-            }), () -> verdict[0]);
+            })), () -> verdict[0]);
         }
         if (command instanceof Command.MoveHand move) {
             return afterEffect(() -> moveHand(move), null);
         }
         if (command instanceof Command.SetParameter set) {
-            return afterEffect(() -> setParameter(set.name(), set.value()), null);
+            return afterEffect(() -> setParameter(set.name(), set.value(), applied), null);
         }
         if (command instanceof Command.ResetScene) {
-            return replace(() -> currentFactory().build(), null);
+            return replace(() -> currentFactory().build(), null, applied);
         }
         if (command instanceof Command.LoadScene load) {
             Path file;
@@ -257,7 +280,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 spec.setRateHz(rateHz);
                 return SceneBuilder.build(spec);
             };
-            return replace(factory, factory);
+            return replace(factory, factory, applied);
         }
         return done("UNSUPPORTED: " + command.getClass().getSimpleName() + " is not supported by this server");
     }
@@ -357,9 +380,9 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         });
     }
 
-    private synchronized String setParameter(String name, double value) {
+    private synchronized String setParameter(String name, double value, AppliedTick applied) {
         if (name.equals(BUTTONS)) {
-            return setButtons(value);
+            return setButtons(value, applied);
         }
         if (!parameters.has(name)) {
             if (name.equals(COUPLING_STIFFNESS) || name.equals(COUPLING_DAMPING)) {
@@ -373,7 +396,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
         if (refused != null) {
             return refused;
         }
-        String refusal = offer(parameters.command(name, value));
+        String refusal = offer(applied.recording(parameters.command(name, value)));
         if (refusal == null) {
             parameters.accepted(name, value);
         }
@@ -381,7 +404,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
     }
 
     /** {@value #BUTTONS}: a mask, with the simulated stylus only. */
-    private String setButtons(double value) {
+    private String setButtons(double value, AppliedTick applied) {
         if (!simulated) {
             return "UNSUPPORTED: " + BUTTONS + " needs the simulated stylus; this server drives a real device, "
                 + "whose own buttons are pressed by hand";
@@ -391,11 +414,11 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 + "[0, 65535] (bit i = button i)", BUTTONS, value);
         }
         int mask = (int) value;
-        String refusal = offer(loop -> {
+        String refusal = offer(applied.recording(loop -> {
             if (loop.device() instanceof SimulatedDevice stylus) {
                 stylus.setButtons(mask);
             }
-        });
+        }));
         if (refusal == null) {
             buttons = mask;
         }
@@ -473,7 +496,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
                 throw new SceneException(NOT_THE_FIRST_SCENE);
             }
             return first.build();
-        }, null).thenApply(outcome -> {
+        }, null, new AppliedTick()).thenApply(outcome -> {
             if (outcome != null && !outcome.endsWith(NOT_THE_FIRST_SCENE)) {
                 reloadFailed(outcome);
             }
@@ -494,7 +517,7 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
      * Builds the scene on the builder thread, then enqueues the swap. {@code becomes} is what RESET_SCENE rebuilds
      * afterwards (null: unchanged).
      */
-    private CompletionStage<String> replace(SceneFactory factory, SceneFactory becomes) {
+    private CompletionStage<String> replace(SceneFactory factory, SceneFactory becomes, AppliedTick applied) {
         return CompletableFuture.<CompletionStage<String>>supplyAsync(() -> {
             BuiltScene scene;
             try {
@@ -526,13 +549,13 @@ public final class ServerCommands implements CommandExecutor, AutoCloseable {
             LoopSnapshot snapshot = exchange.newSnapshot();
             StreamEpoch epoch = new StreamEpoch(exchange, frames);
             HandTarget hand = simulated ? scene.handTargets().get() : null;
-            String refusal = offer(loop -> {
+            String refusal = offer(applied.recording(loop -> {
                 loop.replaceScene(scene.haptic(), exchange, snapshot);
                 if (hand != null && loop.device() instanceof SimulatedDevice stylus) {
                     stylus.setHandTarget(hand);
                 }
                 board.publish(epoch);
-            });
+            }));
             if (refusal != null) {
                 return done(refusal);
             }

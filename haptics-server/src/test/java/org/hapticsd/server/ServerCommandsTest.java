@@ -205,12 +205,40 @@ class ServerCommandsTest {
         }
         String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
         java.util.regex.Matcher set = java.util.regex.Pattern.compile("INFO command SET_PARAMETER contact.stiffnessNpm "
-            + "= 400.0 \\(was 800.0\\): in force by tick (\\d+)").matcher(text);
+            + "= 400.0 \\(was 800.0\\): in force from tick (\\d+)").matcher(text);
         assertTrue(set.find(), text);
         assertTrue(Long.parseLong(set.group(1)) > tickBefore, text);
-        assertTrue(text.contains("INFO command PAUSE: in force by tick "), text);
+        assertTrue(text.contains("INFO command PAUSE: in force from tick "), text);
         assertFalse(text.contains("5000"), "a refused command is not logged: " + text);
         assertFalse(text.contains("MOVE_HAND"), text);
+    }
+
+    /**
+     * Found by a tester: RESET_SCENE's line gave the newest tick published when its ACK was ready, one or two after
+     * the new scene's first. The line gives the tick the loop carried it out in: the new scene's first
+     * ({@code simTimeNs} 0), and for a parameter the first tick whose state shows the new value.
+     */
+    @Test
+    void shouldLogTheTickACommandTookEffectIn() throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            ticks(5);
+            assertNull(run(new Command.ResetScene()));
+            ticks(3);
+        } finally {
+            System.setErr(original);
+        }
+        String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        java.util.regex.Matcher reset = java.util.regex.Pattern.compile("INFO command RESET_SCENE: in force from tick "
+            + "(\\d+)").matcher(text);
+        assertTrue(reset.find(), text);
+        LoopSnapshot newest = board.current().exchange().newSnapshot();
+        board.current().exchange().read(newest);
+        long firstTick = newest.tick - newest.simTimeNs / PERIOD_NS;
+        assertEquals(firstTick, Long.parseLong(reset.group(1)), "the new scene's first tick; newest " + newest.tick
+            + " at " + newest.simTimeNs + " ns: " + text);
     }
 
     @Test

@@ -828,6 +828,11 @@ public final class HapticLoop implements LoopControl {
         return errorCount.get();
     }
 
+    @Override
+    public long currentTick() {
+        return ticks;
+    }
+
     public long ticks() {
         return ticks;
     }

@@ -27,6 +27,9 @@ public interface LoopControl {
 
     boolean paused();
 
+    /** The tick now running: the number its published snapshot carries (the first of a scene swapped in now). */
+    long currentTick();
+
     /**
      * Multiplies the rendered force by {@code scale} (0..1) before the safety layer; a remote user may soften the
      * scene, never strengthen it.
