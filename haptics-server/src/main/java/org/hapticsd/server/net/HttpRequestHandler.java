@@ -120,10 +120,21 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     /**
-     * Null when the query is good (HTTP 400 otherwise): {@code rate} a whole number of hertz 0..65535, as SUBSCRIBE's
-     * u16 takes it, and {@code format} binary or json. Stores them on the channel.
+     * Null when the query is good (HTTP 400 otherwise): only {@code rate}, a whole number of hertz 0..65535, as
+     * SUBSCRIBE's u16 takes it, and {@code format}, binary or json, each at most once. Stores them on the channel.
      */
     private String checkQuery(QueryStringDecoder uri, ChannelHandlerContext ctx) {
+        // Strict, as the scene files are: `?Rate=5` streamed at the default 60 Hz without a word, and of
+        // `rate=5&rate=200` the first won (a tester).
+        for (java.util.Map.Entry<String, List<String>> parameter : uri.parameters().entrySet()) {
+            if (!parameter.getKey().equals("rate") && !parameter.getKey().equals("format")) {
+                return "unknown query parameter '" + parameter.getKey() + "' (expected rate and format)";
+            }
+            if (parameter.getValue().size() > 1) {
+                return "query parameter '" + parameter.getKey() + "' given " + parameter.getValue().size()
+                    + " times; give it once";
+            }
+        }
         double rateHz = 0;
         List<String> rate = uri.parameters().get("rate");
         if (rate != null) {

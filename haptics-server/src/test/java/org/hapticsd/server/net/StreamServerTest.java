@@ -355,11 +355,30 @@ class StreamServerTest {
     @Test
     void shouldRejectABadRateOrFormatInTheQuery() throws Exception {
         try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, localConfig(), 8)) {
-            for (String query : List.of("?rate=fast", "?rate=-5", "?format=xml")) {
+            // Found by a tester: a misspelt parameter streamed at the default rate, and of two rates the first won.
+            for (String query : List.of("?rate=fast", "?rate=-5", "?format=xml", "?Rate=5", "?rate=5&rate=200")) {
                 CompletableFuture<WebSocket> ws = HttpClient.newHttpClient().newWebSocketBuilder()
                     .buildAsync(URI.create("ws://127.0.0.1:" + server.httpPort() + "/ws" + query), new Collector());
                 assertThrows(CompletionException.class, ws::join, query);
             }
+            assertTrue(handshakeAnswer(server.httpPort(), "/ws?Rate=5").endsWith("unknown query parameter 'Rate' "
+                + "(expected rate and format)"), handshakeAnswer(server.httpPort(), "/ws?Rate=5"));
+            String twice = handshakeAnswer(server.httpPort(), "/ws?rate=5&rate=200");
+            assertTrue(twice.startsWith("HTTP/1.1 400") && twice.endsWith("query parameter 'rate' given 2 times; give "
+                + "it once"), twice);
+        }
+    }
+
+    /** The server's whole answer to a WebSocket handshake for {@code path}, as text (status line to body). */
+    private static String handshakeAnswer(int port, String path) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Version: 13\r\nConnection: close\r\n\r\n")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.setSoTimeout(5000);
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return answer.strip();
         }
     }
 
