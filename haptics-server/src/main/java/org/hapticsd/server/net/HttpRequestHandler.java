@@ -83,8 +83,8 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         try {
-            if (!request.method().equals(HttpMethod.GET)) {
-                respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET\n", "text/plain");
+            if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
+                respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET and HEAD\n", "text/plain");
             } else if (uri.path().equals(SESSION_PATH)) {
                 respondJson(ctx, request, session(request));
             } else if (uri.path().equals(STATUS_PATH)) {
@@ -328,9 +328,14 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status,
                                 byte[] body, String type, String cacheControl, String etag) {
+        // HEAD: GET's headers, Content-Length included, without the body (curl -I got 405 on every path; a tester).
+        boolean head = request.method().equals(HttpMethod.HEAD);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-            Unpooled.wrappedBuffer(body));
+            head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+        if (status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
+            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+        }
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, cacheControl);
         response.headers().set("X-Content-Type-Options", "nosniff");
         if (etag != null) {

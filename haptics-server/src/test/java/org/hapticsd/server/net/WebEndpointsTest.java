@@ -43,9 +43,14 @@ class WebEndpointsTest {
 
     /** One GET on its own connection; headers given as name, value pairs (Host defaults to 127.0.0.1:port). */
     private static Response get(int port, String path, String... headers) throws IOException {
+        return request(port, "GET", path, headers);
+    }
+
+    /** One request of {@code method} on its own connection, as {@link #get}. */
+    private static Response request(int port, String method, String path, String... headers) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(10_000);
-            StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\n");
+            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
             boolean host = false;
             for (int i = 0; i < headers.length; i += 2) {
                 request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
@@ -115,6 +120,26 @@ class WebEndpointsTest {
             assertEquals(0, again.body().length);
 
             assertEquals(200, get(port, "/webjars/three/examples/jsm/controls/OrbitControls.js").status());
+        }
+    }
+
+    /** Found by a tester: HEAD got 405 on every path (curl -I), though HTTP expects it wherever GET works. */
+    @Test
+    void shouldAnswerHeadAsGetWithoutTheBodyAndNameTheAllowedMethods() throws Exception {
+        try (FakeLoop loop = new FakeLoop();
+             StreamServer server = server(loop, StreamServerConfig.defaults().withPorts(0, -1))) {
+            int port = server.httpPort();
+            for (String path : List.of("/", "/api/status")) {
+                Response got = get(port, path);
+                Response head = request(port, "HEAD", path);
+                assertEquals(200, head.status(), path);
+                assertEquals(0, head.body().length, path);
+                assertEquals(String.valueOf(got.body().length), head.headers().get("content-length"), path);
+                assertEquals(got.headers().get("content-type"), head.headers().get("content-type"), path);
+            }
+            Response post = request(port, "POST", "/api/status");
+            assertEquals(405, post.status());
+            assertEquals("GET, HEAD", post.headers().get("allow"));
         }
     }
 
