@@ -376,6 +376,11 @@ public final class SceneLoader {
     /** A number written in a YAML 1.1 form that is read differently from its digits, or null: see above. */
     private static String numberSpelling(String text, Number value) {
         String digits = text.startsWith("-") || text.startsWith("+") ? text.substring(1) : text;
+        String mantissa = digits.split("[eE]")[0];
+        if (value.doubleValue() == 0.0 && mantissa.chars().anyMatch(c -> c >= '1' && c <= '9')) {
+            // 1e-400 read as 0 and was refused as "got 0.0" (a tester): say that the number is too small to hold.
+            return text + " is closer to zero than a double can hold (4.9e-324): it would read as 0";
+        }
         if (digits.contains("_")) {
             return text + " groups its digits with '_': write " + value;
         }

@@ -367,6 +367,8 @@ class SceneLoaderTest {
                 parseFails("name: t\nrateHz: 0x3E8\n").getMessage());
             assertEquals(SOURCE + ":2:9: rateHz: 1_000 groups its digits with '_': write 1000",
                 parseFails("name: t\nrateHz: 1_000\n").getMessage());
+            assertEquals(SOURCE + ":2:17: tool.radiusM: 1e-400 is closer to zero than a double can hold (4.9e-324): it "
+                + "would read as 0", parseFails("name: t\ntool: {radiusM: 1e-400}\n").getMessage());
             assertEquals(SOURCE + ":2:26: tool.passivityControl: 'yes' is read by YAML as true: write true, or quote it "
                 + "if text is meant", parseFails("name: t\ntool: {passivityControl: yes}\n").getMessage());
             assertTrue(parseFails("name: t\nbodies:\n  - {name: a, shape: {type: sphere, radiusM: 0.1}, "
