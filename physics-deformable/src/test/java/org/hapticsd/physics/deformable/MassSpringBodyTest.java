@@ -300,4 +300,39 @@ class MassSpringBodyTest {
         assertTrue(falls.position(2, 2) < -2 * TwoDofModels.L_M - 1e-6, "the lower mass sinks under gravity: "
             + falls.position(2, 2));
     }
+
+    /**
+     * Found by a tester: the same chain with its modes taken about its hanging equilibrium, keeping the four
+     * pendulum modes (√(g/l·(2 ∓ √2)) = 2.33 and 5.63 rad/s, each twice) and dropping the stiff axial ones, was
+     * refused as "would hang frozen", though the reference shape carries the weight. It is accepted, hangs still where
+     * it starts, and swings when pushed sideways.
+     */
+    @Test
+    void shouldAcceptATruncationAboutTheHangingEquilibriumThatKeepsOnlyThePendulumModes() {
+        MassSpringSpec chain = TwoDofModels.table1(Integrator.MODAL_TRUNCATED, 0.0).withIntegrator(
+            Integrator.MODAL_TRUNCATED, 4);
+        double[] hanging = MassSpringStatics.equilibrium(chain);
+        ModalBasis about = ModalBasis.of(chain, hanging);
+        // A double pendulum of equal masses and lengths l₁, l₂ (the springs as stretched by the weight, whose
+        // tension T gives the sideways stiffness T/l): ω² = g·((l₁ + l₂) ∓ √((l₁ + l₂)² − 2·l₁·l₂))/(l₁·l₂).
+        double l1 = -hanging[5];
+        double l2 = hanging[5] - hanging[8];
+        double g = TwoDofModels.G_MPS2;
+        double slow = Math.sqrt(g * ((l1 + l2) - Math.sqrt((l1 + l2) * (l1 + l2) - 2 * l1 * l2)) / (l1 * l2));
+        double fast = Math.sqrt(g * ((l1 + l2) + Math.sqrt((l1 + l2) * (l1 + l2) - 2 * l1 * l2)) / (l1 * l2));
+        assertEquals(slow, about.omegaRadps(0), 1e-6 * slow, "the slow pendulum mode");
+        assertEquals(fast, about.omegaRadps(3), 1e-6 * fast, "the fast pendulum mode");
+        MassSpringBody body = new MassSpringBody("chain", chain, 0.01, about);
+        body.setState(hanging, new double[hanging.length]);
+        for (int k = 0; k < 100; k++) {
+            body.step(TwoDofModels.DT_S);
+        }
+        assertEquals(hanging[8], body.position(2, 2), 1e-9, "hangs still at its equilibrium");
+        body.applyNodeForce(2, 50.0, 0.0, 0.0);
+        for (int k = 0; k < 1000; k++) {
+            body.step(TwoDofModels.DT_S);
+        }
+        // 50 N for one 0.1 ms step on 10 kg: 0.5 mm/s, so about 0.05 mm in 0.1 s (the pendulum slows it a little).
+        assertEquals(5e-5, body.position(2, 0), 1e-5, "swings sideways when pushed");
+    }
 }
