@@ -503,16 +503,22 @@ new HandDrag(view, $('view'), (point) => {
 }, () => connection.open && commandToken() !== null);
 
 async function pollStatus() {
+  let status;
+  try {
+    status = await fetch('/api/status', { cache: 'no-store' }).then((r) => r.json());
+  } catch (e) {
+    // Only this request while the server is away: the others would each log one more refused connection a second.
+    $('st-clients').textContent = 'unknown (server unreachable)';
+    return;
+  }
+  hook.clients = status.clients;
+  $('st-clients').textContent = `${status.clients} open (refused ${status.refusedConnections}, errors ${status.clientErrors})`;
   if (scene !== null) {
     // A failed reload of the scene file (run --reload) comes with no new SCENE: it is read here.
     loadWarnings(scene.revision);
-  }
-  try {
-    const status = await fetch('/api/status', { cache: 'no-store' }).then((r) => r.json());
-    hook.clients = status.clients;
-    $('st-clients').textContent = `${status.clients} open (refused ${status.refusedConnections}, errors ${status.clientErrors})`;
-  } catch (e) {
-    $('st-clients').textContent = 'unknown (server unreachable)';
+    // Another client's SET_PARAMETER is ACKed to that client only: the values in force are read here too, so the
+    // panel does not keep showing a value replaced from elsewhere (a tester's `hapticsd send`).
+    parameters.refresh();
   }
 }
 pollStatus();

@@ -85,6 +85,26 @@ export class ParameterPanel {
     }
   }
 
+  /**
+   * Reads the values in force and shows them only if they changed since the last table shown (another client's
+   * SET_PARAMETER is ACKed to that client only): a row being edited is not rewritten for nothing every second.
+   */
+  async refresh() {
+    if (this.loading !== null || this.table === null) {
+      return;
+    }
+    let table;
+    try {
+      table = await fetch('/api/parameters', { cache: 'no-store' }).then((r) => r.json());
+    } catch (e) {
+      return;
+    }
+    if (table.sceneRevision === this.table.sceneRevision
+        && JSON.stringify(table.parameters) !== JSON.stringify(this.table.parameters)) {
+      this.show(table);
+    }
+  }
+
   show(table) {
     this.table = table;
     this.hook.parametersLoaded++;
@@ -132,14 +152,19 @@ export class ParameterPanel {
     row.title = p.limits;
     // A slider needs both ends; a grating's period has no upper one, so it has only the number box.
     slider.hidden = p.max === null;
+    // The values are read every second: a control the user is working (focused) keeps what they are entering.
     if (p.max !== null) {
       const step = p.wholeNumber ? 1 : (p.max - p.min) / SLIDER_STEPS;
       slider.step = String(step);
       slider.min = String(p.minIncluded ? p.min : p.min + step);
       slider.max = String(p.max);
-      slider.value = String(p.value);
+      if (document.activeElement !== slider) {
+        slider.value = String(p.value);
+      }
     }
-    box.value = formatValue(p.value);
+    if (document.activeElement !== box) {
+      box.value = formatValue(p.value);
+    }
     if (!this.pending.has(p.name)) {
       const note = row.querySelector('.param-note');
       note.textContent = `${describeRange(p)}; scene file ${formatValue(p.loaded)}`;

@@ -233,6 +233,14 @@ class BrowserTest {
         await("hook.sceneRevision === " + (revision + 1) + " && hook.parameterValue('contact.stiffnessNpm') === 1000",
             Duration.ofSeconds(10), "the file's stiffness listed again");
         assertEquals(0.5, number("hook.parameterValue('render.forceScale')"), 0.02);
+
+        // Found by a tester: a value set by another client (its ACK goes to that client only) stayed stale on the
+        // page. The page reads the values every second.
+        assertEquals(null, live.service().commands().execute(new org.hapticsd.protocol.stream.Command.SetParameter(
+            "contact.stiffnessNpm", 650.0)).toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS));
+        await("hook.parameterValue('contact.stiffnessNpm') === 650 && " + row(stiffness)
+            + ".querySelector('input[type=number]').value === '650'", Duration.ofSeconds(5),
+            "another client's value shown within the page's poll");
         assertEquals(0, (int) number("hook.errors.length"), state());
         browser.execute("document.getElementById('parameters').scrollIntoView();");
         saveScreenshot("parameters.png");
