@@ -145,6 +145,10 @@ public final class DeviceSelector {
                     LOG.warn("recording {} has {} are replayed, then the device goes silent and the loop SAFE", file,
                         cutShort);
                 }
+                String gaps = replay.recording().gapsNote();
+                if (gaps != null) {
+                    LOG.warn("recording {} {}", file, gaps);
+                }
                 replay.open();
                 return new OpenedDevice(name, replay, null, null);
             } catch (java.nio.file.NoSuchFileException e) {

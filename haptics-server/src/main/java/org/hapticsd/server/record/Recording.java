@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.hapticsd.device.DeviceFault;
+import org.hapticsd.server.loop.TickSchedule;
 import org.hapticsd.server.safety.SafetyFault;
 import org.hapticsd.server.safety.SafetyState;
 
@@ -68,6 +69,14 @@ public final class Recording {
                 + RecordingFormat.RECORD_BYTES);
         }
         int rateHz = all.getInt();
+        if (rateHz < TickSchedule.MIN_RATE_HZ
+            || rateHz > TickSchedule.MAX_RATE_HZ) {
+            // No recorder writes one: a replay advised "--rate 0", which the command line refuses, and calibrate
+            // found "no taps" in a good tap recording (a tester).
+            throw new IOException(file + ": byte offset 16: loop rate " + rateHz + " Hz, outside the "
+                + TickSchedule.MIN_RATE_HZ + ".." + TickSchedule.MAX_RATE_HZ
+                + " Hz a loop runs at");
+        }
         int nameLength = all.getInt();
         if (nameLength < 0 || nameLength > all.remaining()) {
             throw new IOException(file + ": byte offset 20: scene name length " + nameLength + " out of range");
@@ -278,6 +287,34 @@ public final class Recording {
         return "no trailer (its recorder stopped without closing it" + (leftoverBytes > 0
             ? ", or bytes were added after it; " + leftoverBytes + " bytes after the last whole record" : "")
             + "): " + recordCount + " whole records";
+    }
+
+    /**
+     * What a replay of a file whose recorder lost ticks should be told, for "recording FILE ..." (null when no record
+     * says ticks were lost before it): a replay plays the records back to back, so the device jumps across each gap
+     * and the scene's clock runs behind the original's from the first one on (a tester's file lost 19,814 ticks in
+     * one gap, and its replay said nothing). Losses after the last record are only in the trailer's total.
+     */
+    public String gapsNote() {
+        long lost = 0;
+        int gaps = 0;
+        int first = -1;
+        for (int i = 0; i < recordCount; i++) {
+            if (lostBefore(i) > 0) {
+                lost += lostBefore(i);
+                gaps++;
+                if (first < 0) {
+                    first = i;
+                }
+            }
+        }
+        if (gaps == 0) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "lost %d ticks in %d gap%s while it recorded (the first %d before "
+            + "record %d, tick %d): the replay plays the records back to back, so the device jumps across each gap and "
+            + "the scene's time runs %d ticks behind the recording's by its end", lost, gaps, gaps == 1 ? "" : "s",
+            lostBefore(first), first, tick(first), lost);
     }
 
     /** Whether the trailer is present (the recorder closed normally). */

@@ -153,6 +153,25 @@ class TickRecorderTest {
             sumLost += recording.lostBefore(i);
         }
         assertEquals(recording.trailerLostTicks(), sumLost);
+        // Found by a tester: a replay of such a file said nothing of the gap it plays across.
+        assertEquals("lost 77 ticks in 1 gap while it recorded (the first 77 before record 23, tick 100): the replay "
+            + "plays the records back to back, so the device jumps across each gap and the scene's time runs 77 ticks "
+            + "behind the recording's by its end", recording.gapsNote());
+    }
+
+    /** Found by a tester: a header's rate of 0 Hz was read, then replay advised "--rate 0", which the CLI refuses. */
+    @Test
+    void shouldRefuseALoopRateNoRecorderWrites(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("rate.rec");
+        byte[] bytes = recordDefaultScene(file, 20);
+        assertEquals(null, Recording.read(file).gapsNote(), "nothing lost, nothing to say");
+        for (int rate : new int[] {0, -1000, 249, 4001}) {
+            java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(16, rate);
+            Files.write(file, bytes);
+            IOException e = assertThrows(IOException.class, () -> Recording.read(file));
+            assertEquals(file + ": byte offset 16: loop rate " + rate + " Hz, outside the 250..4000 Hz a loop runs at",
+                e.getMessage());
+        }
     }
 
     @Test
