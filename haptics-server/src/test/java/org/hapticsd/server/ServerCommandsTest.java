@@ -108,6 +108,24 @@ class ServerCommandsTest {
         }
     }
 
+    /** Something a test does whose server log lines it reads. */
+    private interface Logged {
+        void run() throws Exception;
+    }
+
+    /** What the server logged (its standard error, slf4j-simple's) while {@code action} ran. */
+    private static String serverLog(Logged action) throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return log.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Events of the ticks {@link #run} stepped while it waited for an ACK. */
     private int eventsWhileRunning;
 
@@ -189,25 +207,19 @@ class ServerCommandsTest {
      */
     @Test
     void shouldLogEachAcceptedCommandWithTheTickItWasInForceBy() throws Exception {
-        java.io.PrintStream original = System.err;
-        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        long tickBefore;
-        try {
-            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+        long[] tickBefore = new long[1];
+        String text = serverLog(() -> {
             ticks(5);
-            tickBefore = assembly.loop().lastSnapshot().tick;
+            tickBefore[0] = assembly.loop().lastSnapshot().tick;
             assertNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 400.0)));
             assertNotNull(run(new Command.SetParameter(ServerCommands.STIFFNESS, 5000.0)));
             assertNull(run(new Command.Pause()));
             assertNull(run(new Command.MoveHand(0.01, 0.0, 0.0)));
-        } finally {
-            System.setErr(original);
-        }
-        String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        });
         java.util.regex.Matcher set = java.util.regex.Pattern.compile("INFO command SET_PARAMETER contact.stiffnessNpm "
             + "= 400.0 \\(was 800.0\\): in force from tick (\\d+)").matcher(text);
         assertTrue(set.find(), text);
-        assertTrue(Long.parseLong(set.group(1)) > tickBefore, text);
+        assertTrue(Long.parseLong(set.group(1)) > tickBefore[0], text);
         assertTrue(text.contains("INFO command PAUSE: in force from tick "), text);
         assertFalse(text.contains("5000"), "a refused command is not logged: " + text);
         assertFalse(text.contains("MOVE_HAND"), text);
@@ -220,17 +232,11 @@ class ServerCommandsTest {
      */
     @Test
     void shouldLogTheTickACommandTookEffectIn() throws Exception {
-        java.io.PrintStream original = System.err;
-        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        try {
-            System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+        String text = serverLog(() -> {
             ticks(5);
             assertNull(run(new Command.ResetScene()));
             ticks(3);
-        } finally {
-            System.setErr(original);
-        }
-        String text = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        });
         java.util.regex.Matcher reset = java.util.regex.Pattern.compile("INFO command RESET_SCENE: in force from tick "
             + "(\\d+)").matcher(text);
         assertTrue(reset.find(), text);
