@@ -275,7 +275,7 @@ final class LoopOptions {
         refuseSameFile(outputOption, output, "--device " + REPLAY_PREFIX, replayFile());
         // A mesh the scene reads: simulate --out floor.obj replaced the scene's floor with a CSV (a tester).
         for (Path mesh : built.meshFiles()) {
-            refuseSameFile(outputOption, output, "the scene's mesh", mesh);
+            refuseSameFile(outputOption, output, "the scene", mesh);
         }
     }
 

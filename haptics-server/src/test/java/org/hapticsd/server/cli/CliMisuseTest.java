@@ -331,9 +331,9 @@ class CliMisuseTest {
         Files.copy(Path.of("../scenes/meshes/ball-320.obj"), mesh);
         byte[] original = Files.readAllBytes(mesh);
         assertMisuse(run("simulate", "--scene", scene.toString(), "--duration", "0.05", "--out", mesh.toString()),
-            "--out " + mesh, "the scene's mesh reads");
+            "--out " + mesh, "is the file that the scene reads");
         assertMisuse(run("simulate", "--scene", scene.toString(), "--duration", "0.05", "--out",
-            dir.resolve("a.csv").toString(), "--record", mesh.toString()), "--record " + mesh, "the scene's mesh");
+            dir.resolve("a.csv").toString(), "--record", mesh.toString()), "--record " + mesh, "the scene reads");
         assertArrayEquals(original, Files.readAllBytes(mesh), "the mesh is untouched");
         assertFalse(Files.exists(dir.resolve("a.csv")), "nothing written");
     }
