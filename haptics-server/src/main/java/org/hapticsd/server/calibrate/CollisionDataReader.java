@@ -98,6 +98,11 @@ public final class CollisionDataReader {
         for (int i = 0; i < lines.size(); i++) {
             line = i + 1;
             String text = lines.get(i).strip();
+            if (i == 0 && text.startsWith("\uFEFF")) {
+                // The byte-order mark a spreadsheet writes at the start of a UTF-8 CSV: the header's first column
+                // was refused as an unknown column whose name looked right (a tester).
+                text = text.substring(1).strip();
+            }
             if (text.isEmpty() || text.startsWith("#")) {
                 continue;
             }

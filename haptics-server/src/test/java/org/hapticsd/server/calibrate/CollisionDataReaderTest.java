@@ -35,6 +35,13 @@ class CollisionDataReaderTest {
         assertEquals(4, event.contacts().get(0).line());
     }
 
+    /** Found by a tester: a spreadsheet's UTF-8 byte-order mark made the first column an "unknown column 'event'". */
+    @Test
+    void shouldReadACsvThatStartsWithAByteOrderMark() throws CollisionDataException {
+        assertEquals(1, CollisionDataReader.parse("taps.csv", List.of("\uFEFF" + HEADER, TAP)).events().size());
+        assertEquals(1, CollisionDataReader.parse("taps.csv", List.of("\uFEFF# exported", HEADER, TAP)).events().size());
+    }
+
     @Test
     void shouldGroupTheRowsOfAnEventAndShareItsBodies() throws CollisionDataException {
         String b0 = "1,0,0,0,1,0,0,0.2,0,0";
