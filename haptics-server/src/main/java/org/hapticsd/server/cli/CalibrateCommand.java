@@ -122,8 +122,13 @@ final class CalibrateCommand implements Callable<Integer> {
         try {
             calibration = new Calibration(collisions, chosen, ranges, seed, 1.0 / rateHz, settings, evaluations);
         } catch (IllegalArgumentException e) {
-            // Data a fit would only print noise from (no motion, no collision): named, exit 2.
-            throw new UsageException(e.getMessage());
+            // Data a fit would only print noise from (no motion, no collision): named, exit 2. A bound that does not
+            // fit the data names the bounds file, as its other errors do (a tester's alphas pair said "bounds:").
+            String message = e.getMessage();
+            if (bounds != null && message != null && message.startsWith("bounds: ")) {
+                message = bounds + ": " + message.substring("bounds: ".length());
+            }
+            throw new UsageException(message);
         }
         CalibrationResult result = calibration.run();
         Report.print(result, parent.out());

@@ -72,7 +72,7 @@ class CalibrateCommandTest {
             "--model", "multi", "--bounds", bounds.toString());
         // A range for a pair the data has no multi-point contact of would be ignored: a typo, named.
         Files.writeString(bounds, "alphas:\n  b0-b9: [0.5, 1.0]\n");
-        assertUsage("bounds: alphas: b0-b9 is not a pair that touches in a multi-point event of", "--data",
+        assertUsage(bounds + ": alphas: b0-b9 is not a pair that touches in a multi-point event of", "--data",
             "../examples/calibration/multi-point.csv", "--model", "multi", "--bounds", bounds.toString());
     }
 
