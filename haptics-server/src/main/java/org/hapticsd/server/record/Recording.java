@@ -123,6 +123,7 @@ public final class Recording {
      * NaN, refused only by the loop at that tick.
      */
     private void check(Path file, int recordsStart) throws IOException {
+        long lostInRecords = 0;
         for (int i = 0; i < recordCount; i++) {
             requireCode(file, recordsStart, i, RecordingFormat.SAFETY_STATE, "safety state", SafetyState.ALL.length);
             requireCode(file, recordsStart, i, RecordingFormat.SAFETY_FAULT, "safety fault", SafetyFault.ALL.length);
@@ -137,6 +138,11 @@ public final class Recording {
                 throw new IOException(file + ": byte offset " + (recordsStart + at(i, RecordingFormat.LOST_BEFORE))
                     + ": record " + i + " has " + lostBefore(i) + " ticks lost before it");
             }
+            if (contactCount(i) < 0) {
+                throw new IOException(file + ": byte offset " + (recordsStart + at(i, RecordingFormat.CONTACT_COUNT))
+                    + ": record " + i + " has " + contactCount(i) + " contacts");
+            }
+            lostInRecords += lostBefore(i);
             // Ticks are consecutive but for the lost ones, which the next record counts: an exact test, so a damaged
             // tick is named at its own record, not at the next one (a tester's edit of record 7 was blamed on 8).
             if (i > 0 && tick(i) != tick(i - 1) + 1 + lostBefore(i)) {
@@ -144,6 +150,12 @@ public final class Recording {
                     + ": record " + i + " has tick " + tick(i) + ", but the previous record's is " + tick(i - 1)
                     + " and it says " + lostBefore(i) + " ticks were lost between them");
             }
+        }
+        // The trailer's total counts the records' gaps and any ticks lost after the last record: never fewer.
+        if (complete && trailerLostTicks < lostInRecords) {
+            throw new IOException(file + ": byte offset " + (recordsStart + recordCount * RecordingFormat.RECORD_BYTES
+                + RecordingFormat.END_MAGIC.length + 8) + ": the trailer says " + trailerLostTicks + " ticks were lost, "
+                + "the records count " + lostInRecords);
         }
     }
 

@@ -157,6 +157,14 @@ class TickRecorderTest {
         assertEquals("lost 77 ticks in 1 gap while it recorded (the first 77 before record 23, tick 100): the replay "
             + "plays the records back to back, so the device jumps across each gap and the scene's time runs 77 ticks "
             + "behind the recording's by its end", recording.gapsNote());
+
+        // A trailer that counts fewer lost ticks than the records do is not a recorder's (a tester's edit was read).
+        byte[] bytes = Files.readAllBytes(file);
+        java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(bytes.length - 8, 5);
+        Files.write(file, bytes);
+        IOException e = assertThrows(IOException.class, () -> Recording.read(file));
+        assertEquals(file + ": byte offset " + (bytes.length - 8) + ": the trailer says 5 ticks were lost, the records "
+            + "count 77", e.getMessage());
     }
 
     /** Found by a tester: a header's rate of 0 Hz was read, then replay advised "--rate 0", which the CLI refuses. */
@@ -165,6 +173,13 @@ class TickRecorderTest {
         Path file = dir.resolve("rate.rec");
         byte[] bytes = recordDefaultScene(file, 20);
         assertEquals(null, Recording.read(file).gapsNote(), "nothing lost, nothing to say");
+        int header = bytes.length - 24 - 20 * RecordingFormat.RECORD_BYTES;
+        byte[] negative = bytes.clone();
+        java.nio.ByteBuffer.wrap(negative).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .putInt(header + 3 * RecordingFormat.RECORD_BYTES + RecordingFormat.CONTACT_COUNT, -1);
+        Files.write(file, negative);
+        assertEquals(file + ": byte offset " + (header + 3 * RecordingFormat.RECORD_BYTES + RecordingFormat.CONTACT_COUNT)
+            + ": record 3 has -1 contacts", assertThrows(IOException.class, () -> Recording.read(file)).getMessage());
         for (int rate : new int[] {0, -1000, 249, 4001}) {
             java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(16, rate);
             Files.write(file, bytes);
