@@ -36,7 +36,14 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        String why = reason != null ? reason : client.isClosed() ? StreamClient.CLOSED_BY_CLIENT : "closed by server";
+        io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+        String why = reason != null ? reason : client.isClosed() ? StreamClient.CLOSED_BY_CLIENT
+            : tls != null && !tls.handshakeFuture().isSuccess()
+                // --tls against a plain port: the server read the ClientHello as a bad frame and closed (a tester
+                // read only "closed by server").
+                ? "closed by server during the TLS handshake (does this port speak TLS? the server's plain TCP port "
+                    + "does not: drop --tls, or start the server with TLS)"
+                : "closed by server";
         client.ended(ctx.channel(), why);
         super.channelInactive(ctx);
     }
@@ -100,6 +107,11 @@ final class SessionHandler extends SimpleChannelInboundHandler<StreamMessage> {
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
                 return StreamClient.UNTRUSTED_CERTIFICATE + " (" + innermost(cause) + ")";
+            }
+            if (t instanceof io.netty.handler.ssl.NotSslRecordException) {
+                // wss:// against a plain server: Netty's message is a hex dump of the server's HTTP answer.
+                return "the server answered without TLS (a plain ws:// or tcp:// server): use ws://, or tcp:// "
+                    + "without --tls, or start the server with TLS";
             }
         }
         return innermost(cause);

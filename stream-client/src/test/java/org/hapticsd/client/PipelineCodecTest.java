@@ -175,6 +175,14 @@ class PipelineCodecTest {
             new IOException("Connection refused"))), "no certificate in the chain: the innermost message");
     }
 
+    /** Found by a tester: wss:// against a plain server printed Netty's hex dump of the server's HTTP answer. */
+    @Test
+    void shouldSayAServerAnsweredWithoutTls() {
+        assertEquals("the server answered without TLS (a plain ws:// or tcp:// server): use ws://, or tcp:// without "
+            + "--tls, or start the server with TLS", SessionHandler.describe(new DecoderException(
+                new io.netty.handler.ssl.NotSslRecordException("not an SSL/TLS record: 485454502f312e31"))));
+    }
+
     /**
      * A handshake cut short by the client's own close (watch at --seconds) failed because of that close: it said
      * "SSLEngine closed already", and watch printed that as why it never connected.

@@ -110,6 +110,32 @@ class StreamClientTest {
         assertEquals(expected, c.bytesReceived());
     }
 
+    /**
+     * Found by a tester: TLS asked of a plain TCP server ended with only "closed by server". Whether the server's
+     * first bytes or its close reach the client first, the reason says the port does not speak TLS.
+     */
+    @Test
+    void shouldSayAPlainServerDoesNotSpeakTls() throws Exception {
+        // As hapticsd's plain TCP port does with a ClientHello: read as a frame too long, and the connection closed.
+        try (java.net.ServerSocket plain = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            Thread closer = new Thread(() -> {
+                try (java.net.Socket s = plain.accept()) {
+                    s.getInputStream().read();
+                } catch (java.io.IOException ignored) {
+                    // The test's assertion says what happened.
+                }
+            });
+            closer.start();
+            client = StreamClient.builder(URI.create("tcp://127.0.0.1:" + plain.getLocalPort())).listener(listener)
+                .tls(true).reconnect(Duration.ofSeconds(10), Duration.ofSeconds(10)).build();
+            client.connect();
+            assertEquals("disconnected: closed by server during the TLS handshake (does this port speak TLS? the "
+                + "server's plain TCP port does not: drop --tls, or start the server with TLS)", listener.next(WAIT_MS));
+            closer.join();
+        }
+    }
+
     @Test
     void shouldSubscribeAgainInEverySessionAfterTheServerDropsTheConnection() throws Exception {
         connected(builder().rateHz(25));
