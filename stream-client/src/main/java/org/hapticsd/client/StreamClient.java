@@ -250,6 +250,11 @@ public final class StreamClient implements AutoCloseable {
                 channel.close();
             } else {
                 firstSession.completeExceptionally(new StreamClosedException("the client was closed"));
+                if (started.get()) {
+                    // Between attempts, or after a final refusal: "closed by client" is still the last callback, as
+                    // the docs say (a tester's client after a 4xx got none).
+                    notifyListener(l -> l.onDisconnected(CLOSED_BY_CLIENT));
+                }
             }
         });
         io.netty.util.concurrent.Future<?> terminated = group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
