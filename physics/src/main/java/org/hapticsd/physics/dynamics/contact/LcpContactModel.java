@@ -93,19 +93,24 @@ public final class LcpContactModel implements ContactModel {
     private double lastPositionResidualNs;
     private int lastVelocitySweeps;
     private int lastPositionSweeps;
-    /** Per body, whether its pseudo-velocity may be non-zero during the position sweeps. */
-    private boolean[] pseudoMoving = new boolean[0];
-    /** Per body, the velocity-sweep visit at which it was last marked as moved (see {@link #solveVelocities}). */
-    private int[] changedAtVisit = new int[0];
+    /** Per body: moved-at stamps, unmarked changes, pseudo-motion (see {@link #solveVelocities}); maybe shared. */
+    private SweepMarks marks = new SweepMarks();
     /** Per row, flat copies for the sweeps' skip test: its bodies and the visit that last solved it. */
     private int[] rowBodyA = new int[0];
     private int[] rowBodyB = new int[0];
     private int[] rowSolvedAt = new int[0];
     /** Per row, its normal impulse, kept beside the row for {@link #largestNormalImpulse}'s scan each sweep. */
     private double[] rowNormalImpulse = new double[0];
-    /** Per body, the sum of the impulse changes it received since it was last marked, N·s. */
-    private double[] unmarkedChangeNs = new double[0];
     private int lastVelocityVisits;
+    /** The velocity sweeps under way: visits so far, their budget, the tolerance of the skip test, why they stopped. */
+    private int sweepVisits;
+    private long sweepBudgetVisits;
+    private double sweepThresholdNs;
+    private boolean sweepBudgetReached;
+    private boolean sweepDeadlineReached;
+    /** The position sweeps under way: the residual of the last, whether one stopped at the deadline. */
+    private double relaxResidualNs;
+    private boolean relaxDeadlineReached;
     private boolean lastBudgetReached;
     private boolean lastDeadlineReached;
 
@@ -301,74 +306,121 @@ public final class LcpContactModel implements ContactModel {
         double tolerance = context.lcpTolerance();
         // Tolerance 0 asks for plain projected Gauss–Seidel, every sweep over every point: nothing is skipped.
         boolean skipUnmoved = tolerance > 0.0;
-        clearChangeMarks();
-        double thresholdNs = tolerance * largestNormalImpulse();
-        long budgetVisits = budgetVisits(context.lcpSweepBudget(), rowCount);
-        boolean budgetReached = false;
-        boolean deadlineReached = false;
+        beginSweeps(context, true);
+        sweepThresholdNs = tolerance * largestNormalImpulse();
         double residualNs = 0.0;
-        int visit = 0;
         int sweeps = 0;
         while (sweeps < iterations) {
-            if (visit >= budgetVisits) {
-                budgetReached = true;
+            if (sweepVisits >= sweepBudgetVisits) {
+                sweepBudgetReached = true;
                 break;
             }
             // The first sweep always runs whole: every point gets its visit, whatever the clock says.
             if (sweeps > 0 && context.pastSweepDeadline()) {
-                deadlineReached = true;
+                sweepDeadlineReached = true;
                 break;
             }
-            boolean backward = (sweeps & 1) == 1;
-            boolean visitAll = sweeps == 0 || !skipUnmoved;
-            residualNs = 0.0;
-            for (int k = 0; k < rowCount; k++) {
-                int r = backward ? rowCount - 1 - k : k;
-                // The skip test reads flat arrays, not the row object: a sweep that visits a few points still scans
-                // them all, and at N = 800 the scan through the objects cost a fifth of a budget-limited step.
-                int solvedAt = rowSolvedAt[r];
-                // Strictly before: a visit whose own change passed the tolerance is not converged, since the
-                // point's friction rows, solved after its normal row, move the velocity that row was solved for.
-                if (!visitAll && changedAtVisit[rowBodyA[r]] < solvedAt && changedAtVisit[rowBodyB[r]] < solvedAt) {
-                    continue;
-                }
-                if (visit >= budgetVisits) {
-                    // The budget ends the sweep where it is; the residual so far is this partial sweep's.
-                    budgetReached = true;
-                    break;
-                }
-                if (sweeps > 0 && (visit & DEADLINE_CHECK_MASK) == 0 && context.pastSweepDeadline()) {
-                    // So does the deadline.
-                    deadlineReached = true;
-                    break;
-                }
-                ContactConstraint c = rows[r];
-                double changeNs = solvePoint(c, bodies);
-                rowNormalImpulse[r] = c.normalImpulse;
-                visit++;
-                rowSolvedAt[r] = visit;
-                if (c.dynamicA) {
-                    accumulateChange(c.bodyA, changeNs, thresholdNs, visit);
-                }
-                if (c.dynamicB) {
-                    accumulateChange(c.bodyB, changeNs, thresholdNs, visit);
-                }
-                residualNs = Math.max(residualNs, changeNs);
-            }
+            residualNs = sweep(context, bodies, (sweeps & 1) == 1, sweeps == 0 || !skipUnmoved, sweeps > 0,
+                    sweepVisits);
             sweeps++;
-            if (budgetReached || deadlineReached) {
+            if (sweepBudgetReached || sweepDeadlineReached) {
                 break;
             }
-            thresholdNs = tolerance * largestNormalImpulse();
-            if (residualNs <= thresholdNs) {
+            sweepThresholdNs = tolerance * largestNormalImpulse();
+            if (residualNs <= sweepThresholdNs) {
                 break;
             }
         }
+        endSweeps(sweeps, residualNs);
+    }
+
+    /**
+     * Starts a step's velocity sweeps done one at a time ({@link #sweep}): the rows' flat copies are filled, their
+     * bodies unmarked, the visit count and the budget's flags reset.
+     *
+     * @param unmarkEveryBody whether to unmark the static and kinematic bodies of the rows too (the one-lane step
+     *     does, and its exact answers keep it); a lane whose marks are shared with another must leave those alone,
+     *     since both lanes' rows touch them
+     */
+    public void beginSweeps(StepContext context, boolean unmarkEveryBody) {
+        clearChangeMarks(unmarkEveryBody);
+        sweepBudgetVisits = budgetVisits(context.lcpSweepBudget(), rowCount);
+        sweepBudgetReached = false;
+        sweepDeadlineReached = false;
+        sweepVisits = 0;
+    }
+
+    /** The tolerance the sweeps' skip test and marks compare a body's summed change with, N·s. */
+    public void sweepThreshold(double thresholdNs) {
+        sweepThresholdNs = thresholdNs;
+    }
+
+    /** Whether {@link #sweep} stopped at the visit budget or at the step's deadline. */
+    public boolean sweepStopped() {
+        return sweepBudgetReached || sweepDeadlineReached;
+    }
+
+    /**
+     * One velocity sweep over the rows, forward or backward, see {@link #solveVelocities}. A visit is stamped
+     * {@code firstStamp + 1}, {@code + 2}, …: the one-lane step passes the visits so far (one count over the whole
+     * step); lanes sharing their marks pass a base per phase that is larger than any stamp of an earlier phase.
+     *
+     * @param visitAll       visit every row (the first sweep, or no tolerance)
+     * @param checkDeadline  read the step's deadline every {@code 128} visits
+     * @return the largest {@code |Δλ|} of the rows visited, N·s
+     */
+    public double sweep(StepContext context, RigidBodies bodies, boolean backward, boolean visitAll,
+                        boolean checkDeadline, int firstStamp) {
+        double thresholdNs = sweepThresholdNs;
+        double residualNs = 0.0;
+        int stamp = firstStamp;
+        int visit = sweepVisits;
+        for (int k = 0; k < rowCount; k++) {
+            int r = backward ? rowCount - 1 - k : k;
+            // The skip test reads flat arrays, not the row object: a sweep that visits a few points still scans
+            // them all, and at N = 800 the scan through the objects cost a fifth of a budget-limited step.
+            int solvedAt = rowSolvedAt[r];
+            // Strictly before: a visit whose own change passed the tolerance is not converged, since the
+            // point's friction rows, solved after its normal row, move the velocity that row was solved for.
+            if (!visitAll && marks.changedAtVisit[rowBodyA[r]] < solvedAt
+                    && marks.changedAtVisit[rowBodyB[r]] < solvedAt) {
+                continue;
+            }
+            if (visit >= sweepBudgetVisits) {
+                // The budget ends the sweep where it is; the residual so far is this partial sweep's.
+                sweepBudgetReached = true;
+                break;
+            }
+            if (checkDeadline && (visit & DEADLINE_CHECK_MASK) == 0 && context.pastSweepDeadline()) {
+                // So does the deadline.
+                sweepDeadlineReached = true;
+                break;
+            }
+            ContactConstraint c = rows[r];
+            double changeNs = solvePoint(c, bodies);
+            rowNormalImpulse[r] = c.normalImpulse;
+            visit++;
+            stamp++;
+            rowSolvedAt[r] = stamp;
+            if (c.dynamicA) {
+                accumulateChange(c.bodyA, changeNs, thresholdNs, stamp);
+            }
+            if (c.dynamicB) {
+                accumulateChange(c.bodyB, changeNs, thresholdNs, stamp);
+            }
+            residualNs = Math.max(residualNs, changeNs);
+        }
+        sweepVisits = visit;
+        return residualNs;
+    }
+
+    /** Ends a step's velocity sweeps: what {@link #lastVelocitySweeps()} and the others report. */
+    public void endSweeps(int sweeps, double residualNs) {
         lastVelocitySweeps = sweeps;
         lastResidualNs = residualNs;
-        lastVelocityVisits = visit;
-        lastBudgetReached = budgetReached;
-        lastDeadlineReached = deadlineReached;
+        lastVelocityVisits = sweepVisits;
+        lastBudgetReached = sweepBudgetReached;
+        lastDeadlineReached = sweepDeadlineReached;
     }
 
     /**
@@ -384,32 +436,39 @@ public final class LcpContactModel implements ContactModel {
      * Every body of a point starts the sweeps unmarked, with nothing accumulated; the rows' flat copies of their
      * bodies and warm-started normal impulses are filled.
      */
-    private void clearChangeMarks() {
+    private void clearChangeMarks(boolean unmarkEveryBody) {
+        int[] changedAtVisit = marks.changedAtVisit;
+        double[] unmarkedChangeNs = marks.unmarkedChangeNs;
         for (int r = 0; r < rowCount; r++) {
             ContactConstraint c = rows[r];
             rowBodyA[r] = c.bodyA;
             rowBodyB[r] = c.bodyB;
             rowSolvedAt[r] = 0;
             rowNormalImpulse[r] = c.normalImpulse;
-            changedAtVisit[c.bodyA] = 0;
-            changedAtVisit[c.bodyB] = 0;
-            unmarkedChangeNs[c.bodyA] = 0.0;
-            unmarkedChangeNs[c.bodyB] = 0.0;
+            if (unmarkEveryBody || c.dynamicA) {
+                changedAtVisit[c.bodyA] = 0;
+                unmarkedChangeNs[c.bodyA] = 0.0;
+            }
+            if (unmarkEveryBody || c.dynamicB) {
+                changedAtVisit[c.bodyB] = 0;
+                unmarkedChangeNs[c.bodyB] = 0.0;
+            }
         }
     }
 
     /** Adds a visit's change to the body's sum and marks the body as moved at that visit once the sum passes. */
     private void accumulateChange(int body, double changeNs, double thresholdNs, int visit) {
-        double sumNs = unmarkedChangeNs[body] + changeNs;
+        double sumNs = marks.unmarkedChangeNs[body] + changeNs;
         if (sumNs > thresholdNs) {
-            changedAtVisit[body] = visit;
-            unmarkedChangeNs[body] = 0.0;
+            marks.changedAtVisit[body] = visit;
+            marks.unmarkedChangeNs[body] = 0.0;
         } else {
-            unmarkedChangeNs[body] = sumNs;
+            marks.unmarkedChangeNs[body] = sumNs;
         }
     }
 
-    private double largestNormalImpulse() {
+    /** The largest normal impulse of the rows, N·s: what the sweeps' tolerance is relative to. */
+    public double largestNormalImpulse() {
         double largest = 0.0;
         for (int r = 0; r < rowCount; r++) {
             largest = Math.max(largest, rowNormalImpulse[r]);
@@ -544,6 +603,38 @@ public final class LcpContactModel implements ContactModel {
      */
     @Override
     public void relax(StepContext context, RigidBodies bodies) {
+        // With no positive target, λ = 0 solves every row (the pseudo-velocities start at 0): skip the sweeps.
+        int iterations = beginRelax(context, bodies) ? context.positionIterations() : 0;
+        if (iterations > 0) {
+            markPseudoMoving(bodies);
+        }
+        // A sweep that moves no point by more than this ends the correction (see ContactSettings.lcpTolerance).
+        double stopMoveM = context.lcpTolerance() * context.settings().contactToleranceM();
+        double dt = context.dtS();
+        int sweeps = 0;
+        boolean deadlineReached = false;
+        while (sweeps < iterations) {
+            // As in the velocity sweeps: the first runs whole, later ones stop at the step's deadline.
+            if (sweeps > 0 && context.pastSweepDeadline()) {
+                deadlineReached = true;
+                break;
+            }
+            double largestMoveMps = relaxSweep(context, bodies, (sweeps & 1) == 1, sweeps > 0);
+            sweeps++;
+            if (relaxDeadlineReached || largestMoveMps * dt <= stopMoveM) {
+                break;
+            }
+        }
+        endRelax(sweeps, deadlineReached);
+    }
+
+    /**
+     * Starts the position correction done one sweep at a time ({@link #relaxSweep}): each row's pseudo target from
+     * the solved velocity, its pseudo impulse zeroed.
+     *
+     * @return whether any row has a positive target (without one, no sweep would change anything)
+     */
+    public boolean beginRelax(StepContext context, RigidBodies bodies) {
         ContactSettings settings = context.settings();
         double dt = context.dtS();
         double inverseDt = context.inverseDtPerS();
@@ -558,76 +649,93 @@ public final class LcpContactModel implements ContactModel {
             c.pseudoTargetMps = rate * Math.max(depthAfterM - toleranceM, 0.0) * inverseDt;
             c.pseudoImpulse = 0.0;
         }
-        // With no positive target, λ = 0 solves every row (the pseudo-velocities start at 0): skip the sweeps.
-        int iterations = anyPseudoTarget() ? context.positionIterations() : 0;
-        if (iterations > 0) {
-            markPseudoMoving(bodies);
-        }
-        // A sweep that moves no point by more than this ends the correction (see ContactSettings.lcpTolerance).
-        double stopMoveM = context.lcpTolerance() * toleranceM;
+        relaxResidualNs = 0.0;
+        relaxDeadlineReached = false;
+        return anyPseudoTarget();
+    }
+
+    /**
+     * One position sweep, forward or backward.
+     *
+     * @return the largest pseudo-velocity change of a row's normal, m/s
+     */
+    public double relaxSweep(StepContext context, RigidBodies bodies, boolean backward, boolean checkDeadline) {
         double residualNs = 0.0;
-        int sweeps = 0;
-        boolean deadlineReached = false;
-        while (sweeps < iterations) {
-            // As in the velocity sweeps: the first runs whole, later ones stop at the step's deadline.
-            if (sweeps > 0 && context.pastSweepDeadline()) {
-                deadlineReached = true;
+        double largestMoveMps = 0.0;
+        boolean[] pseudoMoving = marks.pseudoMoving;
+        for (int k = 0; k < rowCount; k++) {
+            if (checkDeadline && (k & DEADLINE_CHECK_MASK) == DEADLINE_CHECK_MASK && context.pastSweepDeadline()) {
+                relaxDeadlineReached = true;
                 break;
             }
-            residualNs = 0.0;
-            double largestMoveMps = 0.0;
-            boolean backward = (sweeps & 1) == 1;
-            for (int k = 0; k < rowCount; k++) {
-                if (sweeps > 0 && (k & DEADLINE_CHECK_MASK) == DEADLINE_CHECK_MASK && context.pastSweepDeadline()) {
-                    deadlineReached = true;
-                    break;
-                }
-                ContactConstraint c = rows[backward ? rowCount - 1 - k : k];
-                // A row with no target, no impulse yet and both bodies still at rest in pseudo-velocity would get
-                // λ = max(0, 0 − m·(0 − 0)) = 0 and change nothing: skipping it is exact, and in a resting pile
-                // most rows are such until a correction spreads to them.
-                if (c.pseudoImpulse == 0.0 && c.pseudoTargetMps == 0.0 && !pseudoMoving[c.bodyA]
-                        && !pseudoMoving[c.bodyB]) {
-                    continue;
-                }
-                Vector3d vA = bodies.pseudoLinearVelocityMps[c.bodyA];
-                Vector3d wA = bodies.pseudoAngularVelocityRadps[c.bodyA];
-                Vector3d vB = bodies.pseudoLinearVelocityMps[c.bodyB];
-                Vector3d wB = bodies.pseudoAngularVelocityRadps[c.bodyB];
-                double vn = rowVelocity(c.n, c.rAxN, c.rBxN, vA, wA, vB, wB);
-                double newImpulse = Math.max(0.0, c.pseudoImpulse - c.normalMass * (vn - c.pseudoTargetMps));
-                double dImpulse = newImpulse - c.pseudoImpulse;
-                c.pseudoImpulse = newImpulse;
-                if (c.dynamicA) {
-                    vA.fma(c.inverseMassA * dImpulse, c.n);
-                    wA.fma(dImpulse, c.iArAxN);
-                    pseudoMoving[c.bodyA] |= dImpulse != 0.0;
-                }
-                if (c.dynamicB) {
-                    vB.fma(-c.inverseMassB * dImpulse, c.n);
-                    wB.fma(-dImpulse, c.iBrBxN);
-                    pseudoMoving[c.bodyB] |= dImpulse != 0.0;
-                }
-                residualNs = Math.max(residualNs, Math.abs(dImpulse));
-                largestMoveMps = Math.max(largestMoveMps, Math.abs(dImpulse) / c.normalMass);
+            ContactConstraint c = rows[backward ? rowCount - 1 - k : k];
+            // A row with no target, no impulse yet and both bodies still at rest in pseudo-velocity would get
+            // λ = max(0, 0 − m·(0 − 0)) = 0 and change nothing: skipping it is exact, and in a resting pile
+            // most rows are such until a correction spreads to them.
+            if (c.pseudoImpulse == 0.0 && c.pseudoTargetMps == 0.0 && !pseudoMoving[c.bodyA]
+                    && !pseudoMoving[c.bodyB]) {
+                continue;
             }
-            sweeps++;
-            if (deadlineReached || largestMoveMps * dt <= stopMoveM) {
-                break;
+            Vector3d vA = bodies.pseudoLinearVelocityMps[c.bodyA];
+            Vector3d wA = bodies.pseudoAngularVelocityRadps[c.bodyA];
+            Vector3d vB = bodies.pseudoLinearVelocityMps[c.bodyB];
+            Vector3d wB = bodies.pseudoAngularVelocityRadps[c.bodyB];
+            double vn = rowVelocity(c.n, c.rAxN, c.rBxN, vA, wA, vB, wB);
+            double newImpulse = Math.max(0.0, c.pseudoImpulse - c.normalMass * (vn - c.pseudoTargetMps));
+            double dImpulse = newImpulse - c.pseudoImpulse;
+            c.pseudoImpulse = newImpulse;
+            if (c.dynamicA) {
+                vA.fma(c.inverseMassA * dImpulse, c.n);
+                wA.fma(dImpulse, c.iArAxN);
+                pseudoMoving[c.bodyA] |= dImpulse != 0.0;
             }
+            if (c.dynamicB) {
+                vB.fma(-c.inverseMassB * dImpulse, c.n);
+                wB.fma(-dImpulse, c.iBrBxN);
+                pseudoMoving[c.bodyB] |= dImpulse != 0.0;
+            }
+            residualNs = Math.max(residualNs, Math.abs(dImpulse));
+            largestMoveMps = Math.max(largestMoveMps, Math.abs(dImpulse) / c.normalMass);
         }
+        relaxResidualNs = residualNs;
+        return largestMoveMps;
+    }
+
+    /** Whether the last {@link #relaxSweep} stopped at the step's deadline. */
+    public boolean relaxStopped() {
+        return relaxDeadlineReached;
+    }
+
+    /** Ends the position correction: what {@link #lastPositionSweeps()} and the others report. */
+    public void endRelax(int sweeps, boolean deadlineReached) {
         lastPositionSweeps = sweeps;
-        lastDeadlineReached |= deadlineReached;
-        lastPositionResidualNs = residualNs;
+        lastDeadlineReached |= deadlineReached || relaxDeadlineReached;
+        lastPositionResidualNs = relaxResidualNs;
     }
 
     /** Which bodies start the sweeps with a pseudo-velocity (another solver may have given them one). */
     private void markPseudoMoving(RigidBodies bodies) {
         for (int body = 0; body < bodies.count; body++) {
-            Vector3d v = bodies.pseudoLinearVelocityMps[body];
-            Vector3d w = bodies.pseudoAngularVelocityRadps[body];
-            pseudoMoving[body] = v.x != 0.0 || v.y != 0.0 || v.z != 0.0 || w.x != 0.0 || w.y != 0.0 || w.z != 0.0;
+            markPseudoMoving(bodies, body);
         }
+    }
+
+    /** {@link #markPseudoMoving(RigidBodies)} for the bodies {@code list[0 .. count − 1]}: a lane's own. */
+    public void markPseudoMoving(RigidBodies bodies, int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            markPseudoMoving(bodies, list[k]);
+        }
+    }
+
+    private void markPseudoMoving(RigidBodies bodies, int body) {
+        Vector3d v = bodies.pseudoLinearVelocityMps[body];
+        Vector3d w = bodies.pseudoAngularVelocityRadps[body];
+        marks.pseudoMoving[body] = v.x != 0.0 || v.y != 0.0 || v.z != 0.0 || w.x != 0.0 || w.y != 0.0 || w.z != 0.0;
+    }
+
+    /** Shares per-body marks with other models (the lanes of a split step); the default is this model's own. */
+    public void shareMarks(SweepMarks shared) {
+        marks = shared;
     }
 
     private boolean anyPseudoTarget() {
@@ -666,11 +774,7 @@ public final class LcpContactModel implements ContactModel {
     @Override
     public void reserve(int points, int bodies) {
         reserveRows(points);
-        if (bodies > pseudoMoving.length) {
-            pseudoMoving = Arrays.copyOf(pseudoMoving, bodies);
-            changedAtVisit = Arrays.copyOf(changedAtVisit, bodies);
-            unmarkedChangeNs = Arrays.copyOf(unmarkedChangeNs, bodies);
-        }
+        marks.reserve(bodies);
         if (points > carriedNormalNs.length) {
             // The carried impulses stay: bodies are only ever appended, so the slots the matcher keeps still mean
             // the same points.
