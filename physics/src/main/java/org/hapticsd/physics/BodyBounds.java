@@ -51,6 +51,12 @@ final class BodyBounds {
 
     /** Writes the world bounds of {@code shape} at ({@code positionM}, {@code orientation}) into slot {@code body}. */
     void write(Shape shape, Vector3dc positionM, Quaterniondc orientation, double[] boundsM, int body) {
+        write(shape, positionM, orientation, boundsM, body, centreM);
+    }
+
+    /** {@link #write(Shape, Vector3dc, Quaterniondc, double[], int)} with the caller's scratch (a lane's thread). */
+    void write(Shape shape, Vector3dc positionM, Quaterniondc orientation, double[] boundsM, int body,
+               Vector3d centreM) {
         if (shape instanceof SphereShape sphere) {
             Aabb.ofSphere(positionM, sphere.radiusM(), boundsM, body);
         } else if (shape instanceof BoxShape box) {

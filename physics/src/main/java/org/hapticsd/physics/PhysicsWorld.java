@@ -8,11 +8,9 @@ import org.hapticsd.physics.collision.ContactManifold;
 import org.hapticsd.physics.dynamics.ContactPoints;
 import org.hapticsd.physics.dynamics.RigidBodies;
 import org.hapticsd.physics.dynamics.RigidBodyIntegrator;
-import org.hapticsd.physics.dynamics.contact.ContactMatcher;
 import org.hapticsd.physics.dynamics.contact.ContactModel;
 import org.hapticsd.physics.dynamics.contact.ContactOnsets;
 import org.hapticsd.physics.dynamics.contact.LcpContactModel;
-import org.hapticsd.physics.dynamics.contact.PointIndices;
 import org.hapticsd.physics.deformable.DeformableBody;
 import org.hapticsd.physics.geometry.Aabb;
 import org.hapticsd.physics.geometry.SymmetricEigen;
@@ -129,10 +127,8 @@ public final class PhysicsWorld {
     /** Points found per importance bin in the narrowphase's first pass (see importanceBin). */
     private final int[] pointsByImportance = new int[IMPORTANCE_BINS];
     private final ContactManifold manifold = new ContactManifold();
-    private final ContactPoints points = new ContactPoints();
-    private final ContactMatcher matcher = new ContactMatcher();
-    /** Per point slot of this step: the slot of the last step's point it continues, or -1 (ContactMatcher). */
-    private int[] previous = new int[0];
+    /** The one-lane step's points, their matches and the contact models (all pairs, in pair order). */
+    private final ContactGroup main = new ContactGroup();
     private final ContactOnsets onsets = new ContactOnsets();
     /** Typical stage times, for dropping a step that runs slow ({@link #step(double, long, long)}). */
     private final StepPace pace = new StepPace();
@@ -152,13 +148,10 @@ public final class PhysicsWorld {
     private final double[] queryBoundsM = new double[Aabb.STRIDE];
 
     private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
-    /** One model per mode, by ordinal (null for NONE). */
-    private final ContactModel[] modelByMode = new ContactModel[ContactMode.count()];
-    /** The same models without NONE's gap, in the order of the modes: every stage calls each in this order. */
-    private final ContactModel[] models;
-    /** Per mode, by ordinal: the points of this step that are that mode's, in the narrowphase's order. */
-    private final PointIndices[] pointsByMode = new PointIndices[ContactMode.count()];
-    private final LcpContactModel lcpModel;
+    /** The same models as main's: the one-lane step's, and the ones the scene's settings configure. */
+    private final ContactModel[] models = main.models;
+    private final ContactModel[] modelByMode = main.modelByMode;
+    private final LcpContactModel lcpModel = main.lcp;
     /** Per mode, by ordinal: whether its model holds the budget's points (see allocateContactBuffers). */
     private final boolean[] modeReserved = new boolean[ContactMode.count()];
     private final Vector3d velocityAMps = new Vector3d();
@@ -185,22 +178,6 @@ public final class PhysicsWorld {
         this.pairFinder = Objects.requireNonNull(pairFinder, "pairFinder");
         this.pairFinder.setPairFilter(this::everTested);
         this.narrowphase = Objects.requireNonNull(narrowphase, "narrowphase");
-        int modelCount = 0;
-        for (int m = 0; m < ContactMode.count(); m++) {
-            modelByMode[m] = ContactMode.ofOrdinal(m).newModel();
-            pointsByMode[m] = new PointIndices();
-            if (modelByMode[m] != null) {
-                modelCount++;
-            }
-        }
-        models = new ContactModel[modelCount];
-        int next = 0;
-        for (ContactModel model : modelByMode) {
-            if (model != null) {
-                models[next++] = model;
-            }
-        }
-        lcpModel = (LcpContactModel) modelByMode[ContactMode.LCP.ordinal()];
     }
 
     // ---- Building --------------------------------------------------------------------------------------------
@@ -1395,7 +1372,8 @@ public final class PhysicsWorld {
      */
     private void findContacts() {
         Arrays.fill(pointsByImportance, 0);
-        int found = collectContacts(-1, 0);
+        int found = collectContacts(main, null, pairCount, narrowphase, manifold, -1, 0, pointsByImportance,
+                pointCapacity);
         if (found > pointCapacity) {
             // Fill the pool from the most important bin down; the bin that does not fit whole gets what room is left.
             int room = pointCapacity;
@@ -1404,25 +1382,11 @@ public final class PhysicsWorld {
                 room -= pointsByImportance[bin];
                 bin--;
             }
-            collectContacts(bin, room);
+            collectContacts(main, null, pairCount, narrowphase, manifold, bin, room, pointsByImportance,
+                    pointCapacity);
         }
-        droppedPoints = found - points.count;
-        findOnsets();
-    }
-
-    /** The points that continue none of the last step's, with the speed their surfaces were closing at. */
-    private void findOnsets() {
-        onsets.clear();
-        for (int i = 0; i < points.count; i++) {
-            if (previous[i] >= 0) {
-                continue;
-            }
-            int a = points.bodyA[i];
-            int b = points.bodyB[i];
-            bodies.angularVelocityRadps[a].cross(points.leverArmAM[i], velocityAMps).add(bodies.linearVelocityMps[a]);
-            bodies.angularVelocityRadps[b].cross(points.leverArmBM[i], velocityBMps).add(bodies.linearVelocityMps[b]);
-            onsets.add(i, a, b, -velocityAMps.sub(velocityBMps).dot(points.normal[i]));
-        }
+        droppedPoints = found - main.points.count;
+        main.findOnsets(bodies, onsets, velocityAMps, velocityBMps);
     }
 
     /**
@@ -1430,20 +1394,19 @@ public final class PhysicsWorld {
      * {@link #pointsByImportance} and returns how many there were. Otherwise stores the points above the
      * threshold bin and the first {@code thresholdRoom} of that bin.
      */
-    private int collectContacts(int thresholdBin, int thresholdRoom) {
-        ContactPoints p = points;
-        p.count = 0;
-        for (PointIndices indices : pointsByMode) {
-            indices.clear();
-        }
-        matcher.beginLookup();
+    int collectContacts(ContactGroup group, int[] pairList, int listCount, ShapePairTest test,
+                        ContactManifold manifold, int thresholdBin, int thresholdRoom, int[] byImportance,
+                        int capacity) {
+        ContactPoints p = group.points;
+        group.beginCollect();
         boolean firstPass = thresholdBin < 0;
         int room = thresholdRoom;
         int found = 0;
-        for (int k = 0; k < pairCount; k++) {
+        for (int n = 0; n < listCount; n++) {
+            int k = pairList == null ? n : pairList[n];
             int a = pairBodyA[k];
             int b = pairBodyB[k];
-            if (!narrowphase.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
+            if (!test.collide(shapes[a], bodies.pose[a], shapes[b], bodies.pose[b], manifold)) {
                 continue;
             }
             int pointCount = manifold.pointCount();
@@ -1458,9 +1421,9 @@ public final class PhysicsWorld {
             for (int j = 0; j < pointCount; j++) {
                 int bin = importanceBin(toolPair, manifold.depth(j));
                 if (firstPass) {
-                    pointsByImportance[bin]++;
+                    byImportance[bin]++;
                     found++;
-                    if (p.count == pointCapacity) {
+                    if (p.count == capacity) {
                         continue;
                     }
                 } else if (bin < thresholdBin) {
@@ -1472,7 +1435,7 @@ public final class PhysicsWorld {
                     room--;
                 }
                 int i = p.count++;
-                pointsByMode[pairModes[k].ordinal()].add(i);
+                group.byMode[pairModes[k].ordinal()].add(i);
                 p.bodyA[i] = a;
                 p.bodyB[i] = b;
                 p.mode[i] = pairModes[k];
@@ -1489,7 +1452,8 @@ public final class PhysicsWorld {
             }
             // Each model says how its points continue the last step's (ContactModel.matchRadiusM).
             ContactMode mode = pairModes[k];
-            matcher.matchPair(p, pairFirst, p.count, modelByMode[mode.ordinal()].matchRadiusM(), mode, previous);
+            group.matcher.matchPair(p, pairFirst, p.count, group.modelByMode[mode.ordinal()].matchRadiusM(), mode,
+                    group.previous);
         }
         return found;
     }
@@ -1513,9 +1477,7 @@ public final class PhysicsWorld {
 
     /** PREPARE_CONTACTS: each model's rows or forces from the start-of-step state. */
     private void prepareContacts() {
-        for (ContactModel model : models) {
-            model.prepare(context, bodies, points, pointsByMode[model.mode().ordinal()], previous);
-        }
+        main.prepare(context, bodies);
     }
 
     /** CORRECT_POSITIONS: pseudo-velocities from the models, applied to positions, then forgotten. */
@@ -1533,14 +1495,14 @@ public final class PhysicsWorld {
      */
     private void storeResults() {
         for (ContactModel model : models) {
-            model.store(context, points);
+            model.store(context, main.points);
         }
-        report.collect(points, bodies.count, spheres);
+        report.collect(main.points, bodies.count, spheres);
         for (DeformableCoupling d : deformables) {
             d.report(report, bodies.count);
         }
         holds.report(report);
-        matcher.record(points);
+        main.matcher.record(main.points);
     }
 
     private long endStage(StepStage stage, long stageStartNs) {
@@ -1659,17 +1621,11 @@ public final class PhysicsWorld {
         pairBodyB = new int[maxPairs];
         pairModes = new ContactMode[maxPairs];
         pairCount = 0;
-        points.ensureCapacity(maxPoints);
-        points.count = 0;
         pointCapacity = maxPoints;
         // The stored impulses stay: bodies are only ever appended, so the body pairs they are keyed by still mean
         // the same bodies, and a body added to a settled scene does not restart every resting contact from zero.
-        matcher.reserve(maxPoints);
-        previous = new int[maxPoints];
+        main.reservePoints(maxPoints, 0);
         onsets.reserve(maxPoints);
-        for (int m = 0; m < ContactMode.count(); m++) {
-            pointsByMode[m].reserve(maxPoints);
-        }
         for (ContactModel model : models) {
             // LCP and penalty points occur in every scene (the default mode, a tool's rendered walls); a further
             // mode's model reserves only once some setting names it (setting it later reserves at the next step).

@@ -154,6 +154,11 @@ public final class RigidBodies {
      * convention); for an {@link #isotropic} body that is {@code I_body⁻¹} itself. No allocation.
      */
     public void refreshPose(int body) {
+        refreshPose(body, rotation, rotationTransposed);
+    }
+
+    /** {@link #refreshPose(int)} with the caller's scratch matrices: for a lane of a split step, on its own thread. */
+    public void refreshPose(int body, Matrix3d rotation, Matrix3d rotationTransposed) {
         pose[body].set(positionM[body], orientation[body]);
         if (!dynamic[body]) {
             // Static, kinematic, asleep or taken out: its world inverse inertia stays zero.

@@ -33,36 +33,47 @@ public final class RigidBodyIntegrator {
      * any rate is stable.
      */
     public void applyForces(StepContext context, RigidBodies bodies) {
+        for (int body = 0; body < bodies.count; body++) {
+            applyForces(context, bodies, body);
+        }
+    }
+
+    /** {@link #applyForces(StepContext, RigidBodies)} for the bodies {@code list[0 .. count − 1]} (a lane's). */
+    public void applyForces(StepContext context, RigidBodies bodies, int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            applyForces(context, bodies, list[k]);
+        }
+    }
+
+    private void applyForces(StepContext context, RigidBodies bodies, int body) {
+        if (!bodies.dynamic[body]) {
+            return;
+        }
         double dt = context.dtS();
         Vector3dc g = context.gravityMps2();
-        for (int body = 0; body < bodies.count; body++) {
-            if (!bodies.dynamic[body]) {
-                continue;
-            }
-            Vector3d v = bodies.linearVelocityMps[body];
-            Vector3d f = bodies.forceN[body];
-            double inverseMass = bodies.inverseMassPerKg[body];
-            v.x += dt * (g.x() + f.x * inverseMass);
-            v.y += dt * (g.y() + f.y * inverseMass);
-            v.z += dt * (g.z() + f.z * inverseMass);
-            v.mul(1.0 / (1.0 + dt * bodies.linearDampingPerS[body]));
+        Vector3d v = bodies.linearVelocityMps[body];
+        Vector3d f = bodies.forceN[body];
+        double inverseMass = bodies.inverseMassPerKg[body];
+        v.x += dt * (g.x() + f.x * inverseMass);
+        v.y += dt * (g.y() + f.y * inverseMass);
+        v.z += dt * (g.z() + f.z * inverseMass);
+        v.mul(1.0 / (1.0 + dt * bodies.linearDampingPerS[body]));
 
-            Vector3d w = bodies.angularVelocityRadps[body];
-            if (!bodies.isotropic[body]) {
-                // Euler's equation in the body frame, where the inertia is constant: ω_body = Rᵀ·ω. An isotropic
-                // body (I = c·E) has ω × I·ω = 0: the torque-free step leaves ω as it is, so it is skipped.
-                Quaterniond q = bodies.orientation[body];
-                q.transformInverse(w, omegaBody);
-                GyroscopicStep.implicitMidpoint(bodies.inertiaBody[body], dt, omegaBody);
-                q.transform(omegaBody, w);
-            }
-            bodies.inverseInertiaWorld[body].transform(bodies.torqueNm[body], scratch);
-            w.fma(dt, scratch);
-            w.mul(1.0 / (1.0 + dt * bodies.angularDampingPerS[body]));
-
-            f.zero();
-            bodies.torqueNm[body].zero();
+        Vector3d w = bodies.angularVelocityRadps[body];
+        if (!bodies.isotropic[body]) {
+            // Euler's equation in the body frame, where the inertia is constant: ω_body = Rᵀ·ω. An isotropic
+            // body (I = c·E) has ω × I·ω = 0: the torque-free step leaves ω as it is, so it is skipped.
+            Quaterniond q = bodies.orientation[body];
+            q.transformInverse(w, omegaBody);
+            GyroscopicStep.implicitMidpoint(bodies.inertiaBody[body], dt, omegaBody);
+            q.transform(omegaBody, w);
         }
+        bodies.inverseInertiaWorld[body].transform(bodies.torqueNm[body], scratch);
+        w.fma(dt, scratch);
+        w.mul(1.0 / (1.0 + dt * bodies.angularDampingPerS[body]));
+
+        f.zero();
+        bodies.torqueNm[body].zero();
     }
 
     /**
@@ -70,22 +81,33 @@ public final class RigidBodyIntegrator {
      * {@link RigidBodies#maxStepDistanceM} first has its velocity cut to carry it no farther.
      */
     public void integratePositions(StepContext context, RigidBodies bodies) {
-        double dt = context.dtS();
         for (int body = 0; body < bodies.count; body++) {
-            if (!bodies.dynamic[body]) {
-                continue;
-            }
-            Vector3d v = bodies.linearVelocityMps[body];
-            double limitM = bodies.maxStepDistanceM[body];
-            if (limitM != Double.POSITIVE_INFINITY) {
-                double stepM = v.length() * dt;
-                if (stepM > limitM) {
-                    v.mul(limitM / stepM);
-                }
-            }
-            bodies.positionM[body].fma(dt, v);
-            integrateOrientation(bodies.orientation[body], bodies.angularVelocityRadps[body], dt);
+            integratePosition(context, bodies, body);
         }
+    }
+
+    /** {@link #integratePositions(StepContext, RigidBodies)} for the bodies {@code list[0 .. count − 1]}. */
+    public void integratePositions(StepContext context, RigidBodies bodies, int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            integratePosition(context, bodies, list[k]);
+        }
+    }
+
+    private static void integratePosition(StepContext context, RigidBodies bodies, int body) {
+        if (!bodies.dynamic[body]) {
+            return;
+        }
+        double dt = context.dtS();
+        Vector3d v = bodies.linearVelocityMps[body];
+        double limitM = bodies.maxStepDistanceM[body];
+        if (limitM != Double.POSITIVE_INFINITY) {
+            double stepM = v.length() * dt;
+            if (stepM > limitM) {
+                v.mul(limitM / stepM);
+            }
+        }
+        bodies.positionM[body].fma(dt, v);
+        integrateOrientation(bodies.orientation[body], bodies.angularVelocityRadps[body], dt);
     }
 
     /** Zeroes the pseudo-velocities before the position correction. */
@@ -96,21 +118,40 @@ public final class RigidBodyIntegrator {
         }
     }
 
+    /** {@link #clearPseudoVelocities(RigidBodies)} for the bodies {@code list[0 .. count − 1]}. */
+    public void clearPseudoVelocities(RigidBodies bodies, int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            bodies.pseudoLinearVelocityMps[list[k]].zero();
+            bodies.pseudoAngularVelocityRadps[list[k]].zero();
+        }
+    }
+
     /**
      * Moves each dynamic body by {@code Δt} times its pseudo-velocity from the position correction; the
      * pseudo-velocity is then forgotten (split impulse), so the correction changes positions, not momentum.
      */
     public void applyPseudoVelocities(StepContext context, RigidBodies bodies) {
-        double dt = context.dtS();
         for (int body = 0; body < bodies.count; body++) {
-            if (!bodies.dynamic[body]) {
-                continue;
-            }
-            Vector3d w = bodies.pseudoAngularVelocityRadps[body];
-            bodies.positionM[body].fma(dt, bodies.pseudoLinearVelocityMps[body]);
-            if (w.x != 0.0 || w.y != 0.0 || w.z != 0.0) {
-                integrateOrientation(bodies.orientation[body], w, dt);
-            }
+            applyPseudoVelocity(context, bodies, body);
+        }
+    }
+
+    /** {@link #applyPseudoVelocities(StepContext, RigidBodies)} for the bodies {@code list[0 .. count − 1]}. */
+    public void applyPseudoVelocities(StepContext context, RigidBodies bodies, int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            applyPseudoVelocity(context, bodies, list[k]);
+        }
+    }
+
+    private static void applyPseudoVelocity(StepContext context, RigidBodies bodies, int body) {
+        if (!bodies.dynamic[body]) {
+            return;
+        }
+        double dt = context.dtS();
+        Vector3d w = bodies.pseudoAngularVelocityRadps[body];
+        bodies.positionM[body].fma(dt, bodies.pseudoLinearVelocityMps[body]);
+        if (w.x != 0.0 || w.y != 0.0 || w.z != 0.0) {
+            integrateOrientation(bodies.orientation[body], w, dt);
         }
     }
 
