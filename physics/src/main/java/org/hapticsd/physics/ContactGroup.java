@@ -38,9 +38,18 @@ final class ContactGroup {
     final ContactOnsets onsets = new ContactOnsets();
 
     ContactGroup() {
+        this(null);
+    }
+
+    /**
+     * A group with its own LCP model and, when {@code sharing} is given, that group's models for the other modes
+     * (the ones a scene configures through {@code PhysicsWorld.contactModel}); otherwise its own of every mode.
+     */
+    ContactGroup(ContactGroup sharing) {
         int modelCount = 0;
         for (int m = 0; m < ContactMode.count(); m++) {
-            modelByMode[m] = ContactMode.ofOrdinal(m).newModel();
+            boolean own = sharing == null || m == ContactMode.LCP.ordinal();
+            modelByMode[m] = own ? ContactMode.ofOrdinal(m).newModel() : sharing.modelByMode[m];
             byMode[m] = new PointIndices();
             if (modelByMode[m] != null) {
                 modelCount++;

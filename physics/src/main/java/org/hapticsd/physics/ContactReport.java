@@ -58,6 +58,32 @@ final class ContactReport {
         if (views.length < points.count) {
             reserve(points.capacity());
         }
+        add(points, 0, spheres, null, null, null);
+        viewCount = points.count;
+    }
+
+    /** Zeroes the sums of the bodies {@code list[0 .. count − 1]}: a lane's part of {@link #collect}. */
+    void zero(int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            forceOnBodyN[list[k]].zero();
+            torqueOnBodyNm[list[k]].zero();
+        }
+    }
+
+    /**
+     * A lane's part of {@link #collect}: the views of {@code points} from slot {@code base} of the report on, and
+     * their forces summed per body. A body marked in {@code elsewhere} (one another lane also sums, a static
+     * floor) is summed into the lane's own {@code elsewhereForceN}/{@code elsewhereTorqueNm} instead, to be added
+     * by one thread afterwards ({@link #addWrench}); null sums everything here.
+     */
+    void add(ContactPoints points, int base, boolean[] spheres, boolean[] elsewhere, Vector3d[] elsewhereForceN,
+             Vector3d[] elsewhereTorqueNm) {
+        add(points, base, spheres, elsewhere, elsewhereForceN, elsewhereTorqueNm, forceN, torqueNm);
+    }
+
+    /** {@link #add(ContactPoints, int, boolean[], boolean[], Vector3d[], Vector3d[])} with a lane's scratch. */
+    void add(ContactPoints points, int base, boolean[] spheres, boolean[] elsewhere, Vector3d[] elsewhereForceN,
+             Vector3d[] elsewhereTorqueNm, Vector3d forceN, Vector3d torqueNm) {
         for (int i = 0; i < points.count; i++) {
             int a = points.bodyA[i];
             int b = points.bodyB[i];
@@ -67,12 +93,16 @@ final class ContactReport {
             if (friction.x != 0.0 || friction.y != 0.0 || friction.z != 0.0) {
                 forceN.add(friction);
             }
-            forceOnBodyN[a].add(forceN);
-            forceOnBodyN[b].sub(forceN);
-            torqueOnBodyNm[a].add(points.leverArmAM[i].cross(spheres[a] ? friction : forceN, torqueNm));
-            torqueOnBodyNm[b].sub(points.leverArmBM[i].cross(spheres[b] ? friction : forceN, torqueNm));
+            boolean aElsewhere = elsewhere != null && elsewhere[a];
+            boolean bElsewhere = elsewhere != null && elsewhere[b];
+            (aElsewhere ? elsewhereForceN : forceOnBodyN)[a].add(forceN);
+            (bElsewhere ? elsewhereForceN : forceOnBodyN)[b].sub(forceN);
+            (aElsewhere ? elsewhereTorqueNm : torqueOnBodyNm)[a]
+                .add(points.leverArmAM[i].cross(spheres[a] ? friction : forceN, torqueNm));
+            (bElsewhere ? elsewhereTorqueNm : torqueOnBodyNm)[b]
+                .sub(points.leverArmBM[i].cross(spheres[b] ? friction : forceN, torqueNm));
 
-            Contact view = views[i];
+            Contact view = views[base + i];
             view.bodyA = a;
             view.bodyB = b;
             view.pointM.set(points.pointM[i]);
@@ -84,7 +114,11 @@ final class ContactReport {
             view.mode = points.mode[i];
             view.featureId = points.featureId[i];
         }
-        viewCount = points.count;
+    }
+
+    /** After the lanes' {@link #add}: the number of views they wrote. */
+    void viewCount(int count) {
+        viewCount = count;
     }
 
     /** Adds a force and torque on a body from outside the contact points (a deformable body's nodes), after collect. */

@@ -83,53 +83,53 @@ public final class PhysicsWorld {
     /** Octaves of depth below 1 m that the importance bins resolve (2⁻⁴⁰ m); 7 more above, to 128 m. */
     private static final int DEPTH_OCTAVES_BELOW_ONE_M = 40;
     /** Touching or separated, 47 octaves of depth in quarters, and a tool's points. */
-    private static final int IMPORTANCE_BINS = 1 + 4 * (DEPTH_OCTAVES_BELOW_ONE_M + 7) + 1;
+    static final int IMPORTANCE_BINS = 1 + 4 * (DEPTH_OCTAVES_BELOW_ONE_M + 7) + 1;
 
     private ContactSettings settings;
-    private final StepProfile profile = new StepProfile();
-    private final StepContext context = new StepContext();
+    final StepProfile profile = new StepProfile();
+    final StepContext context = new StepContext();
     private final Vector3d gravityMps2 = new Vector3d(0.0, 0.0, -STANDARD_GRAVITY_MPS2);
 
     // Cold data, per body: read when building, by the narrowphase for shapes, and when summing per-body results.
     private String[] names = new String[0];
-    private Shape[] shapes = new Shape[0];
+    Shape[] shapes = new Shape[0];
     private Material[] materials = new Material[0];
     private boolean[] tools = new boolean[0];
-    private boolean[] spheres = new boolean[0];
-    private boolean[] movable = new boolean[0];
+    boolean[] spheres = new boolean[0];
+    boolean[] movable = new boolean[0];
     private int toolCount;
     private int staticCount;
     private int droppedPoints;
 
     // Hot data, per body.
-    private final RigidBodies bodies = new RigidBodies();
+    final RigidBodies bodies = new RigidBodies();
     private final Vector3d nodeScratchM = new Vector3d();
     private final Vector3d nodeScratchMps = new Vector3d();
-    private double[] boundsM = new double[0];
+    double[] boundsM = new double[0];
 
     private final ContactModeTable modes = new ContactModeTable();
     private final BodySleep sleep = new BodySleep(bodies);
     private final BodyBounds bodyBounds = new BodyBounds();
     private final CandidatePairFinder pairFinder;
-    private final ShapePairTest narrowphase;
+    final ShapePairTest narrowphase;
 
     // Per-step buffers, sized by the contact budget (see allocateContactBuffers).
     /** Set with setContactBudget; null: ContactBudget.forScene of the bodies. */
     private ContactBudget configuredBudget;
     /** Whether the buffers must be sized again before the next step (bodies added since). */
     private boolean buffersStale = true;
-    private int pointCapacity;
-    private final CandidatePairs candidates = new CandidatePairs();
-    private int[] pairBodyA = new int[0];
-    private int[] pairBodyB = new int[0];
-    private ContactMode[] pairModes = new ContactMode[0];
-    private int pairCount;
+    int pointCapacity;
+    final CandidatePairs candidates = new CandidatePairs();
+    int[] pairBodyA = new int[0];
+    int[] pairBodyB = new int[0];
+    ContactMode[] pairModes = new ContactMode[0];
+    int pairCount;
     /** Points found per importance bin in the narrowphase's first pass (see importanceBin). */
     private final int[] pointsByImportance = new int[IMPORTANCE_BINS];
-    private final ContactManifold manifold = new ContactManifold();
+    final ContactManifold manifold = new ContactManifold();
     /** The one-lane step's points, their matches and the contact models (all pairs, in pair order). */
-    private final ContactGroup main = new ContactGroup();
-    private final ContactOnsets onsets = new ContactOnsets();
+    final ContactGroup main = new ContactGroup();
+    final ContactOnsets onsets = new ContactOnsets();
     /** Typical stage times, for dropping a step that runs slow ({@link #step(double, long, long)}). */
     private final StepPace pace = new StepPace();
     /** Whether the step under way may be dropped, and by when it must end: set by {@link #step(double, long, long)}. */
@@ -137,7 +137,7 @@ public final class PhysicsWorld {
     private long dropEndByNs;
     /** What the step times its stages with and reads its deadlines on ({@link #setClock}). */
     private LongSupplier clock = System::nanoTime;
-    private final ContactReport report = new ContactReport();
+    final ContactReport report = new ContactReport();
     /** Dynamic bodies held by other bodies (the tool's grab), and what {@link #sphereDepthM} tests with. */
     private final BodyHolds holds = new BodyHolds();
     private final ContactManifold queryManifold = new ContactManifold();
@@ -147,17 +147,24 @@ public final class PhysicsWorld {
     private final Quaterniond identity = new Quaterniond();
     private final double[] queryBoundsM = new double[Aabb.STRIDE];
 
-    private final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
+    final RigidBodyIntegrator integrator = new RigidBodyIntegrator();
     /** The same models as main's: the one-lane step's, and the ones the scene's settings configure. */
     private final ContactModel[] models = main.models;
     private final ContactModel[] modelByMode = main.modelByMode;
     private final LcpContactModel lcpModel = main.lcp;
     /** Per mode, by ordinal: whether its model holds the budget's points (see allocateContactBuffers). */
     private final boolean[] modeReserved = new boolean[ContactMode.count()];
-    private final Vector3d velocityAMps = new Vector3d();
-    private final Vector3d velocityBMps = new Vector3d();
+    final Vector3d velocityAMps = new Vector3d();
+    final Vector3d velocityBMps = new Vector3d();
 
     private final Matrix3d inertia = new Matrix3d();
+
+    /** The second lane of a split step ({@link #setStepLanes}); null on one lane. */
+    private StepLanes lanes;
+    /** Whether the last split step left every dynamic body's state finite (each lane checks its own). */
+    boolean lanesFinite = true;
+    /** Whether the one-lane group's warm-start memory is older than the last step (a split step ran since). */
+    private boolean mainStale;
 
     /** The deformable bodies, in the order added, each with its coupling to the rigid bodies. */
     private DeformableCoupling[] deformables = new DeformableCoupling[0];
@@ -1018,6 +1025,16 @@ public final class PhysicsWorld {
         if (buffersStale) {
             allocateContactBuffers();
         }
+        if (lanes != null) {
+            if (splitEligible() && lanes.step(dtS)) {
+                return finishSplitStep(dtS);
+            }
+            lanes.steppedOnOneLane();
+        }
+        if (mainStale) {
+            main.matcher.forget();
+            mainStale = false;
+        }
         long stepStartNs = clock.getAsLong();
         long stageStartNs = stepStartNs;
         findCandidatePairs();
@@ -1082,6 +1099,76 @@ public final class PhysicsWorld {
         return true;
     }
 
+    /** What a split step leaves to the world: sleeping, bodies whose state was lost, the profile. */
+    private boolean finishSplitStep(double dtS) {
+        mainStale = true;
+        sleep.update(dtS, candidates, modes);
+        StringBuilder lost = lanesFinite ? null : takeOutNonFiniteBodies();
+        lanes.recordSolver(profile);
+        profile.recordContacts(candidates.count, candidates.dropped, 0);
+        profile.recordDropped(false);
+        pace.learn(profile, pairCount);
+        if (lost != null) {
+            lanes.cutAgain();
+            throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "
+                + "taken out of the simulation, where it stays until the scene is reset");
+        }
+        return true;
+    }
+
+    /**
+     * Whether this step can run on two lanes ({@link #setStepLanes}): a plain step (no sweep deadline, not one that
+     * may be dropped) of rigid bodies only, nothing held, sleeping off, the default narrowphase, and enough dynamic
+     * bodies.
+     */
+    private boolean splitEligible() {
+        if (dropEnabled || context.hasSweepDeadline() || deformables.length > 0 || holds.any()
+                || sleep.settings().enabled() || !(narrowphase instanceof MeshAwarePairTest)) {
+            return false;
+        }
+        int dynamicCount = 0;
+        for (int body = 0; body < bodies.count; body++) {
+            if (bodies.dynamic[body]) {
+                dynamicCount++;
+            }
+        }
+        return dynamicCount >= StepLanes.MIN_DYNAMIC_BODIES;
+    }
+
+    /**
+     * Steps on one thread ({@code 1}, the default) or splits each step over two ({@code 2}): a second thread takes
+     * half the dynamic bodies, cut by a vertical plane, with their contacts, and the calling thread the other half
+     * and the contacts across the cut (see {@code StepLanes} and docs/region-split-plan.md). The answer is
+     * deterministic but not the one-lane step's bits (the rows are solved in another order), and its slowest steps
+     * wait for a thread the machine may have descheduled: for offline runs and benchmarks on a machine with a core
+     * to spare, not for the real-time loop. A step that cannot split (a sweep deadline, deformable or held bodies,
+     * sleeping, fewer than 64 dynamic bodies, more points than the budget) runs on one lane. Allocates (the second
+     * lane's buffers and thread); call while building.
+     */
+    public void setStepLanes(int count) {
+        if (count != 1 && count != 2) {
+            throw new IllegalArgumentException("step lanes must be 1 or 2, was " + count);
+        }
+        if (count == 1 && lanes != null) {
+            lanes.close();
+            lanes = null;
+            mainStale = true;
+        } else if (count == 2 && lanes == null) {
+            lanes = new StepLanes(this, main);
+            buffersStale = true;
+        }
+    }
+
+    /** 1 or 2: see {@link #setStepLanes}. */
+    public int stepLanes() {
+        return lanes == null ? 1 : 2;
+    }
+
+    /** Whether the last step ran on two lanes ({@link #setStepLanes}). */
+    public boolean lastStepSplit() {
+        return lanes != null && lanes.lastStepSplit();
+    }
+
     /**
      * Ends a step at the checkpoint after {@code reached}: the stages so far only looked (pairs, points matched with
      * the last step's, nothing stored), so the bodies, the contact report and the warm-start memory are the last
@@ -1144,7 +1231,7 @@ public final class PhysicsWorld {
      *
      * @return the bodies taken out, named for {@link BodyStateLostException}; {@code null} when none was
      */
-    private StringBuilder takeOutNonFiniteBodies() {
+    StringBuilder takeOutNonFiniteBodies() {
         StringBuilder lost = null;
         for (int body = 0; body < bodies.count; body++) {
             if (bodies.dynamic[body] && !stateFinite(body)) {
@@ -1170,7 +1257,7 @@ public final class PhysicsWorld {
         return lost;
     }
 
-    private boolean stateFinite(int body) {
+    boolean stateFinite(int body) {
         Vector3d p = bodies.positionM[body];
         Vector3d v = bodies.linearVelocityMps[body];
         Vector3d w = bodies.angularVelocityRadps[body];
@@ -1333,8 +1420,13 @@ public final class PhysicsWorld {
 
     /** BROADPHASE: pose-derived data of moving bodies, candidate pairs, then the mode filter and A/B roles. */
     private void findCandidatePairs() {
-        int n = bodies.count;
         refreshMovingBounds();
+        findPairsOfBounds();
+    }
+
+    /** The broadphase after the bounds are refreshed: candidate pairs, the mode filter and A/B roles. */
+    void findPairsOfBounds() {
+        int n = bodies.count;
         pairFinder.findPairs(boundsM, movable, tools, n, candidates);
         sleep.wakeTouched(candidates, modes);
         int kept = 0;
@@ -1352,6 +1444,25 @@ public final class PhysicsWorld {
             kept++;
         }
         pairCount = kept;
+    }
+
+    /** A lane's part of the bounds refresh, with its scratch: the pose and bounds of one body if it moves. */
+    void refreshMovingBody(int body, Matrix3d rotation, Matrix3d rotationTransposed, Vector3d centreM) {
+        if (movable[body] && !sleep.isAsleep(body)) {
+            bodies.refreshPose(body, rotation, rotationTransposed);
+            bodyBounds.write(shapes[body], bodies.positionM[body], bodies.orientation[body], boundsM, body, centreM);
+        }
+    }
+
+    /** Whether the state of each dynamic body of {@code list[0 .. count − 1]} is finite: a lane's part of the check. */
+    boolean statesFinite(int[] list, int count) {
+        for (int k = 0; k < count; k++) {
+            int body = list[k];
+            if (bodies.dynamic[body] && !stateFinite(body)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void refreshMovingBounds() {
@@ -1505,7 +1616,7 @@ public final class PhysicsWorld {
         main.matcher.record(main.points);
     }
 
-    private long endStage(StepStage stage, long stageStartNs) {
+    long endStage(StepStage stage, long stageStartNs) {
         long stageEndNs = clock.getAsLong();
         profile.record(stage, stageEndNs - stageStartNs);
         return stageEndNs;
@@ -1635,6 +1746,9 @@ public final class PhysicsWorld {
             modeReserved[model.mode().ordinal()] = reserved;
         }
         report.reserve(maxPoints);
+        if (lanes != null) {
+            lanes.reserve(maxPoints, maxPairs, bodies.capacity());
+        }
         buffersStale = false;
     }
 

@@ -37,6 +37,11 @@ public final class StepContext {
         this.hasSweepDeadline = false;
     }
 
+    /** Whether this step was given a deadline for its sweeps. */
+    boolean hasSweepDeadline() {
+        return hasSweepDeadline;
+    }
+
     /** This step's sweeps end at {@code deadlineNs} on the world's clock (see {@link #pastSweepDeadline()}). */
     void sweepDeadline(long deadlineNs) {
         this.hasSweepDeadline = true;

@@ -66,6 +66,8 @@ final class OursEngine implements PeerEngine {
                 mass.inertiaKgM2(inertia), material);
         }
         world.setContactBudget(ContactBudget.forScene(world.bodyCount(), statics, 0));
+        // Experiments only: -Dlanes=2 splits each step over two threads (PhysicsWorld.setStepLanes).
+        world.setStepLanes(Integer.getInteger("lanes", 1));
     }
 
     /** The engine's world, for probes that read its {@link StepProfile}. */
@@ -139,6 +141,7 @@ final class OursEngine implements PeerEngine {
 
     @Override
     public void close() {
-        // Heap only.
+        // Heap only, and the second lane's thread when steps were split.
+        world.setStepLanes(1);
     }
 }

@@ -61,6 +61,11 @@ public final class ContactMatcher {
     private final boolean[] matchedById = new boolean[ContactManifold.MAX_POINTS];
     private int cursor;
 
+    /** Forgets the stored points: every point of the next step is new (its models' carried state does not apply). */
+    public void forget() {
+        count = 0;
+    }
+
     /** Rewinds the cursor; call before the first {@link #matchPair} of a step. */
     public void beginLookup() {
         cursor = 0;

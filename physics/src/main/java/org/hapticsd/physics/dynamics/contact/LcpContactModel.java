@@ -355,6 +355,19 @@ public final class LcpContactModel implements ContactModel {
         sweepThresholdNs = thresholdNs;
     }
 
+    /** Point visits of the velocity sweeps so far in this step. */
+    public int sweepVisits() {
+        return sweepVisits;
+    }
+
+    /**
+     * Caps the visits of this step's velocity sweeps at {@code visits} in all (from {@link #beginSweeps}: the
+     * budget of {@link #budgetVisits} for this model's rows). A split step shares one budget among its lanes.
+     */
+    public void sweepBudget(long visits) {
+        sweepBudgetVisits = visits;
+    }
+
     /** Whether {@link #sweep} stopped at the visit budget or at the step's deadline. */
     public boolean sweepStopped() {
         return sweepBudgetReached || sweepDeadlineReached;
@@ -428,7 +441,7 @@ public final class LcpContactModel implements ContactModel {
      * {@link #MIN_BUDGET_VISITS} (a scene of a few bodies keeps every sweep its tolerance asks for: the budget is
      * there for the tick, and such a scene's 20 sweeps cost microseconds) nor than one full sweep.
      */
-    static long budgetVisits(double budget, int points) {
+    public static long budgetVisits(double budget, int points) {
         return Math.max(Math.max(points, MIN_BUDGET_VISITS), (long) Math.ceil(budget * points));
     }
 

@@ -1,0 +1,750 @@
+package org.hapticsd.physics;
+
+import java.lang.ref.WeakReference;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+
+import org.hapticsd.physics.collision.ContactManifold;
+import org.hapticsd.physics.dynamics.RigidBodies;
+import org.hapticsd.physics.dynamics.RigidBodyIntegrator;
+import org.hapticsd.physics.dynamics.contact.ContactModel;
+import org.hapticsd.physics.dynamics.contact.ContactOnsets;
+import org.hapticsd.physics.dynamics.contact.LcpContactModel;
+import org.hapticsd.physics.dynamics.contact.SweepMarks;
+import org.joml.Matrix3d;
+import org.joml.Vector3d;
+
+/**
+ * One step on two threads ("lanes"), split by region: the world's dynamic bodies are cut by a plane into two
+ * halves, each lane owns one half's bodies and the contact pairs within it (with the static and kinematic bodies
+ * they touch), and the pairs across the cut form a third group that the calling lane (lane 0) solves between the
+ * two halves' sweeps: block Gauss–Seidel. Each lane keeps its own point pool, warm-start memory and rows, so the
+ * halves share no cache lines but the boundary's; see docs/region-split-plan.md for the reading of the step this
+ * follows and the measurements behind it.
+ *
+ * <h2>What changes against one lane</h2>
+ * The answer is deterministic (the same scene gives the same bits on every run and machine) but not the one-lane
+ * step's bits: the rows are visited in another order, and a sum over a body's points comes in another order. Each
+ * sweep visits the lane-0 and lane-1 rows (in parallel, their bodies are disjoint), then the boundary rows; the
+ * backward sweep mirrors it. The skip test of {@link LcpContactModel#sweep} works across the lanes through shared
+ * per-body marks stamped by phase. {@link PhysicsWorld#contact(int)} lists lane 0's points, then lane 1's, then the
+ * boundary's, each by pair.
+ *
+ * <h2>What falls back to one lane</h2>
+ * A step with a sweep deadline or that may be dropped (the real-time loop's), deformable bodies, held bodies,
+ * sleeping on, a narrowphase other than the default, fewer than {@link #MIN_DYNAMIC_BODIES} dynamic bodies, or
+ * more points than the budget (that step only, so that the budget's rule for which points to drop stays exact).
+ * Switching between one lane and two forgets the warm start once.
+ *
+ * <h2>Threads</h2>
+ * Lane 1 is a daemon thread that spins between the phases of a step and parks when no step comes for a while. It
+ * holds its lanes weakly, so a world that is dropped takes its thread with it within about a second.
+ */
+public final class StepLanes {
+
+    /** Below this many dynamic bodies a step stays on one lane: the handshakes would cost more than they give. */
+    static final int MIN_DYNAMIC_BODIES = 64;
+    /** Steps between two cuts of the bodies (a scene change cuts at once). */
+    private static final int STEPS_PER_CUT = 500;
+    /** Lane 0's share of the dynamic bodies: less than half, since it also runs the broadphase and the boundary. */
+    private static final double LANE_0_SHARE = Double.parseDouble(System.getProperty("lane0.share", "0.45"));
+
+    private static final int REFRESH = 1;
+    private static final int NARROW = 2;
+    private static final int PREPARE = 3;
+    private static final int VELOCITY_SWEEP = 4;
+    private static final int POSITIONS = 5;
+    private static final int POSITION_SWEEP = 6;
+    private static final int FINISH = 7;
+
+    private final PhysicsWorld world;
+    private final Handshake handshake = new Handshake();
+    private final Thread helper;
+
+    /** Lane 0's pairs, lane 1's, and the boundary's (and every pair not LCP), each in pair order. */
+    private final ContactGroup lane0;
+    private final ContactGroup lane1;
+    private final ContactGroup boundary;
+    private final SweepMarks marks = new SweepMarks();
+
+    /** Per body: its lane (0, 1) at the last cut, or -1 for a body that was not dynamic then. */
+    private int[] laneOf = new int[0];
+    /** Per body: not dynamic at the last cut, so both lanes' points may touch it (summed apart, then added). */
+    private boolean[] shared = new boolean[0];
+    /** Lane 0's bodies: its dynamic ones, then every body not dynamic at the cut; lane 1's dynamic ones. */
+    private int[] lane0Bodies = new int[0];
+    private int lane0Count;
+    private int[] lane1Bodies = new int[0];
+    private int lane1Count;
+    private int[] sharedBodies = new int[0];
+    private int sharedCount;
+    private double[] cutScratch = new double[0];
+    private int stepsSinceCut;
+    private boolean cutStale = true;
+    /** Whether the last step the world took was split: otherwise the groups' warm-start memory is stale. */
+    private boolean lastStepSplit;
+    private int stepSerial;
+
+    // Lane 1's own scratch: nothing of it is touched by lane 0 during a step.
+    private final Matrix3d rotation1 = new Matrix3d();
+    private final Matrix3d rotationTransposed1 = new Matrix3d();
+    private final Vector3d centre1 = new Vector3d();
+    private final Vector3d velocityA1 = new Vector3d();
+    private final Vector3d velocityB1 = new Vector3d();
+    private final Vector3d force1 = new Vector3d();
+    private final Vector3d torque1 = new Vector3d();
+    private final RigidBodyIntegrator integrator1 = new RigidBodyIntegrator();
+    private final ShapePairTest narrowphase1 = new MeshAwarePairTest();
+    private final ContactManifold manifold1 = new ContactManifold();
+    private final int[] importance1 = new int[PhysicsWorld.IMPORTANCE_BINS];
+    private Vector3d[] elsewhereForce1 = new Vector3d[0];
+    private Vector3d[] elsewhereTorque1 = new Vector3d[0];
+    private final Matrix3d rotation0 = new Matrix3d();
+    private final Matrix3d rotationTransposed0 = new Matrix3d();
+    private final Vector3d centre0 = new Vector3d();
+    private final int[] importance0 = new int[PhysicsWorld.IMPORTANCE_BINS];
+
+    // What lane 0 asks of a phase, and what lane 1 answers (published by the handshake's volatile fields).
+    private boolean sweepBackward;
+    private boolean sweepVisitAll;
+    private double sweepThresholdNs;
+    private int sweepStamp;
+    private long laneBudgetVisits;
+    /** Whether the last split step's velocity sweeps stopped at the shared budget. */
+    private boolean budgetReached;
+    private double laneResidualNs;
+    private double laneLargestNs;
+    private double laneMoveMps;
+    private boolean laneStopped;
+    private boolean laneAnyTarget;
+    private boolean laneFinite;
+    private int base1;
+
+    StepLanes(PhysicsWorld world, ContactGroup main) {
+        this.world = world;
+        lane0 = new ContactGroup(main);
+        lane1 = new ContactGroup(main);
+        boundary = new ContactGroup(main);
+        lane0.lcp.shareMarks(marks);
+        lane1.lcp.shareMarks(marks);
+        boundary.lcp.shareMarks(marks);
+        helper = new Thread(new Lane1(handshake, new WeakReference<>(this)), "physics-lane-1");
+        helper.setDaemon(true);
+        helper.start();
+    }
+
+    /** Stops lane 1's thread; the world steps on one lane from here on. */
+    void close() {
+        handshake.post(Handshake.STOP);
+    }
+
+    /** Sizes every lane's buffers as the world's (the contact budget's points and pairs). Allocates. */
+    void reserve(int maxPoints, int maxPairs, int bodyCapacity) {
+        for (ContactGroup g : new ContactGroup[] {lane0, lane1, boundary}) {
+            g.reservePoints(maxPoints, maxPairs);
+            g.lcp.reserve(maxPoints, bodyCapacity);
+        }
+        marks.reserve(bodyCapacity);
+        if (laneOf.length < bodyCapacity) {
+            laneOf = new int[bodyCapacity];
+            shared = new boolean[bodyCapacity];
+            lane0Bodies = new int[bodyCapacity];
+            lane1Bodies = new int[bodyCapacity];
+            sharedBodies = new int[bodyCapacity];
+            cutScratch = new double[bodyCapacity];
+            int old = elsewhereForce1.length;
+            elsewhereForce1 = Arrays.copyOf(elsewhereForce1, bodyCapacity);
+            elsewhereTorque1 = Arrays.copyOf(elsewhereTorque1, bodyCapacity);
+            for (int b = old; b < bodyCapacity; b++) {
+                elsewhereForce1[b] = new Vector3d();
+                elsewhereTorque1[b] = new Vector3d();
+            }
+        }
+        for (int b = 0; b < world.bodies.count; b++) {
+            narrowphase1.prepare(world.shapes[b]);
+        }
+        cutStale = true;
+        lastStepSplit = false;
+    }
+
+    /** The world stepped on one lane: the lanes' warm-start memory no longer follows the bodies. */
+    void steppedOnOneLane() {
+        lastStepSplit = false;
+    }
+
+    /** Whether the last step ran split. */
+    boolean lastStepSplit() {
+        return lastStepSplit;
+    }
+
+    /** Cuts the bodies again before the next step (one was taken out). */
+    void cutAgain() {
+        cutStale = true;
+    }
+
+    /**
+     * Runs one step on both lanes, or nothing and returns false when the step must run on one lane (more points
+     * than the budget: nothing has changed yet then).
+     */
+    boolean step(double dtS) {
+        PhysicsWorld w = world;
+        RigidBodies bodies = w.bodies;
+        StepContext context = w.context;
+        if (!lastStepSplit) {
+            lane0.matcher.forget();
+            lane1.matcher.forget();
+            boundary.matcher.forget();
+        }
+        if (cutStale || ++stepsSinceCut >= STEPS_PER_CUT) {
+            cut(bodies);
+        }
+        long stepStartNs = w.nanoTime();
+        long stageStartNs = stepStartNs;
+        stepSerial++;
+
+        // BROADPHASE: each lane refreshes its bodies' poses and bounds; lane 0 then finds the pairs and deals them.
+        handshake.post(REFRESH);
+        for (int k = 0; k < lane0Count; k++) {
+            w.refreshMovingBody(lane0Bodies[k], rotation0, rotationTransposed0, centre0);
+        }
+        awaitLane1();
+        w.findPairsOfBounds();
+        deal(bodies);
+        stageStartNs = w.endStage(StepStage.BROADPHASE, stageStartNs);
+
+        // NARROWPHASE: each lane its own pairs; lane 0 the boundary's too, and every pair's onsets.
+        handshake.post(NARROW);
+        Arrays.fill(importance0, 0);
+        boundary.found = w.collectContacts(boundary, boundary.pairs, boundary.pairCount, w.narrowphase, w.manifold,
+                -1, 0, importance0, w.pointCapacity);
+        boundary.findOnsets(bodies, boundary.onsets, w.velocityAMps, w.velocityBMps);
+        lane0.found = w.collectContacts(lane0, lane0.pairs, lane0.pairCount, w.narrowphase, w.manifold, -1, 0,
+                importance0, w.pointCapacity);
+        lane0.findOnsets(bodies, lane0.onsets, w.velocityAMps, w.velocityBMps);
+        awaitLane1();
+        if (lane0.found + lane1.found + boundary.found > w.pointCapacity) {
+            // The budget's rule (the most important points, then pair order) needs the whole list: one lane.
+            lastStepSplit = false;
+            return false;
+        }
+        stageStartNs = w.endStage(StepStage.NARROWPHASE, stageStartNs);
+        stageStartNs = w.endStage(StepStage.DEFORMABLE_CONTACTS, stageStartNs);
+
+        // PREPARE_CONTACTS to WARM_START: the boundary's rows first (they read both lanes' start-of-step velocities),
+        // then each lane its own, its forces, its warm start; the boundary's warm start after both.
+        handshake.post(PREPARE);
+        boundary.prepare(context, bodies);
+        handshake.boundaryPrepared(stepSerial);
+        lane0.lcp.prepare(context, bodies, lane0.points, lane0.byMode[ContactMode.LCP.ordinal()], lane0.previous);
+        stageStartNs = w.endStage(StepStage.PREPARE_CONTACTS, stageStartNs);
+        w.integrator.applyForces(context, bodies, lane0Bodies, lane0Count);
+        stageStartNs = w.endStage(StepStage.INTEGRATE_VELOCITIES, stageStartNs);
+        lane0.lcp.warmStart(context, bodies);
+        awaitLane1();
+        for (ContactModel model : boundary.models) {
+            model.warmStart(context, bodies);
+        }
+        stageStartNs = w.endStage(StepStage.WARM_START, stageStartNs);
+
+        // SOLVE: block Gauss–Seidel, the lanes in parallel then the boundary, mirrored on the way back.
+        solveVelocities(context, bodies);
+        for (ContactModel model : boundary.models) {
+            if (model != boundary.lcp) {
+                model.solveVelocities(context, bodies);
+            }
+        }
+        stageStartNs = w.endStage(StepStage.SOLVE, stageStartNs);
+
+        // INTEGRATE and CORRECT_POSITIONS.
+        handshake.post(POSITIONS);
+        w.integrator.integratePositions(context, bodies, lane0Bodies, lane0Count);
+        stageStartNs = w.endStage(StepStage.INTEGRATE, stageStartNs);
+        stageStartNs = w.endStage(StepStage.DEFORMABLE_INTEGRATE, stageStartNs);
+        w.integrator.clearPseudoVelocities(bodies, lane0Bodies, lane0Count);
+        lane0.lcp.markPseudoMoving(bodies, lane0Bodies, lane0Count);
+        boolean anyTarget = lane0.lcp.beginRelax(context, bodies);
+        awaitLane1();
+        anyTarget |= boundary.lcp.beginRelax(context, bodies) | laneAnyTarget;
+        relax(context, bodies, anyTarget);
+        for (ContactModel model : boundary.models) {
+            if (model != boundary.lcp) {
+                model.relax(context, bodies);
+            }
+        }
+        stageStartNs = w.endStage(StepStage.CORRECT_POSITIONS, stageStartNs);
+        for (ContactModel model : boundary.models) {
+            model.restitution(context, bodies);
+        }
+        stageStartNs = w.endStage(StepStage.RESTITUTION, stageStartNs);
+
+        // STORE_IMPULSES: each lane its own, the boundary's after both (it sums onto lane 1's bodies too).
+        base1 = lane0.points.count;
+        handshake.post(FINISH);
+        w.integrator.applyPseudoVelocities(context, bodies, lane0Bodies, lane0Count);
+        lane0.lcp.store(context, lane0.points);
+        lane0.matcher.record(lane0.points);
+        boundary.store(context);
+        ContactReport report = w.report;
+        report.zero(lane0Bodies, lane0Count);
+        report.add(lane0.points, 0, w.spheres, null, null, null);
+        boolean finite = w.statesFinite(lane0Bodies, lane0Count);
+        awaitLane1();
+        int boundaryBase = base1 + lane1.points.count;
+        report.add(boundary.points, boundaryBase, w.spheres, null, null, null);
+        for (int k = 0; k < sharedCount; k++) {
+            int body = sharedBodies[k];
+            report.addWrench(body, elsewhereForce1[body], elsewhereTorque1[body]);
+        }
+        report.viewCount(boundaryBase + boundary.points.count);
+        mergeOnsets(w.onsets);
+        w.lanesFinite = finite && laneFinite;
+        w.endStage(StepStage.STORE_IMPULSES, stageStartNs);
+        lastStepSplit = true;
+        return true;
+    }
+
+    /** The velocity sweeps of {@link LcpContactModel#solveVelocities} over the three groups, block by block. */
+    private void solveVelocities(StepContext context, RigidBodies bodies) {
+        int iterations = context.lcpIterations();
+        double tolerance = context.lcpTolerance();
+        boolean skipUnmoved = tolerance > 0.0;
+        lane0.lcp.beginSweeps(context, false);
+        boundary.lcp.beginSweeps(context, false);
+        // Lane 1 began its sweeps at the end of PREPARE and answered its largest normal impulse.
+        double thresholdNs = tolerance * Math.max(laneLargestNs,
+                Math.max(lane0.lcp.largestNormalImpulse(), boundary.lcp.largestNormalImpulse()));
+        int stride = lane0.lcp.rowCount() + lane1.lcp.rowCount() + boundary.lcp.rowCount() + 1;
+        int phase = 0;
+        int sweeps = 0;
+        double residualNs = 0.0;
+        // One budget for all the rows, as on one lane: checked between sweeps, and within one each group may use
+        // what is left (so a sweep can pass it by at most twice what was left).
+        long budgetVisits = LcpContactModel.budgetVisits(context.lcpSweepBudget(), stride - 1);
+        budgetReached = false;
+        while (sweeps < iterations) {
+            long used = (long) lane0.lcp.sweepVisits() + lane1.lcp.sweepVisits() + boundary.lcp.sweepVisits();
+            if (used >= budgetVisits) {
+                budgetReached = true;
+                break;
+            }
+            long left = budgetVisits - used;
+            lane0.lcp.sweepBudget(lane0.lcp.sweepVisits() + left);
+            boundary.lcp.sweepBudget(boundary.lcp.sweepVisits() + left);
+            laneBudgetVisits = lane1.lcp.sweepVisits() + left;
+            boolean backward = (sweeps & 1) == 1;
+            boolean visitAll = sweeps == 0 || !skipUnmoved;
+            lane0.lcp.sweepThreshold(thresholdNs);
+            boundary.lcp.sweepThreshold(thresholdNs);
+            sweepBackward = backward;
+            sweepVisitAll = visitAll;
+            sweepThresholdNs = thresholdNs;
+            double residual0;
+            double residualB;
+            if (!backward) {
+                sweepStamp = phase * stride;
+                handshake.post(VELOCITY_SWEEP);
+                residual0 = lane0.lcp.sweep(context, bodies, false, visitAll, false, phase * stride);
+                awaitLane1();
+                phase++;
+                residualB = boundary.lcp.sweep(context, bodies, false, visitAll, false, phase * stride);
+                phase++;
+            } else {
+                residualB = boundary.lcp.sweep(context, bodies, true, visitAll, false, phase * stride);
+                phase++;
+                sweepStamp = phase * stride;
+                handshake.post(VELOCITY_SWEEP);
+                residual0 = lane0.lcp.sweep(context, bodies, true, visitAll, false, phase * stride);
+                awaitLane1();
+                phase++;
+            }
+            sweeps++;
+            residualNs = Math.max(laneResidualNs, Math.max(residual0, residualB));
+            if (laneStopped || lane0.lcp.sweepStopped() || boundary.lcp.sweepStopped()) {
+                budgetReached = true;
+                break;
+            }
+            thresholdNs = tolerance * Math.max(laneLargestNs,
+                    Math.max(lane0.lcp.largestNormalImpulse(), boundary.lcp.largestNormalImpulse()));
+            if (residualNs <= thresholdNs) {
+                break;
+            }
+        }
+        lane0.lcp.endSweeps(sweeps, residualNs);
+        lane1.lcp.endSweeps(sweeps, residualNs);
+        boundary.lcp.endSweeps(sweeps, residualNs);
+    }
+
+    /** The position sweeps of {@link LcpContactModel#relax} over the three groups, block by block. */
+    private void relax(StepContext context, RigidBodies bodies, boolean anyTarget) {
+        int iterations = anyTarget ? context.positionIterations() : 0;
+        double stopMoveM = context.lcpTolerance() * context.settings().contactToleranceM();
+        double dt = context.dtS();
+        int sweeps = 0;
+        while (sweeps < iterations) {
+            boolean backward = (sweeps & 1) == 1;
+            sweepBackward = backward;
+            double move0;
+            double moveB;
+            if (!backward) {
+                handshake.post(POSITION_SWEEP);
+                move0 = lane0.lcp.relaxSweep(context, bodies, false, false);
+                awaitLane1();
+                moveB = boundary.lcp.relaxSweep(context, bodies, false, false);
+            } else {
+                moveB = boundary.lcp.relaxSweep(context, bodies, true, false);
+                handshake.post(POSITION_SWEEP);
+                move0 = lane0.lcp.relaxSweep(context, bodies, true, false);
+                awaitLane1();
+            }
+            sweeps++;
+            if (Math.max(laneMoveMps, Math.max(move0, moveB)) * dt <= stopMoveM) {
+                break;
+            }
+        }
+        lane0.lcp.endRelax(sweeps, false);
+        lane1.lcp.endRelax(sweeps, false);
+        boundary.lcp.endRelax(sweeps, false);
+    }
+
+    /** The solver figures of the step for the world's profile: rows, visits and flags summed, residuals the largest. */
+    void recordSolver(StepProfile profile) {
+        LcpContactModel a = lane0.lcp;
+        LcpContactModel b = lane1.lcp;
+        LcpContactModel c = boundary.lcp;
+        profile.recordSolver(a.rowCount() + b.rowCount() + c.rowCount(),
+                Math.max(a.lastResidualNs(), Math.max(b.lastResidualNs(), c.lastResidualNs())),
+                Math.max(a.lastPositionResidualNs(), Math.max(b.lastPositionResidualNs(),
+                        c.lastPositionResidualNs())),
+                a.lastVelocitySweeps(), a.lastVelocityVisits() + b.lastVelocityVisits() + c.lastVelocityVisits(),
+                budgetReached, a.lastPositionSweeps(),
+                false);
+    }
+
+    /** Rows of the last split step by group: lane 0, lane 1, boundary. */
+    int rows(int group) {
+        return (group == 0 ? lane0 : group == 1 ? lane1 : boundary).lcp.rowCount();
+    }
+
+    private void mergeOnsets(ContactOnsets out) {
+        out.clear();
+        appendOnsets(out, lane0.onsets, 0);
+        appendOnsets(out, lane1.onsets, base1);
+        appendOnsets(out, boundary.onsets, base1 + lane1.points.count);
+    }
+
+    private static void appendOnsets(ContactOnsets out, ContactOnsets from, int base) {
+        for (int k = 0; k < from.count(); k++) {
+            out.add(base + from.point(k), from.bodyA(k), from.bodyB(k), from.approachSpeedMps(k));
+        }
+    }
+
+    /**
+     * Deals the world's pairs of this step: an LCP pair whose dynamic bodies are all of one lane goes to that lane,
+     * every other pair (across the cut, or of another mode) to the boundary. Each list keeps the pair order.
+     */
+    private void deal(RigidBodies bodies) {
+        PhysicsWorld w = world;
+        int n0 = 0;
+        int n1 = 0;
+        int nb = 0;
+        int[] p0 = lane0.pairs;
+        int[] p1 = lane1.pairs;
+        int[] pb = boundary.pairs;
+        for (int k = 0; k < w.pairCount; k++) {
+            int a = w.pairBodyA[k];
+            int b = w.pairBodyB[k];
+            int lane = -2;
+            if (w.pairModes[k] == ContactMode.LCP) {
+                int la = bodies.dynamic[a] ? laneOf[a] : -1;
+                int lb = bodies.dynamic[b] ? laneOf[b] : -1;
+                lane = la < 0 ? lb : lb < 0 || lb == la ? la : -2;
+            }
+            if (lane == 0) {
+                p0[n0++] = k;
+            } else if (lane == 1) {
+                p1[n1++] = k;
+            } else {
+                pb[nb++] = k;
+            }
+        }
+        lane0.pairCount = n0;
+        lane1.pairCount = n1;
+        boundary.pairCount = nb;
+    }
+
+    /**
+     * Cuts the dynamic bodies in two by a plane across the wider of the horizontal axes of their spread, lane 0
+     * taking {@link #LANE_0_SHARE} of them (ties on the plane by body index). Every body not dynamic now is lane
+     * 0's to refresh and integrate, and shared for the report.
+     */
+    private void cut(RigidBodies bodies) {
+        cutStale = false;
+        stepsSinceCut = 0;
+        int n = bodies.count;
+        double minX = Double.POSITIVE_INFINITY;
+        double maxX = Double.NEGATIVE_INFINITY;
+        double minY = Double.POSITIVE_INFINITY;
+        double maxY = Double.NEGATIVE_INFINITY;
+        int dynamicCount = 0;
+        for (int b = 0; b < n; b++) {
+            if (bodies.dynamic[b]) {
+                Vector3d p = bodies.positionM[b];
+                minX = Math.min(minX, p.x);
+                maxX = Math.max(maxX, p.x);
+                minY = Math.min(minY, p.y);
+                maxY = Math.max(maxY, p.y);
+                dynamicCount++;
+            }
+        }
+        boolean alongY = maxY - minY >= maxX - minX;
+        int m = 0;
+        for (int b = 0; b < n; b++) {
+            if (bodies.dynamic[b]) {
+                Vector3d p = bodies.positionM[b];
+                cutScratch[m++] = alongY ? p.y : p.x;
+            }
+        }
+        int quota0 = (int) Math.round(LANE_0_SHARE * dynamicCount);
+        double plane = quota0 < m ? select(cutScratch, m, quota0) : Double.POSITIVE_INFINITY;
+        int below = 0;
+        for (int k = 0; k < m; k++) {
+            if (cutScratch[k] < plane) {
+                below++;
+            }
+        }
+        int tiesToLane0 = quota0 - below;
+        lane0Count = 0;
+        lane1Count = 0;
+        sharedCount = 0;
+        for (int b = 0; b < n; b++) {
+            if (!bodies.dynamic[b]) {
+                laneOf[b] = -1;
+                shared[b] = true;
+                sharedBodies[sharedCount++] = b;
+                continue;
+            }
+            shared[b] = false;
+            double c = alongY ? bodies.positionM[b].y : bodies.positionM[b].x;
+            boolean toLane0 = c < plane || c == plane && tiesToLane0-- > 0;
+            laneOf[b] = toLane0 ? 0 : 1;
+            if (toLane0) {
+                lane0Bodies[lane0Count++] = b;
+            } else {
+                lane1Bodies[lane1Count++] = b;
+            }
+        }
+        for (int k = 0; k < sharedCount; k++) {
+            lane0Bodies[lane0Count++] = sharedBodies[k];
+        }
+    }
+
+    /** The k-th smallest of {@code values[0 .. n − 1]} (0-based), reordering them: Hoare's selection. */
+    static double select(double[] values, int n, int k) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo < hi) {
+            double pivot = values[(lo + hi) >>> 1];
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (values[i] < pivot) {
+                    i++;
+                }
+                while (values[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    double t = values[i];
+                    values[i] = values[j];
+                    values[j] = t;
+                    i++;
+                    j--;
+                }
+            }
+            if (k <= j) {
+                hi = j;
+            } else if (k >= i) {
+                lo = i;
+            } else {
+                return values[k];
+            }
+        }
+        return values[k];
+    }
+
+    public static final long[] DEBUG_LANE1_NS = new long[8];
+    public static final long[] DEBUG_WAIT_NS = new long[8];
+
+    private void awaitLane1() {
+        long t0 = System.nanoTime();
+        Throwable failure = handshake.await();
+        DEBUG_WAIT_NS[handshake.phase] += System.nanoTime() - t0;
+        if (failure != null) {
+            throw new IllegalStateException("physics lane 1 failed: " + failure, failure);
+        }
+    }
+
+    /** Lane 1's part of a phase; runs on its thread, between lane 0's post and await. */
+    private void runPhase(int phase) {
+        PhysicsWorld w = world;
+        RigidBodies bodies = w.bodies;
+        StepContext context = w.context;
+        switch (phase) {
+            case REFRESH:
+                for (int k = 0; k < lane1Count; k++) {
+                    w.refreshMovingBody(lane1Bodies[k], rotation1, rotationTransposed1, centre1);
+                }
+                break;
+            case NARROW:
+                Arrays.fill(importance1, 0);
+                lane1.found = w.collectContacts(lane1, lane1.pairs, lane1.pairCount, narrowphase1, manifold1, -1, 0,
+                        importance1, w.pointCapacity);
+                lane1.findOnsets(bodies, lane1.onsets, velocityA1, velocityB1);
+                break;
+            case PREPARE:
+                lane1.lcp.prepare(context, bodies, lane1.points, lane1.byMode[ContactMode.LCP.ordinal()],
+                        lane1.previous);
+                // The boundary's rows read this lane's start-of-step velocities: wait for them before the forces.
+                handshake.awaitBoundaryPrepared(stepSerial);
+                integrator1.applyForces(context, bodies, lane1Bodies, lane1Count);
+                lane1.lcp.warmStart(context, bodies);
+                lane1.lcp.beginSweeps(context, false);
+                laneLargestNs = lane1.lcp.largestNormalImpulse();
+                break;
+            case VELOCITY_SWEEP:
+                lane1.lcp.sweepThreshold(sweepThresholdNs);
+                lane1.lcp.sweepBudget(laneBudgetVisits);
+                laneResidualNs = lane1.lcp.sweep(context, bodies, sweepBackward, sweepVisitAll, false, sweepStamp);
+                laneLargestNs = lane1.lcp.largestNormalImpulse();
+                laneStopped = lane1.lcp.sweepStopped();
+                break;
+            case POSITIONS:
+                integrator1.integratePositions(context, bodies, lane1Bodies, lane1Count);
+                integrator1.clearPseudoVelocities(bodies, lane1Bodies, lane1Count);
+                lane1.lcp.markPseudoMoving(bodies, lane1Bodies, lane1Count);
+                laneAnyTarget = lane1.lcp.beginRelax(context, bodies);
+                break;
+            case POSITION_SWEEP:
+                laneMoveMps = lane1.lcp.relaxSweep(context, bodies, sweepBackward, false);
+                break;
+            case FINISH:
+                integrator1.applyPseudoVelocities(context, bodies, lane1Bodies, lane1Count);
+                lane1.lcp.store(context, lane1.points);
+                lane1.matcher.record(lane1.points);
+                ContactReport report = w.report;
+                report.zero(lane1Bodies, lane1Count);
+                for (int k = 0; k < sharedCount; k++) {
+                    elsewhereForce1[sharedBodies[k]].zero();
+                    elsewhereTorque1[sharedBodies[k]].zero();
+                }
+                report.add(lane1.points, base1, w.spheres, shared, elsewhereForce1, elsewhereTorque1, force1, torque1);
+                laneFinite = w.statesFinite(lane1Bodies, lane1Count);
+                break;
+            default:
+                throw new IllegalStateException("unknown phase " + phase);
+        }
+    }
+
+    /**
+     * The two lanes' meeting points: lane 0 posts a phase (a sequence number, written after the phase's inputs),
+     * lane 1 runs it and answers (its sequence number, written after its outputs). Both spin; lane 1 parks after
+     * about {@link #SPINS_BEFORE_PARK} idle spins, and lane 0 unparks it. Volatile reads and writes order the data
+     * both ways.
+     */
+    static final class Handshake {
+        static final int STOP = -1;
+        private static final int SPINS_BEFORE_PARK = 1 << 16;
+
+        private volatile int phase;
+        private volatile int posted;
+        private volatile int answered;
+        private volatile boolean parked;
+        private volatile int boundaryPreparedSerial;
+        private volatile Throwable failure;
+        private volatile Thread lane1;
+
+        void post(int value) {
+            phase = value;
+            posted = posted + 1;
+            if (parked) {
+                LockSupport.unpark(lane1);
+            }
+        }
+
+        Throwable await() {
+            int expected = posted;
+            while (answered != expected) {
+                Thread.onSpinWait();
+            }
+            Throwable f = failure;
+            failure = null;
+            return f;
+        }
+
+        void boundaryPrepared(int serial) {
+            boundaryPreparedSerial = serial;
+        }
+
+        void awaitBoundaryPrepared(int serial) {
+            while (boundaryPreparedSerial != serial) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Lane 1's thread: waits for a phase, runs it on the lanes if they are still there, answers. */
+    private static final class Lane1 implements Runnable {
+        private final Handshake handshake;
+        private final WeakReference<StepLanes> lanes;
+
+        Lane1(Handshake handshake, WeakReference<StepLanes> lanes) {
+            this.handshake = handshake;
+            this.lanes = lanes;
+        }
+
+        @Override
+        public void run() {
+            Handshake h = handshake;
+            h.lane1 = Thread.currentThread();
+            // Posts count from 0: one made before this thread ran is still seen.
+            int seen = 0;
+            while (true) {
+                int spins = 0;
+                while (h.posted == seen) {
+                    if (++spins < Handshake.SPINS_BEFORE_PARK) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    h.parked = true;
+                    if (h.posted == seen) {
+                        LockSupport.parkNanos(this, 1_000_000_000L);
+                    }
+                    h.parked = false;
+                    spins = 0;
+                    if (h.posted == seen && lanes.get() == null) {
+                        return;
+                    }
+                }
+                seen = h.posted;
+                int phase = h.phase;
+                if (phase == Handshake.STOP) {
+                    h.answered = seen;
+                    return;
+                }
+                StepLanes owner = lanes.get();
+                if (owner == null) {
+                    return;
+                }
+                try {
+                    long t0 = System.nanoTime();
+                    owner.runPhase(phase);
+                    DEBUG_LANE1_NS[phase] += System.nanoTime() - t0;
+                } catch (Throwable t) {
+                    h.failure = t;
+                }
+                owner = null;
+                h.answered = seen;
+            }
+        }
+    }
+}
