@@ -29,8 +29,10 @@ final class ContactGroup {
     /** Per mode, by ordinal: the points of this step that are that mode's, in the narrowphase's order. */
     final PointIndices[] byMode = new PointIndices[ContactMode.count()];
     final LcpContactModel lcp;
-    /** A lane's group only: the slots of the world's pair list it takes this step, increasing. */
-    int[] pairs = new int[0];
+    /** A lane's group only: its pairs of this step (bodies A and B, mode), in pair order. */
+    int[] pairA = new int[0];
+    int[] pairB = new int[0];
+    ContactMode[] pairMode = new ContactMode[0];
     int pairCount;
     /** A lane's group only: the points its narrowphase found this step, stored or not (the pool may be full). */
     int found;
@@ -107,6 +109,14 @@ final class ContactGroup {
         }
     }
 
+    /** Appends a pair (its bodies in A/B roles and its mode) to this lane's group. */
+    void addPair(int a, int b, ContactMode mode) {
+        pairA[pairCount] = a;
+        pairB[pairCount] = b;
+        pairMode[pairCount] = mode;
+        pairCount++;
+    }
+
     /** Sizes the pool, the match and the per-mode lists for {@code maxPoints}. Allocates. */
     void reservePoints(int maxPoints, int maxPairs) {
         points.ensureCapacity(maxPoints);
@@ -117,8 +127,10 @@ final class ContactGroup {
         for (PointIndices indices : byMode) {
             indices.reserve(maxPoints);
         }
-        if (pairs.length < maxPairs) {
-            pairs = new int[maxPairs];
+        if (pairA.length < maxPairs) {
+            pairA = new int[maxPairs];
+            pairB = new int[maxPairs];
+            pairMode = new ContactMode[maxPairs];
         }
         pairCount = 0;
     }

@@ -126,6 +126,11 @@ final class DynamicTreePairFinder implements CandidatePairFinder {
         write(boundsM, movable, dest);
     }
 
+    /** Forgets every body and pair: the next {@link #findPairs} registers them again (its bodies were renumbered). */
+    void forget() {
+        reset(registered);
+    }
+
     // ---- Registration (scene set-up) ---------------------------------------------------------------------
 
     private boolean flagsChanged(boolean[] movable, boolean[] priority, int bodyCount) {

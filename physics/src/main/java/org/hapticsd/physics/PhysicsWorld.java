@@ -94,7 +94,7 @@ public final class PhysicsWorld {
     private String[] names = new String[0];
     Shape[] shapes = new Shape[0];
     private Material[] materials = new Material[0];
-    private boolean[] tools = new boolean[0];
+    boolean[] tools = new boolean[0];
     boolean[] spheres = new boolean[0];
     boolean[] movable = new boolean[0];
     private int toolCount;
@@ -1105,7 +1105,8 @@ public final class PhysicsWorld {
         sleep.update(dtS, candidates, modes);
         StringBuilder lost = lanesFinite ? null : takeOutNonFiniteBodies();
         lanes.recordSolver(profile);
-        profile.recordContacts(candidates.count, candidates.dropped, 0);
+        // A split step runs only when neither lane's tree dropped a pair nor the narrowphase a point.
+        profile.recordContacts(lanes.candidatePairs(), 0, 0);
         profile.recordDropped(false);
         pace.learn(profile, pairCount);
         if (lost != null) {
@@ -1508,6 +1509,15 @@ public final class PhysicsWorld {
     int collectContacts(ContactGroup group, int[] pairList, int listCount, ShapePairTest test,
                         ContactManifold manifold, int thresholdBin, int thresholdRoom, int[] byImportance,
                         int capacity) {
+        return collectContacts(group, pairBodyA, pairBodyB, pairModes, pairList, listCount, test, manifold,
+                thresholdBin, thresholdRoom, byImportance, capacity);
+    }
+
+    /** {@link #collectContacts(ContactGroup, int[], int, ShapePairTest, ContactManifold, int, int, int[], int)} over
+     * the pairs of these arrays (a lane's own), by {@code pairList} or all {@code listCount} of them if null. */
+    int collectContacts(ContactGroup group, int[] pairBodyA, int[] pairBodyB, ContactMode[] pairModes,
+                        int[] pairList, int listCount, ShapePairTest test, ContactManifold manifold,
+                        int thresholdBin, int thresholdRoom, int[] byImportance, int capacity) {
         ContactPoints p = group.points;
         group.beginCollect();
         boolean firstPass = thresholdBin < 0;
@@ -1636,12 +1646,12 @@ public final class PhysicsWorld {
      * Whether a pair can ever be tested: its configured mode is not NONE, and a dynamic body or a tool is in it. By
      * body type, not by the per-step flags: a sleeping body's pairs must still reach the step, to wake it.
      */
-    private boolean everTested(int a, int b) {
+    boolean everTested(int a, int b) {
         return modes.resolve(a, b) != ContactMode.NONE
             && (bodies.type[a] == BodyType.DYNAMIC || bodies.type[b] == BodyType.DYNAMIC || tools[a] != tools[b]);
     }
 
-    private ContactMode effectiveMode(int a, int b) {
+    ContactMode effectiveMode(int a, int b) {
         return effectiveMode(a, b, bodies.dynamic[a], bodies.dynamic[b]);
     }
 
@@ -1658,7 +1668,7 @@ public final class PhysicsWorld {
     }
 
     /** 0 tool, 1 dynamic, 2 kinematic, 3 static: body A of a contact is the one with the lower rank. */
-    private int mobilityRank(int body) {
+    int mobilityRank(int body) {
         if (tools[body]) {
             return 0;
         }
