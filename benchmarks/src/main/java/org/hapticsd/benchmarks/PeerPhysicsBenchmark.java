@@ -19,7 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One physics step of the same scene in our engine, ode4j and Bullet ({@link PeerScene}, {@link PeerEngine}),
- * each step timed on its own (sample time: the targets are percentiles of the step, not a throughput).
+ * each step timed on its own (sample time: the targets are percentiles of the step, not a throughput). Ours runs
+ * twice: {@code ours} on one thread, as the real-time loop steps it, and {@code ours-2lanes} with each step split
+ * over two threads ({@code PhysicsWorld.setStepLanes(2)}, for offline runs).
  *
  * <p>Only steps of a scene's timed window are measured: an episode builds the scene and settles it for
  * {@link PeerScene#SETTLE_S} in the untimed per-invocation setup, then its next {@link PeerScene#TIMED_S} of steps
@@ -28,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The parameter of the engine is called {@code world} (what each library steps: our {@code PhysicsWorld},
  * ODE's {@code DWorld}, Bullet's {@code btDiscreteDynamicsWorld}) because JMH runs the combinations in the order
- * of the parameters' names: {@code scene} before {@code world} runs the three engines of a scene one after the
+ * of the parameters' names: {@code scene} before {@code world} runs the engines of a scene one after the
  * other, minutes apart, so that on a shared machine the ratios compare engines measured under the same load.
  *
  * <p>Penetration and the ratios come from {@link PeerPhysicsReport}, which runs this benchmark.
@@ -56,7 +58,7 @@ public class PeerPhysicsBenchmark {
     @Param({"stack-10", "pile-200", "pile-50", "pile-100", "pile-400", "pile-800"})
     public String scene;
 
-    @Param({"ours", "ode4j", "bullet"})
+    @Param({"ours", "ours-2lanes", "ode4j", "bullet"})
     public String world;
 
     private PeerScene peerScene;

@@ -46,6 +46,8 @@ import org.openjdk.jmh.util.Statistics;
  */
 public final class PeerPhysicsReport {
     private static final String OURS = "ours";
+    /** Our engine with each step split over two threads ({@code PhysicsWorld.setStepLanes(2)}). */
+    private static final String OURS_TWO_LANES = "ours-2lanes";
     private static final String BULLET = "bullet";
     private static final String PILE = "pile-";
     /** The targets. */
@@ -239,9 +241,19 @@ public final class PeerPhysicsReport {
 
     private static void printTargets(PrintStream out, List<String> scenes, List<String> engines,
                                      Map<String, Statistics> times, Map<String, Double> slopes) {
-        Statistics ours = times.get(key(TARGET_SCENE, OURS));
+        for (String mine : List.of(OURS, OURS_TWO_LANES)) {
+            if (engines.contains(mine)) {
+                printTargets(out, mine, scenes, times, slopes);
+            }
+        }
+    }
+
+    /** The targets for one of our engines: {@code ours}, or {@code ours-2lanes} (each step on two threads). */
+    private static void printTargets(PrintStream out, String mine, List<String> scenes, Map<String, Statistics> times,
+                                     Map<String, Double> slopes) {
+        Statistics ours = times.get(key(TARGET_SCENE, mine));
         Statistics bullet = times.get(key(TARGET_SCENE, BULLET));
-        out.println("Targets (ours):");
+        out.println("Targets (" + mine + "):");
         if (ours != null) {
             double p50 = ours.getPercentile(50);
             out.printf(Locale.ROOT, "- %s p50 <= %.0f µs: %s µs, %s%n", TARGET_SCENE, TARGET_P50_US, format(p50),
@@ -252,7 +264,7 @@ public final class PeerPhysicsReport {
                     TARGET_RATIO_TO_BULLET, ratio, verdict(ratio <= TARGET_RATIO_TO_BULLET));
             }
         }
-        Double slope = slopes.get(OURS);
+        Double slope = slopes.get(mine);
         if (slope != null) {
             List<Integer> sizes = scenes.stream().filter(s -> s.startsWith(PILE)).map(PeerPhysicsReport::spheres)
                 .sorted().toList();
@@ -265,14 +277,12 @@ public final class PeerPhysicsReport {
                     + "100, 200, 400, 800 only)%n", sizes, slope);
             }
         }
-        if (engines.contains(OURS)) {
-            for (String scene : scenes) {
-                Statistics t = times.get(key(scene, OURS));
-                if (t != null) {
-                    double tail = t.getPercentile(99) / t.getPercentile(50);
-                    out.printf(Locale.ROOT, "- %s p99 <= %.0f x p50: %.2f x, %s%n", scene, TARGET_P99_OVER_P50, tail,
-                        verdict(tail <= TARGET_P99_OVER_P50));
-                }
+        for (String scene : scenes) {
+            Statistics t = times.get(key(scene, mine));
+            if (t != null) {
+                double tail = t.getPercentile(99) / t.getPercentile(50);
+                out.printf(Locale.ROOT, "- %s p99 <= %.0f x p50: %.2f x, %s%n", scene, TARGET_P99_OVER_P50, tail,
+                    verdict(tail <= TARGET_P99_OVER_P50));
             }
         }
     }

@@ -39,7 +39,13 @@ final class OursEngine implements PeerEngine {
     private final Vector3d position = new Vector3d();
     private final int firstDynamic;
 
+    /** One lane, or what {@code -Dlanes} asks for (the probes' switch, see {@link PhysicsWorld#setStepLanes}). */
     OursEngine(PeerScene scene) {
+        this(scene, Integer.getInteger("lanes", 1));
+    }
+
+    /** Steps on {@code lanes} lanes ({@link PhysicsWorld#setStepLanes}: 1, or 2 for {@code ours-2lanes}). */
+    OursEngine(PeerScene scene, int lanes) {
         world = new PhysicsWorld(PROBE_SETTINGS);
         world.setGravity(new Vector3d(0.0, 0.0, -PeerScene.GRAVITY_MPS2));
         world.setSceneContactMode(ContactMode.LCP);
@@ -66,8 +72,7 @@ final class OursEngine implements PeerEngine {
                 mass.inertiaKgM2(inertia), material);
         }
         world.setContactBudget(ContactBudget.forScene(world.bodyCount(), statics, 0));
-        // Experiments only: -Dlanes=2 splits each step over two threads (PhysicsWorld.setStepLanes).
-        world.setStepLanes(Integer.getInteger("lanes", 1));
+        world.setStepLanes(lanes);
     }
 
     /** The engine's world, for probes that read its {@link StepProfile}. */

@@ -28,10 +28,12 @@ public interface PeerEngine extends AutoCloseable {
     /** The engines of the benchmark, by the names used in its parameters. */
     static PeerEngine create(String engine, PeerScene scene) {
         return switch (engine) {
-            case "ours" -> new OursEngine(scene);
+            case "ours" -> new OursEngine(scene, 1);
+            case "ours-2lanes" -> new OursEngine(scene, 2);
             case "ode4j" -> new Ode4jEngine(scene);
             case "bullet" -> new BulletEngine(scene);
-            default -> throw new IllegalArgumentException("engine '" + engine + "': expected ours, ode4j or bullet");
+            default -> throw new IllegalArgumentException("engine '" + engine
+                + "': expected ours, ours-2lanes, ode4j or bullet");
         };
     }
 }
