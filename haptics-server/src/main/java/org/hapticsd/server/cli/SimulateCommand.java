@@ -47,9 +47,17 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         description = "Also record every tick to FILE (format: docs/recording.md).")
     Path recordFile;
 
+    @Option(names = "--lanes", paramLabel = "N", defaultValue = "1",
+        description = "Threads per physics step: 1 (default), or 2 to split each step of a large scene over two "
+            + "threads (the same run every time, but not the same numbers as one; docs/performance.md).")
+    int lanes;
+
     @Override
     public Integer call() {
         LoopOptions.positiveSeconds("--duration", durationS);
+        if (lanes != 1 && lanes != 2) {
+            throw new UsageException("--lanes " + lanes + ": must be 1 or 2");
+        }
         BuiltScene scene = options.loadScene();
         int rateHz = options.rateHz(scene);
         checkOutputDirectory(out);
@@ -81,6 +89,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         }
         LoopAssembly assembly = simulatedAssembly(scene, device, rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
+        loop.setStepLanes(lanes);
         if (recorder != null) {
             loop.setTickSink(recorder);
         }
@@ -126,6 +135,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             // column showed it.
             parent.out().println("contacts dropped (contact budget full): " + last.droppedPairsTotal + " pairs, "
                 + last.droppedPointsTotal + " points (docs/scenes.md, contact budget)");
+        }
+        if (lanes == 2) {
+            // Whether the split happened: a scene too small for it, or a step that could not split, ran on one.
+            parent.out().printf(Locale.ROOT, "physics: %d of %d steps split over two lanes%s%n", loop.splitSteps(),
+                ticks, loop.splitSteps() == ticks ? "" : " (a step runs on one with fewer than 64 dynamic bodies, "
+                    + "deformable or held bodies, sleeping on, more contacts than the budget, or a body crossing the "
+                    + "cut; docs/performance.md)");
         }
         assembly.safety().endOfRunLines().forEach(parent.out()::println);
         if (assembly.loop().passivitySummary() != null) {

@@ -77,6 +77,9 @@ public final class HapticLoop implements LoopControl {
     private final PhysicsBudget physicsBudget;
     /** Whether the step's wall-clock time is judged against the tick (not on simulated time: see the setter). */
     private boolean judgePhysicsBudget = true;
+    /** Lanes each world steps on ({@link #setStepLanes}), and how many steps ran split. */
+    private int stepLanes = 1;
+    private long splitSteps;
     private long droppedPairsTotal;
     private long droppedPointsTotal;
     private long physicsOverBudgetTicks;
@@ -295,6 +298,9 @@ public final class HapticLoop implements LoopControl {
             } else {
                 world.step(dtS);
                 stepped = true;
+                if (world.lastStepSplit()) {
+                    splitSteps++;
+                }
             }
         }
         long cpuNs = onCpuTime ? stepBudgetClock.nanoTime() - cpuStartNs : 0L;
@@ -768,7 +774,12 @@ public final class HapticLoop implements LoopControl {
 
     private void takeScene(HapticScene scene) {
         this.scene = scene;
+        if (world != null && world != scene.world()) {
+            // The old world's second lane, if it had one, ends with it.
+            world.setStepLanes(1);
+        }
         world = scene.world();
+        world.setStepLanes(stepLanes);
         toolBody = scene.toolBody();
         mapping = scene.mapping();
         transients = scene.transients();
@@ -792,8 +803,25 @@ public final class HapticLoop implements LoopControl {
         this.tickSink = sink == null ? TickSink.NONE : sink;
     }
 
+    /**
+     * Steps each world of this loop, the current and any that replaces it, on {@code lanes} lanes
+     * ({@link PhysicsWorld#setStepLanes}): 2 only for a loop on simulated time ({@code simulate}), whose steps have
+     * no deadline; a wall-clock loop's steps always run on one. Call on the thread that drives the loop, before it
+     * ticks.
+     */
+    public void setStepLanes(int lanes) {
+        world.setStepLanes(lanes);
+        stepLanes = lanes;
+    }
+
+    /** Steps so far that ran split over two lanes ({@link #setStepLanes}). */
+    public long splitSteps() {
+        return splitSteps;
+    }
+
     /** Commands zero force and closes the device. Called once when the loop stops, on the loop thread. */
     public void shutdown() {
+        world.setStepLanes(1);
         try {
             device.commandForce(0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
         } catch (RuntimeException e) {
