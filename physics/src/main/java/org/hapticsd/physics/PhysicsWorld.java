@@ -39,7 +39,8 @@ import org.joml.Vector3dc;
  *
  * <h2>Threading</h2>
  * Not thread-safe. One thread (the real-time loop) owns the world: other threads hand scene changes to that
- * thread rather than call in.
+ * thread rather than call in. With {@link #setStepLanes}{@code (2)} a plain step of a large scene is split over
+ * that thread and a second one the world keeps; the step still returns only when both are done.
  *
  * <h2>Frames and units</h2>
  * One world frame, SI units (metres, kilograms, seconds, newtons, newton-metres). Bodies are numbered 0, 1, 2, …
@@ -1108,7 +1109,7 @@ public final class PhysicsWorld {
         // A split step runs only when neither lane's tree dropped a pair nor the narrowphase a point.
         profile.recordContacts(lanes.candidatePairs(), 0, 0);
         profile.recordDropped(false);
-        pace.learn(profile, pairCount);
+        pace.learn(profile, lanes.candidatePairs());
         if (lost != null) {
             lanes.cutAgain();
             throw new BodyStateLostException(lost + ": state no longer finite (NaN or infinite) after this step; "

@@ -320,7 +320,7 @@ public final class LcpContactModel implements ContactModel {
                 sweepDeadlineReached = true;
                 break;
             }
-            residualNs = sweep(context, bodies, (sweeps & 1) == 1, sweeps == 0 || !skipUnmoved, sweeps > 0,
+            residualNs = sweep(context, bodies, (sweeps & 1) == 1, sweeps == 0 || !skipUnmoved, true, sweeps > 0,
                     sweepVisits);
             sweeps++;
             if (sweepBudgetReached || sweepDeadlineReached) {
@@ -350,11 +350,6 @@ public final class LcpContactModel implements ContactModel {
         sweepVisits = 0;
     }
 
-    /** The tolerance the sweeps' skip test and marks compare a body's summed change with, N·s. */
-    public void sweepThreshold(double thresholdNs) {
-        sweepThresholdNs = thresholdNs;
-    }
-
     /** Point visits of the velocity sweeps so far in this step. */
     public int sweepVisits() {
         return sweepVisits;
@@ -375,15 +370,16 @@ public final class LcpContactModel implements ContactModel {
 
     /**
      * One velocity sweep over the rows, forward or backward, see {@link #solveVelocities}. A visit is stamped
-     * {@code firstStamp + 1}, {@code + 2}, …: the one-lane step passes the visits so far (one count over the whole
-     * step); lanes sharing their marks pass a base per phase that is larger than any stamp of an earlier phase.
+     * {@code firstStamp + 1}, {@code + 2}, …: the visits so far in the step (its stamps only matter with
+     * {@code markMoves}, for the skip test of a later sweep).
      *
      * @param visitAll       visit every row (the first sweep, or no tolerance)
+     * @param markMoves      mark the bodies each visit moves, for the skip test of the sweeps that follow
      * @param checkDeadline  read the step's deadline every {@code 128} visits
      * @return the largest {@code |Δλ|} of the rows visited, N·s
      */
     public double sweep(StepContext context, RigidBodies bodies, boolean backward, boolean visitAll,
-                        boolean checkDeadline, int firstStamp) {
+                        boolean markMoves, boolean checkDeadline, int firstStamp) {
         double thresholdNs = sweepThresholdNs;
         double residualNs = 0.0;
         int stamp = firstStamp;
@@ -415,11 +411,13 @@ public final class LcpContactModel implements ContactModel {
             visit++;
             stamp++;
             rowSolvedAt[r] = stamp;
-            if (c.dynamicA) {
-                accumulateChange(c.bodyA, changeNs, thresholdNs, stamp);
-            }
-            if (c.dynamicB) {
-                accumulateChange(c.bodyB, changeNs, thresholdNs, stamp);
+            if (markMoves) {
+                if (c.dynamicA) {
+                    accumulateChange(c.bodyA, changeNs, thresholdNs, stamp);
+                }
+                if (c.dynamicB) {
+                    accumulateChange(c.bodyB, changeNs, thresholdNs, stamp);
+                }
             }
             residualNs = Math.max(residualNs, changeNs);
         }
