@@ -394,9 +394,10 @@ final class StepLanes {
      * row in every sweep, with the one-lane step's early stop (no row changed by more than the tolerance of the
      * largest normal impulse) and one visit budget for all the rows. Not its skip test (a row whose bodies did not
      * move is not visited again): measured on {@code pile-800} with the test working across the lanes by stamps per
-     * phase, 89 % of the steps needed position sweeps (none on one lane, none without the skip) and the mean
-     * penetration was 0.067 mm against one lane's 0.047; the cause was not found, and the split without the skip
-     * was no slower (best of three runs: 405 against 449 µs).
+     * phase, 91 % of the steps from 3 s needed position sweeps (none on one lane, none without the skip) and the
+     * mean penetration was 0.067 mm against one lane's 0.047. Skipping on the lanes' rows only, the boundary's all
+     * visited, still needed them in 99 % of the steps from 10 s. The cause was not found (docs/performance.md,
+     * "Thirty-sixth session"); without the skip, the large pile's sweeps visit every row.
      */
     private void solveVelocities(StepContext context, RigidBodies bodies) {
         int iterations = context.lcpIterations();
