@@ -1456,7 +1456,7 @@ public final class PhysicsWorld {
         }
     }
 
-    /** Whether the state of each dynamic body of {@code list[0 .. count − 1]} is finite: a lane's part of the check. */
+    /** Whether each dynamic body of {@code list[0 .. count − 1]} has a finite state: a lane's part of the check. */
     boolean statesFinite(int[] list, int count) {
         for (int k = 0; k < count; k++) {
             int body = list[k];

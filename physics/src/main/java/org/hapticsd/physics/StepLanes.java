@@ -24,11 +24,11 @@ import org.joml.Vector3d;
  * follows and the measurements behind it.
  *
  * <h2>What changes against one lane</h2>
- * The answer is deterministic (the same scene gives the same bits on every run and machine) but not the one-lane
- * step's bits: the rows are visited in another order, and a sum over a body's points comes in another order. Each
- * sweep visits the lane-0 and lane-1 rows (in parallel, their bodies are disjoint), then the boundary rows; the
- * backward sweep mirrors it. Every row is visited in every sweep (see {@link #solveVelocities}); the position sweeps
- * share the per-body pseudo-motion marks. {@link PhysicsWorld#contact(int)} lists lane 0's points, then lane 1's, then the
+ * The answer is deterministic (the same scene gives the same bits on every run and machine) but not the one-lane step's
+ * bits: the rows are visited in another order, and a sum over a body's points comes in another order. Each sweep visits
+ * the lane-0 and lane-1 rows (in parallel, their bodies are disjoint), then the boundary rows; the backward sweep
+ * mirrors it. Every row is visited in every sweep (see {@link #solveVelocities}); the position sweeps share the
+ * per-body pseudo-motion marks. {@link PhysicsWorld#contact(int)} lists lane 0's points, then lane 1's, then the
  * boundary's, each by pair.
  *
  * <h2>What falls back to one lane</h2>
@@ -808,11 +808,10 @@ final class StepLanes {
     }
 
     /**
-     * The two lanes' meeting points: lane 0 posts a phase (a sequence number, written after the phase's inputs),
-     * lane 1 runs it and answers (its sequence number, written after its outputs). Within a step both spin
-     * ({@link #pause}); between steps lane 1 spins, then yields ({@link #idle}), then parks after
-     * {@link #SPINS_BEFORE_PARK} turns (milliseconds without a step), and lane 0 unparks it. Volatile reads and writes order the data
-     * both ways.
+     * The two lanes' meeting points: lane 0 posts a phase (a sequence number, written after the phase's inputs), lane 1
+     * runs it and answers (its sequence number, written after its outputs). Within a step both spin ({@link #pause});
+     * between steps lane 1 spins, then yields ({@link #idle}), then parks after {@link #SPINS_BEFORE_PARK} turns
+     * (milliseconds without a step), and lane 0 unparks it. Volatile reads and writes order the data both ways.
      */
     static final class Handshake {
         static final int STOP = -1;

@@ -3,9 +3,6 @@ package org.hapticsd.physics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.hapticsd.physics.dynamics.SolidInertia;
-import org.joml.Matrix3d;
-import org.joml.Quaterniond;
 import org.joml.Vector3d;
 import org.junit.jupiter.api.Test;
 
@@ -170,37 +167,8 @@ class LcpSweepBudgetTest {
         return destN;
     }
 
-    /** The floor, four walls of a 0.5 m box, and 7 × 7 × 4 spheres in layers 12 cm apart, each grid shifted by 1 cm. */
+    /** {@link BoxPile} of 10 cm spheres of 1 kg: the layers overlap as they land. */
     private static PhysicsWorld pile(ContactSettings settings) {
-        PhysicsWorld world = new PhysicsWorld(settings);
-        world.setGravity(new Vector3d(0.0, 0.0, -9.81));
-        Material material = new Material(0.0, 0.5, 0.5);
-        Quaterniond identity = new Quaterniond();
-        world.addStaticBody("floor", new PlaneShape(new Vector3d(0.0, 0.0, 1.0)), new Vector3d(), identity, material);
-        double halfInsideM = 0.25;
-        double wallHalfM = 0.05;
-        for (int side = 0; side < 4; side++) {
-            double offsetM = halfInsideM + wallHalfM;
-            double x = side == 0 ? offsetM : side == 1 ? -offsetM : 0.0;
-            double y = side == 2 ? offsetM : side == 3 ? -offsetM : 0.0;
-            BoxShape wall = side < 2 ? new BoxShape(wallHalfM, halfInsideM + 2 * wallHalfM, 0.5)
-                    : new BoxShape(halfInsideM + 2 * wallHalfM, wallHalfM, 0.5);
-            world.addStaticBody("wall" + side, wall, new Vector3d(x, y, 0.5), identity, material);
-        }
-        Matrix3d inertia = SolidInertia.sphere(MASS_KG, RADIUS_M, new Matrix3d());
-        double pitchM = 0.065;
-        for (int layer = 0; layer < LAYERS; layer++) {
-            double shiftM = (layer % 2) * 0.01;
-            for (int i = 0; i < PER_SIDE; i++) {
-                for (int j = 0; j < PER_SIDE; j++) {
-                    Vector3d positionM = new Vector3d((i - 3) * pitchM + shiftM, (j - 3) * pitchM - shiftM,
-                            RADIUS_M + 0.001 + layer * 0.12);
-                    world.addDynamicBody("s" + layer + "_" + i + "_" + j, new SphereShape(RADIUS_M), positionM,
-                            identity, MASS_KG, inertia, material);
-                }
-            }
-        }
-        world.setContactBudget(ContactBudget.forScene(world.bodyCount(), 5, 0));
-        return world;
+        return BoxPile.build(settings, RADIUS_M, MASS_KG);
     }
 }

@@ -28,11 +28,10 @@ class StepLanesTest {
     private static final double DT_S = 1e-3;
     private static final double RADIUS_M = 0.025;
     private static final double MASS_KG = 0.1;
-    private static final int PER_SIDE = 7;
-    private static final int LAYERS = 4;
-    private static final int SPHERES = PER_SIDE * PER_SIDE * LAYERS;
-    private static final int STATICS = 5;
-    private static final double HALF_INSIDE_M = 0.25;
+    private static final int PER_SIDE = BoxPile.PER_SIDE;
+    private static final int SPHERES = BoxPile.SPHERES;
+    private static final int STATICS = BoxPile.STATICS;
+    private static final double HALF_INSIDE_M = BoxPile.HALF_INSIDE_M;
 
     @Test
     void shouldGiveTheSameBitsOnEveryRun() {
@@ -306,39 +305,9 @@ class StepLanesTest {
         return h;
     }
 
-    /**
-     * 196 spheres of 5 cm dropped in four layers of 7 × 7 into a 0.5 m box (the pile of {@code LcpSweepBudgetTest}),
-     * the steps on {@code lanes} lanes.
-     */
+    /** {@link BoxPile}'s 196 spheres of 5 cm and 0.1 kg, the steps on {@code lanes} lanes. */
     static PhysicsWorld pile(int lanes) {
-        PhysicsWorld world = new PhysicsWorld(ContactSettings.defaults());
-        world.setGravity(new Vector3d(0.0, 0.0, -9.81));
-        Material material = new Material(0.0, 0.5, 0.5);
-        Quaterniond identity = new Quaterniond();
-        world.addStaticBody("floor", new PlaneShape(new Vector3d(0.0, 0.0, 1.0)), new Vector3d(), identity, material);
-        double wallHalfM = 0.05;
-        for (int side = 0; side < 4; side++) {
-            double offsetM = HALF_INSIDE_M + wallHalfM;
-            double x = side == 0 ? offsetM : side == 1 ? -offsetM : 0.0;
-            double y = side == 2 ? offsetM : side == 3 ? -offsetM : 0.0;
-            BoxShape wall = side < 2 ? new BoxShape(wallHalfM, HALF_INSIDE_M + 2 * wallHalfM, 0.5)
-                    : new BoxShape(HALF_INSIDE_M + 2 * wallHalfM, wallHalfM, 0.5);
-            world.addStaticBody("wall" + side, wall, new Vector3d(x, y, 0.5), identity, material);
-        }
-        Matrix3d inertia = SolidInertia.sphere(MASS_KG, RADIUS_M, new Matrix3d());
-        double pitchM = 0.065;
-        for (int layer = 0; layer < LAYERS; layer++) {
-            double shiftM = (layer % 2) * 0.01;
-            for (int i = 0; i < PER_SIDE; i++) {
-                for (int j = 0; j < PER_SIDE; j++) {
-                    Vector3d positionM = new Vector3d((i - 3) * pitchM + shiftM, (j - 3) * pitchM - shiftM,
-                            RADIUS_M + 0.001 + layer * 0.12);
-                    world.addDynamicBody("s" + layer + "_" + i + "_" + j, new SphereShape(RADIUS_M), positionM,
-                            identity, MASS_KG, inertia, material);
-                }
-            }
-        }
-        world.setContactBudget(ContactBudget.forScene(world.bodyCount(), STATICS, 0));
+        PhysicsWorld world = BoxPile.build(ContactSettings.defaults(), RADIUS_M, MASS_KG);
         world.setStepLanes(lanes);
         return world;
     }
