@@ -816,7 +816,7 @@ final class StepLanes {
     static final class Handshake {
         static final int STOP = -1;
         private static final int SPINS_BEFORE_YIELD = 1 << 10;
-        private static final int SPINS_IN_STEP = 1 << 20;
+        private static final int SPINS_IN_STEP = 1 << 14;
         private static final int SPINS_BEFORE_PARK = 1 << 14;
 
         private volatile int phase;
@@ -882,10 +882,12 @@ final class StepLanes {
         }
 
         /**
-         * One turn of a wait within a step: a spin, for as long as a phase of the other lane can take (the first
-         * {@link #SPINS_IN_STEP} turns, tens of milliseconds), then a yield. A yield earlier lost the vCPU to any
-         * other runnable thread for a scheduler slice: with one after a thousand spins, {@code pile-800}'s p99 went
-         * from 681 to 970 µs (p50 463) in {@code StepProbe}.
+         * One turn of a wait within a step: a spin for the first {@link #SPINS_IN_STEP} turns (about half a
+         * millisecond, more than a phase of the other lane takes once the code is compiled), then a yield. A yield
+         * after a thousand spins lost the vCPU to any other runnable thread for a scheduler slice in the steady state:
+         * {@code pile-800}'s p99/p50 went to 2.09 in {@code StepProbe}. Spinning a million turns before yielding
+         * kept the compilers from the vCPU while they still worked: a cold {@code simulate --lanes 2} of
+         * {@code pile-200} for 2 s had its slowest steps at 31–67 ms, against 10–12 ms with this bound.
          */
         static void pause(int spins) {
             if (spins < SPINS_IN_STEP) {
