@@ -291,7 +291,8 @@ final class StepLanes {
             priority0[i] = w.tools[local0[i]];
         }
         finder0.findPairs(bounds0, movable0, priority0, localCount0, candidates0);
-        deal(bodies);
+        // Lane 1's pairs found here (two band bodies, or one with a shared body) are left to its own tree.
+        deal(bodies, candidates0, local0, lane0, null, boundary);
         stageStartNs = w.endStage(StepStage.BROADPHASE, stageStartNs);
 
         // NARROWPHASE: lane 0 the boundary's pairs and its own, and their onsets.
@@ -526,28 +527,35 @@ final class StepLanes {
     }
 
     /**
-     * Deals the pairs of lane 0's tree ({@link #laneOfPair}): lane 0's to it, the boundary's to it, lane 1's
-     * nowhere (its own tree found them); the mode filter and the A/B roles as the world's broadphase applies them.
-     * Each list keeps the pair order.
+     * Deals the pairs a lane's tree found ({@code found}, in its numbering {@code local}) by {@link #laneOfPair} to
+     * the groups given, dropping those of a group given as null, after the mode filter and with the A/B roles as the
+     * world's broadphase gives them. Each group keeps the pair order.
      */
-    private void deal(RigidBodies bodies) {
+    private void deal(RigidBodies bodies, CandidatePairs found, int[] local, ContactGroup toLane0, ContactGroup toLane1,
+                      ContactGroup toBoundary) {
         PhysicsWorld w = world;
-        lane0.pairCount = 0;
-        boundary.pairCount = 0;
-        for (int k = 0; k < candidates0.count; k++) {
-            int a = local0[candidates0.first[k]];
-            int b = local0[candidates0.second[k]];
+        clearPairs(toLane0);
+        clearPairs(toLane1);
+        clearPairs(toBoundary);
+        for (int k = 0; k < found.count; k++) {
+            int a = local[found.first[k]];
+            int b = local[found.second[k]];
             ContactMode mode = w.effectiveMode(a, b);
             if (mode == ContactMode.NONE) {
                 continue;
             }
             int lane = laneOfPair(bodies, a, b, mode);
-            if (lane == 1) {
-                // Two band bodies, or one with a shared body: lane 1's own tree found the pair.
-                continue;
+            ContactGroup group = lane == 0 ? toLane0 : lane == 1 ? toLane1 : toBoundary;
+            if (group != null) {
+                boolean swap = w.mobilityRank(b) < w.mobilityRank(a);
+                group.addPair(swap ? b : a, swap ? a : b, mode);
             }
-            boolean swap = w.mobilityRank(b) < w.mobilityRank(a);
-            (lane == 0 ? lane0 : boundary).addPair(swap ? b : a, swap ? a : b, mode);
+        }
+    }
+
+    private static void clearPairs(ContactGroup group) {
+        if (group != null) {
+            group.pairCount = 0;
         }
     }
 
@@ -759,25 +767,12 @@ final class StepLanes {
             movable1[i] = w.movable[local1[i]];
         }
         finder1.findPairs(bounds1, movable1, priority1, localCount1, candidates1);
-        int n = 0;
-        for (int k = 0; k < candidates1.count; k++) {
-            int a = local1[candidates1.first[k]];
-            int b = local1[candidates1.second[k]];
-            ContactMode mode = w.effectiveMode(a, b);
-            if (mode == ContactMode.NONE || laneOfPair(bodies, a, b, mode) != 1) {
-                continue;
-            }
-            boolean swap = w.mobilityRank(b) < w.mobilityRank(a);
-            lane1.pairA[n] = swap ? b : a;
-            lane1.pairB[n] = swap ? a : b;
-            lane1.pairMode[n] = mode;
-            n++;
-        }
-        lane1.pairCount = n;
+        // Lane 1's own pairs only: its tree's pairs with a band body are lane 0's too, but across the cut.
+        deal(bodies, candidates1, local1, null, lane1, null);
         lane1Dropped = candidates1.dropped;
         Arrays.fill(importance1, 0);
-        lane1.found = w.collectContacts(lane1, lane1.pairA, lane1.pairB, lane1.pairMode, null, n, narrowphase1,
-                manifold1, -1, 0, importance1, w.pointCapacity);
+        lane1.found = w.collectContacts(lane1, lane1.pairA, lane1.pairB, lane1.pairMode, null, lane1.pairCount,
+                narrowphase1, manifold1, -1, 0, importance1, w.pointCapacity);
         lane1.findOnsets(bodies, lane1.onsets, velocityA1, velocityB1);
         handshake.flag(Handshake.COLLECTED, stepSerial);
         lane1.lcp.prepare(context, bodies, lane1.points, lane1.byMode[ContactMode.LCP.ordinal()], lane1.previous);
