@@ -703,15 +703,19 @@ final class StepLanes {
         }
     }
 
-    /** Lane 1's part of a phase; runs on its thread, between lane 0's post and await. */
-    private void runPhase(int phase) {
+    /**
+     * Lane 1's part of a phase; runs on its thread, between lane 0's post and await.
+     *
+     * @return whether the step goes on (another phase will come within microseconds): false after its last phase
+     *     and after a front phase that lane 0 ended early
+     */
+    private boolean runPhase(int phase) {
         PhysicsWorld w = world;
         RigidBodies bodies = w.bodies;
         StepContext context = w.context;
         switch (phase) {
             case FRONT:
-                front(w, bodies, context);
-                break;
+                return front(w, bodies, context);
             case VELOCITY_SWEEP:
                 lane1.lcp.sweepBudget(laneBudgetVisits);
                 laneResidualNs = lane1.lcp.sweep(context, bodies, sweepBackward, true, false, false, 0);
@@ -739,10 +743,11 @@ final class StepLanes {
                 }
                 report.add(lane1.points, base1, w.spheres, shared, elsewhereForce1, elsewhereTorque1, force1, torque1);
                 laneFinite = w.statesFinite(lane1Bodies, lane1Count);
-                break;
+                return false;
             default:
                 throw new IllegalStateException("unknown phase " + phase);
         }
+        return true;
     }
 
     /**
@@ -750,7 +755,7 @@ final class StepLanes {
      * own pairs from its own tree, their contacts and rows (then lane 0 decides whether the step splits), its forces
      * once the boundary's rows are ready, its warm start.
      */
-    private void front(PhysicsWorld w, RigidBodies bodies, StepContext context) {
+    private boolean front(PhysicsWorld w, RigidBodies bodies, StepContext context) {
         double[] worldBounds = w.boundsM;
         double reach = Double.POSITIVE_INFINITY;
         for (int k = 0; k < lane1Count; k++) {
@@ -778,12 +783,13 @@ final class StepLanes {
         lane1.lcp.prepare(context, bodies, lane1.points, lane1.byMode[ContactMode.LCP.ordinal()], lane1.previous);
         // The boundary's rows read this lane's start-of-step velocities: wait for them before the forces.
         if (handshake.awaitGo(stepSerial) < 0) {
-            return;
+            return false;
         }
         integrator1.applyForces(context, bodies, lane1Bodies, lane1Count);
         lane1.lcp.warmStart(context, bodies);
         lane1.lcp.beginSweeps(context, false);
         laneLargestNs = lane1.lcp.largestNormalImpulse();
+        return true;
     }
 
     /**
@@ -804,7 +810,9 @@ final class StepLanes {
 
     /**
      * The two lanes' meeting points: lane 0 posts a phase (a sequence number, written after the phase's inputs), lane 1
-     * runs it and answers (its sequence number, written after its outputs). Within a step both spin ({@link #pause});
+     * runs it and answers (its sequence number, written after its outputs). Within a step both spin: lane 0 for the
+     * answers ({@link #pause}), lane 1 for the next phase ({@link #SPINS_IN_STEP} turns; it waited as between steps,
+     * and began a forward sweep 25–30 µs after its post on average, against 5–9 µs spinning, on {@code pile-800});
      * between steps lane 1 spins, then yields ({@link #idle}), then parks after {@link #SPINS_BEFORE_PARK} turns
      * (milliseconds without a step), and lane 0 unparks it. Volatile reads and writes order the data both ways.
      */
@@ -924,9 +932,18 @@ final class StepLanes {
             h.lane1 = Thread.currentThread();
             // Posts count from 0: one made before this thread ran is still seen.
             int seen = 0;
+            boolean stepOpen = false;
             while (true) {
                 int spins = 0;
+                // Within a step lane 0 posts the next phase within microseconds: spin for it, as lane 0 spins for
+                // the answers ({@link Handshake#pause}), and only then wait as between steps.
+                int stepSpins = stepOpen ? Handshake.SPINS_IN_STEP : 0;
                 while (h.posted == seen) {
+                    if (stepSpins > 0) {
+                        stepSpins--;
+                        Thread.onSpinWait();
+                        continue;
+                    }
                     if (++spins < Handshake.SPINS_BEFORE_PARK) {
                         Handshake.idle(spins);
                         continue;
@@ -952,8 +969,9 @@ final class StepLanes {
                     return;
                 }
                 try {
-                    owner.runPhase(phase);
+                    stepOpen = owner.runPhase(phase);
                 } catch (Throwable t) {
+                    stepOpen = false;
                     h.failure = t;
                 }
                 owner = null;
