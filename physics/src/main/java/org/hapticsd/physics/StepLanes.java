@@ -811,8 +811,10 @@ final class StepLanes {
     /**
      * The two lanes' meeting points: lane 0 posts a phase (a sequence number, written after the phase's inputs), lane 1
      * runs it and answers (its sequence number, written after its outputs). Within a step both spin: lane 0 for the
-     * answers ({@link #pause}), lane 1 for the next phase ({@link #SPINS_IN_STEP} turns; it waited as between steps,
-     * and began a forward sweep 25–30 µs after its post on average, against 5–9 µs spinning, on {@code pile-800});
+     * answers ({@link #pause}), lane 1 for the next phase ({@link #SPINS_FOR_PHASE} turns, a hundred microseconds or
+     * so: waiting as between steps, it began a forward sweep of {@code pile-800} 25–30 µs after its post on average,
+     * against 5–9 µs spinning; spinning as long as lane 0 does, a cold 2 s {@code simulate --lanes 2} of
+     * {@code pile-200} had a p99 step of 15.3–15.6 ms against 10.6–11.9, as the compilers waited for a vCPU);
      * between steps lane 1 spins, then yields ({@link #idle}), then parks after {@link #SPINS_BEFORE_PARK} turns
      * (milliseconds without a step), and lane 0 unparks it. Volatile reads and writes order the data both ways.
      */
@@ -820,6 +822,7 @@ final class StepLanes {
         static final int STOP = -1;
         private static final int SPINS_BEFORE_YIELD = 1 << 10;
         private static final int SPINS_IN_STEP = 1 << 14;
+        private static final int SPINS_FOR_PHASE = 1 << 12;
         private static final int SPINS_BEFORE_PARK = 1 << 14;
 
         private volatile int phase;
@@ -937,7 +940,7 @@ final class StepLanes {
                 int spins = 0;
                 // Within a step lane 0 posts the next phase within microseconds: spin for it, as lane 0 spins for
                 // the answers ({@link Handshake#pause}), and only then wait as between steps.
-                int stepSpins = stepOpen ? Handshake.SPINS_IN_STEP : 0;
+                int stepSpins = stepOpen ? Handshake.SPINS_FOR_PHASE : 0;
                 while (h.posted == seen) {
                     if (stepSpins > 0) {
                         stepSpins--;
