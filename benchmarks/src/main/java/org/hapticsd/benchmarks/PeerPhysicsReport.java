@@ -15,6 +15,7 @@ import java.util.Map;
 import org.hapticsd.benchmarks.peers.ContactStats;
 import org.hapticsd.benchmarks.peers.PeerEngine;
 import org.hapticsd.benchmarks.peers.PeerScene;
+import org.hapticsd.benchmarks.peers.SlopeProbe;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -232,9 +233,9 @@ public final class PeerPhysicsReport {
                 p50[i] = t == null ? Double.NaN : Math.log(t.getPercentile(50));
                 values.append(i == 0 ? "" : ", ").append(t == null ? "–" : format(t.getPercentile(50)));
             }
-            double slope = slope(n, p50);
+            double slope = SlopeProbe.lineSlope(n, p50);
             slopes.put(engine, slope);
-            out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s |%n", engine, slope, slope(points, p50), values);
+            out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s |%n", engine, slope, SlopeProbe.lineSlope(points, p50), values);
         }
         return slopes;
     }
@@ -313,23 +314,6 @@ public final class PeerPhysicsReport {
             }
             return new Episode(stats, world.maxSpeedMps(), largestMoveM);
         }
-    }
-
-    /** Slope of the least-squares line through (x, y); NaN if a y is missing. */
-    static double slope(double[] x, double[] y) {
-        double mx = 0.0;
-        double my = 0.0;
-        for (int i = 0; i < x.length; i++) {
-            mx += x[i] / x.length;
-            my += y[i] / y.length;
-        }
-        double sxy = 0.0;
-        double sxx = 0.0;
-        for (int i = 0; i < x.length; i++) {
-            sxy += (x[i] - mx) * (y[i] - my);
-            sxx += (x[i] - mx) * (x[i] - mx);
-        }
-        return sxy / sxx;
     }
 
     /** The values given with {@code -p name=…}, else the benchmark's own {@link Param} list. */
