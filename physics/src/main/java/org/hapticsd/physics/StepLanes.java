@@ -408,7 +408,8 @@ final class StepLanes {
      * phase, 91 % of the steps from 3 s needed position sweeps (none on one lane, none without the skip) and the
      * mean penetration was 0.067 mm against one lane's 0.047. Skipping on the lanes' rows only, the boundary's all
      * visited, still needed them in 99 % of the steps from 10 s. The cause was not found (docs/performance.md,
-     * "Thirty-sixth session"); without the skip, the large pile's sweeps visit every row.
+     * "Thirty-sixth session"). Nor would the skip save work here: settled, these sweeps end after 1.45 a step, about
+     * the visits one lane's skip leaves (1.42 full sweeps), and with the skip they ran 2.95 ("Thirty-seventh").
      */
     private void solveVelocities(StepContext context, RigidBodies bodies) {
         int iterations = context.lcpIterations();
