@@ -21,6 +21,8 @@ import org.hapticsd.server.safety.SafetyState;
  */
 public final class Recording {
     private static final DeviceFault[] DEVICE_FAULTS = DeviceFault.values();
+    /** The flag bits a record may have set; the others are reserved. */
+    private static final int KNOWN_FLAGS = RecordingFormat.FLAG_DEVICE_FRESH | RecordingFormat.FLAG_DEVICE_CONNECTED;
 
     private final String sceneName;
     private final int rateHz;
@@ -118,7 +120,8 @@ public final class Recording {
 
     /**
      * Refuses, naming the byte offset, a record no recorder writes: a state, fault or device-fault code out of its
-     * table, a device state or force that is not finite, a tick that does not follow the one before. Found by a
+     * table, reserved flag bits set, a loop time below 0 or earlier than the record before, a device state or force
+     * that is not finite, a tick that does not follow the one before. Found by a
      * record whose fault byte was 200, replayed into an ArrayIndexOutOfBoundsException, and one whose position was
      * NaN, refused only by the loop at that tick.
      */
@@ -128,6 +131,18 @@ public final class Recording {
             requireCode(file, recordsStart, i, RecordingFormat.SAFETY_STATE, "safety state", SafetyState.ALL.length);
             requireCode(file, recordsStart, i, RecordingFormat.SAFETY_FAULT, "safety fault", SafetyFault.ALL.length);
             requireCode(file, recordsStart, i, RecordingFormat.DEVICE_FAULT, "device fault", DEVICE_FAULTS.length);
+            int flags = records.get(at(i, RecordingFormat.FLAGS)) & 0xFF;
+            if ((flags & ~KNOWN_FLAGS) != 0) {
+                throw new IOException(file + ": byte offset " + (recordsStart + at(i, RecordingFormat.FLAGS))
+                    + ": record " + i + " has flags 0x" + Integer.toHexString(flags) + ", whose bits 2-7 are reserved "
+                    + "(0 in every record)");
+            }
+            // Loop time since the loop's first tick: never negative, never earlier than the record before.
+            if (timeNs(i) < 0 || i > 0 && timeNs(i) < timeNs(i - 1)) {
+                throw new IOException(file + ": byte offset " + (recordsStart + at(i, RecordingFormat.TIME_NS))
+                    + ": record " + i + " has loop time " + timeNs(i) + " ns" + (timeNs(i) < 0 ? ", below 0"
+                    : ", earlier than the previous record's " + timeNs(i - 1) + " ns"));
+            }
             if (deviceFresh(i)) {
                 requireFinite(file, recordsStart, i, RecordingFormat.DEVICE_POSITION_M, "device position");
                 requireFinite(file, recordsStart, i, RecordingFormat.DEVICE_VELOCITY_MPS, "device velocity");

@@ -228,6 +228,14 @@ class TickRecorderTest {
             = (byte) 200, "record 7 has device fault code 200, outside 0..");
         assertRefused(dir, good, seventh + RecordingFormat.SAFETY_STATE, b -> b[seventh + RecordingFormat.SAFETY_STATE]
             = 9, "record 7 has safety state code 9, outside 0..");
+        assertRefused(dir, good, seventh + RecordingFormat.FLAGS, b -> b[seventh + RecordingFormat.FLAGS] |= 0x40,
+            "record 7 has flags 0x43, whose bits 2-7 are reserved (0 in every record)");
+        assertRefused(dir, good, seventh + RecordingFormat.TIME_NS, b -> java.nio.ByteBuffer.wrap(b)
+            .order(RecordingFormat.ORDER).putLong(seventh + RecordingFormat.TIME_NS, 5_999_999L),
+            "record 7 has loop time 5999999 ns, earlier than the previous record's 6000000 ns");
+        assertRefused(dir, good, records + RecordingFormat.TIME_NS, b -> java.nio.ByteBuffer.wrap(b)
+            .order(RecordingFormat.ORDER).putLong(records + RecordingFormat.TIME_NS, -1L),
+            "record 0 has loop time -1 ns, below 0");
         assertRefused(dir, good, seventh + RecordingFormat.DEVICE_POSITION_M, b -> java.nio.ByteBuffer.wrap(b)
             .order(RecordingFormat.ORDER).putDouble(seventh + RecordingFormat.DEVICE_POSITION_M, Double.NaN),
             "record 7 has a device position of NaN (axis x)");
