@@ -396,7 +396,10 @@ const connection = new StreamConnection(wsUrl, {
   onOpen: () => setConnection('connected', true),
   onClose: (retryMs) => {
     hook.connected = false;
-    setConnection(`disconnected, retrying in ${(retryMs / 1000).toFixed(1)} s`, false);
+    // The browser hides a refused upgrade's reason from the page; /api/session says it for this page's host name.
+    setConnection(session.streamRefused != null
+      ? `refused by the server: ${session.streamRefused}`
+      : `disconnected, retrying in ${(retryMs / 1000).toFixed(1)} s`, false);
   },
   onAck,
   onLost: (id, command) => {

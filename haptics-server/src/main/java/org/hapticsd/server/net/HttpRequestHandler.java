@@ -110,13 +110,38 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         if (origin != null && !originAllowed(origin, host)) {
             return "origin " + origin + " is not allowed (see --allow-origin)";
         }
-        if (origin != null && boundToLoopback && !allowedOrigins.contains(origin)
-            && (host == null || !isLoopbackHost(host))) {
-            // A page on another name that resolves to 127.0.0.1 (DNS rebinding) has Origin == Host; a server that
-            // listens on loopback only ever has loopback names for its own page.
+        return origin == null ? null : hostRefusal(host, origin);
+    }
+
+    /**
+     * Why a page of {@code origin} reached by the name {@code host} may not stream, or null. A page on another name
+     * that resolves to 127.0.0.1 (DNS rebinding) has Origin == Host; a server that listens on loopback only ever has
+     * loopback names for its own page.
+     */
+    private String hostRefusal(String host, String origin) {
+        if (boundToLoopback && !allowedOrigins.contains(origin) && (host == null || !isLoopbackHost(host))) {
             return "host " + host + " is not a loopback name; this server listens on loopback only";
         }
         return null;
+    }
+
+    /**
+     * What the server's own page, loaded by the name {@code host}, would be told on its WebSocket upgrade (null when
+     * it may stream): a browser does not let a page read the 403's text, so {@code /api/session} carries it, with
+     * what to do about it.
+     */
+    private String pageStreamRefusal(String host) {
+        String refused = hostRefusal(host, "http://" + host);
+        if (refused == null || hostRefusal(host, "https://" + host) == null) {
+            return null;
+        }
+        if (host == null) {
+            return refused;
+        }
+        String port = host.lastIndexOf(':') <= host.lastIndexOf(']') ? ""
+            : host.substring(host.lastIndexOf(':'));
+        return refused + ": open the page as http://127.0.0.1" + port + "/ or http://localhost" + port
+            + "/, or start hapticsd with --allow-origin http://" + host;
     }
 
     /**
@@ -181,6 +206,7 @@ final class HttpRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         json.put("protocolVersion", StreamProtocol.VERSION);
         json.put("webSocketPath", WS_PATH);
         json.put("threeVersion", WebResources.threeVersion());
+        json.put("streamRefused", pageStreamRefusal(request.headers().get(HttpHeaderNames.HOST)));
         return json;
     }
 

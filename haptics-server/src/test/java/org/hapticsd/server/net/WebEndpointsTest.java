@@ -186,6 +186,35 @@ class WebEndpointsTest {
         }
     }
 
+    /**
+     * A browser does not let a page read why its WebSocket upgrade was refused: the page on a name that is not
+     * loopback (a hosts-file alias of this machine) showed only "disconnected, retrying". {@code /api/session} says
+     * why, and what to do, for the host name the page was loaded by.
+     */
+    @Test
+    void shouldTellAPageOnANameThatIsNotLoopbackWhyItCannotStream() throws Exception {
+        StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, -1);
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, config)) {
+            int port = server.httpPort();
+            assertTrue(get(port, "/api/session").json().get("streamRefused").isNull());
+            assertTrue(get(port, "/api/session", "Host", "localhost:" + port).json().get("streamRefused").isNull());
+            assertEquals("host workbench.lan:" + port + " is not a loopback name; this server listens on loopback "
+                + "only: open the page as http://127.0.0.1:" + port + "/ or http://localhost:" + port + "/, or start "
+                + "hapticsd with --allow-origin http://workbench.lan:" + port,
+                get(port, "/api/session", "Host", "workbench.lan:" + port).json().get("streamRefused").asText());
+        }
+        StreamServerConfig allowed = config.withAllowedOrigins(List.of("http://workbench.lan:8080"));
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, allowed)) {
+            assertTrue(get(server.httpPort(), "/api/session", "Host", "workbench.lan:8080").json()
+                .get("streamRefused").isNull());
+        }
+        StreamServerConfig everywhere = config.withBind("0.0.0.0", "correct-horse-battery");
+        try (FakeLoop loop = new FakeLoop(); StreamServer server = server(loop, everywhere)) {
+            assertTrue(get(server.httpPort(), "/api/session", "Host", "workbench.lan:8080").json()
+                .get("streamRefused").isNull());
+        }
+    }
+
     @Test
     void shouldRefuseAWebSocketFromARebindingPageOnLoopback() throws Exception {
         StreamServerConfig config = StreamServerConfig.defaults().withPorts(0, -1);

@@ -430,6 +430,24 @@ class BrowserTest {
             kind + " acknowledged as accepted");
     }
 
+    /**
+     * A page loaded by a name of this machine that is not a loopback name, from a server on loopback: its WebSocket
+     * is refused (DNS-rebinding guard), and the page says why and what to do instead of only "disconnected,
+     * retrying" (an independent tester's report).
+     */
+    @Test
+    void shouldSayWhyAPageOnANameThatIsNotLoopbackCannotStream() throws Exception {
+        int port = server.httpPort();
+        browser.navigate("http://" + ChromiumSession.ALIAS_HOST + ":" + port + "/");
+        await("document.getElementById('st-conn').textContent.startsWith('refused by the server')",
+            Duration.ofSeconds(15), "the refusal shown");
+        assertEquals("refused by the server: host " + ChromiumSession.ALIAS_HOST + ":" + port + " is not a loopback "
+            + "name; this server listens on loopback only: open the page as http://127.0.0.1:" + port + "/ or "
+            + "http://localhost:" + port + "/, or start hapticsd with --allow-origin http://"
+            + ChromiumSession.ALIAS_HOST + ":" + port, text("document.getElementById('st-conn').textContent"));
+        assertEquals("disconnected", text("document.getElementById('status').dataset.connection"));
+    }
+
     @Test
     void shouldShowDisconnectedAndReconnectWhenTheServerComesBack() throws Exception {
         int port = server.httpPort();

@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 final class ChromiumSession implements AutoCloseable {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    /** A name the browser resolves to 127.0.0.1 (as a hosts-file alias would), which is not a loopback name. */
+    static final String ALIAS_HOST = "workbench.hapticsd.test";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration DRIVER_START = Duration.ofSeconds(20);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -104,7 +106,8 @@ final class ChromiumSession implements AutoCloseable {
         ArrayNode args = options.putArray("args");
         for (String arg : List.of("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
             "--enable-unsafe-swiftshader", "--window-size=" + width + "," + height,
-            "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions")) {
+            "--force-device-scale-factor=1", "--no-first-run", "--disable-extensions",
+            "--host-resolver-rules=MAP " + ALIAS_HOST + " 127.0.0.1")) {
             args.add(arg);
         }
         ObjectNode body = JSON.createObjectNode();
