@@ -35,7 +35,7 @@ import org.joml.Vector3d;
  * A step with a sweep deadline or that may be dropped (the real-time loop's), deformable bodies, held bodies,
  * sleeping on, a narrowphase other than the default, fewer than {@link #MIN_DYNAMIC_BODIES} dynamic bodies; for that
  * step only, more points than the budget or a broadphase that dropped a pair (so that the budget's rules for what to
- * drop stay exact), and a body that crossed the cut's band (see {@link #finder0}; the next step cuts again).
+ * drop stay exact), and a body that crossed the cut's band (see {@link #tree0}; the next step cuts again).
  * Switching between one lane and two forgets the warm start once, and so does a pair that changes group at a cut.
  *
  * <h2>Threads</h2>
@@ -114,28 +114,16 @@ final class StepLanes {
     private final ShapePairTest narrowphase1 = new MeshAwarePairTest();
     private final ContactManifold manifold1 = new ContactManifold();
     private final int[] importance1 = new int[PhysicsWorld.IMPORTANCE_BINS];
-    /** Lane 1's broadphase: its bodies and the shared ones but the tools, renumbered 0.. in the world's order. */
-    private final DynamicTreePairFinder finder1 = new DynamicTreePairFinder();
-    private final CandidatePairs candidates1 = new CandidatePairs();
-    private int[] local1 = new int[0];
-    private int localCount1;
-    private double[] bounds1 = new double[0];
-    private boolean[] movable1 = new boolean[0];
-    private boolean[] priority1 = new boolean[0];
+    /** Lane 1's broadphase: its bodies and the shared ones but the tools. */
+    private final LaneTree tree1;
     private int lane1Dropped;
     /**
      * Lane 0's broadphase: its bodies, the shared ones (tools too) and the "band", lane 1's bodies that were near
-     * the cut when it was made, renumbered 0.. in the world's order: every pair across the cut has a band body as
-     * long as no lane-0 body reaches as far as a lane-1 body outside the band (checked every step).
+     * the cut when it was made: every pair across the cut has a band body as long as no lane-0 body reaches as far
+     * as a lane-1 body outside the band (checked every step).
      */
-    private final DynamicTreePairFinder finder0 = new DynamicTreePairFinder();
-    private final CandidatePairs candidates0 = new CandidatePairs();
-    private int[] local0 = new int[0];
-    private int localCount0;
-    private double[] bounds0 = new double[0];
-    private boolean[] movable0 = new boolean[0];
-    private boolean[] priority0 = new boolean[0];
-    /** Per body: a lane-1 body in lane 0's tree (see {@link #finder0}). */
+    private final LaneTree tree0;
+    /** Per body: a lane-1 body in lane 0's tree (see {@link #tree0}). */
     private boolean[] inBand = new boolean[0];
     /** The cut's axis: 0 for x, 1 for y (an index into a body's bounds). */
     private int cutAxis;
@@ -170,8 +158,8 @@ final class StepLanes {
         lane0.lcp.shareMarks(marks);
         lane1.lcp.shareMarks(marks);
         boundary.lcp.shareMarks(marks);
-        finder1.setPairFilter((i, j) -> world.everTested(local1[i], local1[j]));
-        finder0.setPairFilter((i, j) -> world.everTested(local0[i], local0[j]));
+        tree0 = new LaneTree(world);
+        tree1 = new LaneTree(world);
         helper = new Thread(new Lane1(handshake, new WeakReference<>(this)), "physics-lane-1");
         helper.setDaemon(true);
         helper.start();
@@ -189,18 +177,12 @@ final class StepLanes {
             g.lcp.reserve(maxPoints, bodyCapacity);
         }
         marks.reserve(bodyCapacity);
-        candidates1.allocate(maxPairs);
-        candidates0.allocate(maxPairs);
+        tree0.candidates.allocate(maxPairs);
+        tree1.candidates.allocate(maxPairs);
         if (laneOf.length < bodyCapacity) {
-            local0 = new int[bodyCapacity];
-            bounds0 = new double[bodyCapacity * Aabb.STRIDE];
-            movable0 = new boolean[bodyCapacity];
-            priority0 = new boolean[bodyCapacity];
+            tree0.reserve(bodyCapacity);
+            tree1.reserve(bodyCapacity);
             inBand = new boolean[bodyCapacity];
-            local1 = new int[bodyCapacity];
-            bounds1 = new double[bodyCapacity * Aabb.STRIDE];
-            movable1 = new boolean[bodyCapacity];
-            priority1 = new boolean[bodyCapacity];
             laneOf = new int[bodyCapacity];
             shared = new boolean[bodyCapacity];
             lane0Bodies = new int[bodyCapacity];
@@ -295,14 +277,9 @@ final class StepLanes {
             lastStepSplit = false;
             return false;
         }
-        for (int i = 0; i < localCount0; i++) {
-            System.arraycopy(worldBounds, local0[i] * Aabb.STRIDE, bounds0, i * Aabb.STRIDE, Aabb.STRIDE);
-            movable0[i] = w.movable[local0[i]];
-            priority0[i] = w.tools[local0[i]];
-        }
-        finder0.findPairs(bounds0, movable0, priority0, localCount0, candidates0);
+        tree0.findPairs(worldBounds);
         // Lane 1's pairs found here (two band bodies, or one with a shared body) are left to its own tree.
-        deal(bodies, candidates0, local0, lane0, null, boundary);
+        deal(bodies, tree0.candidates, tree0.local, lane0, null, boundary);
         stageStartNs = w.endStage(StepStage.BROADPHASE, stageStartNs);
 
         // NARROWPHASE: lane 0 the boundary's pairs and its own, and their onsets.
@@ -315,7 +292,7 @@ final class StepLanes {
         lane0.findOnsets(bodies, lane0.onsets, w.velocityAMps, w.velocityBMps);
         handshake.awaitFlag(Handshake.COLLECTED, stepSerial);
         rethrowIfLane1Ended();
-        if (lane0.found + lane1.found + boundary.found > w.pointCapacity || candidates0.dropped > 0
+        if (lane0.found + lane1.found + boundary.found > w.pointCapacity || tree0.candidates.dropped > 0
                 || lane1Dropped > 0) {
             // The budget's rule (the most important points, then pair order) needs the whole list: one lane.
             // Nothing has changed yet: lane 1 stops before its forces.
@@ -516,7 +493,7 @@ final class StepLanes {
 
     /** Candidate pairs of the last split step: both lanes' trees, lane 1's pairs with lane 0's band counted twice. */
     int candidatePairs() {
-        return candidates0.count + candidates1.count;
+        return tree0.candidates.count + tree1.candidates.count;
     }
 
     /** Rows of the last split step by group: lane 0, lane 1, boundary. */
@@ -649,21 +626,19 @@ final class StepLanes {
             }
         }
         double bandEnd = reach0 + BAND_EXTENTS * extent;
-        localCount0 = 0;
+        tree0.clear();
         for (int b = 0; b < n; b++) {
             inBand[b] = laneOf[b] == 1 && boundsM[b * Aabb.STRIDE + cutAxis] <= bandEnd;
             if (laneOf[b] != 1 || inBand[b]) {
-                local0[localCount0++] = b;
+                tree0.add(b);
             }
         }
-        finder0.forget();
-        localCount1 = 0;
+        tree1.clear();
         for (int b = 0; b < n; b++) {
             if (laneOf[b] == 1 || shared[b] && !world.tools[b]) {
-                local1[localCount1++] = b;
+                tree1.add(b);
             }
         }
-        finder1.forget();
     }
 
     /** The k-th smallest of {@code values[0 .. n − 1]} (0-based), reordering them: Hoare's selection. */
@@ -778,14 +753,10 @@ final class StepLanes {
         }
         lane1Reach = reach;
         handshake.flag(Handshake.REFRESHED, stepSerial);
-        for (int i = 0; i < localCount1; i++) {
-            System.arraycopy(worldBounds, local1[i] * Aabb.STRIDE, bounds1, i * Aabb.STRIDE, Aabb.STRIDE);
-            movable1[i] = w.movable[local1[i]];
-        }
-        finder1.findPairs(bounds1, movable1, priority1, localCount1, candidates1);
+        tree1.findPairs(worldBounds);
         // Lane 1's own pairs only: its tree's pairs with a band body are lane 0's too, but across the cut.
-        deal(bodies, candidates1, local1, null, lane1, null);
-        lane1Dropped = candidates1.dropped;
+        deal(bodies, tree1.candidates, tree1.local, null, lane1, null);
+        lane1Dropped = tree1.candidates.dropped;
         Arrays.fill(importance1, 0);
         lane1.found = w.collectContacts(lane1, lane1.pairA, lane1.pairB, lane1.pairMode, null, lane1.pairCount,
                 narrowphase1, manifold1, -1, 0, importance1, w.pointCapacity);
@@ -817,6 +788,55 @@ final class StepLanes {
         int lb = bodies.dynamic[b] ? laneOf[b] : -1;
         int lane = la < 0 ? lb : lb < 0 || lb == la ? la : BOUNDARY;
         return lane < 0 ? BOUNDARY : lane;
+    }
+
+    /**
+     * One lane's broadphase: its own {@link DynamicTreePairFinder} over the bodies given it at a cut, renumbered
+     * 0.. in the world's order (so its pairs come out sorted by the world's key), with their bounds copied each step.
+     */
+    private static final class LaneTree {
+        final DynamicTreePairFinder finder = new DynamicTreePairFinder();
+        final CandidatePairs candidates = new CandidatePairs();
+        private final PhysicsWorld world;
+        /** The tree's bodies, by world index. */
+        int[] local = new int[0];
+        private int count;
+        private double[] bounds = new double[0];
+        private boolean[] movable = new boolean[0];
+        private boolean[] priority = new boolean[0];
+
+        LaneTree(PhysicsWorld world) {
+            this.world = world;
+            finder.setPairFilter((i, j) -> world.everTested(local[i], local[j]));
+        }
+
+        /** Room for {@code bodyCapacity} bodies. Allocates. */
+        void reserve(int bodyCapacity) {
+            local = new int[bodyCapacity];
+            bounds = new double[bodyCapacity * Aabb.STRIDE];
+            movable = new boolean[bodyCapacity];
+            priority = new boolean[bodyCapacity];
+        }
+
+        /** Empties the tree (a new cut): the next {@link #findPairs} registers its bodies again. */
+        void clear() {
+            count = 0;
+            finder.forget();
+        }
+
+        void add(int body) {
+            local[count++] = body;
+        }
+
+        /** This step's candidate pairs of the tree's bodies from the world's bounds, the tools as priority bodies. */
+        void findPairs(double[] worldBounds) {
+            for (int i = 0; i < count; i++) {
+                System.arraycopy(worldBounds, local[i] * Aabb.STRIDE, bounds, i * Aabb.STRIDE, Aabb.STRIDE);
+                movable[i] = world.movable[local[i]];
+                priority[i] = world.tools[local[i]];
+            }
+            finder.findPairs(bounds, movable, priority, count, candidates);
+        }
     }
 
     /**
