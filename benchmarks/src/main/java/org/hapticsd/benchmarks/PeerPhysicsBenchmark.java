@@ -1,8 +1,15 @@
 package org.hapticsd.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.hapticsd.benchmarks.peers.PeerEngine;
 import org.hapticsd.benchmarks.peers.PeerScene;
+import org.hapticsd.benchmarks.peers.RoundTrip;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,7 +40,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * of the parameters' names: {@code scene} before {@code world} runs the engines of a scene one after the
  * other, minutes apart, so that on a shared machine the ratios compare engines measured under the same load.
  *
- * <p>Penetration and the ratios come from {@link PeerPhysicsReport}, which runs this benchmark.
+ * <p>Penetration and the ratios come from {@link PeerPhysicsReport}, which runs this benchmark. After each
+ * iteration (untimed) the trial measures the {@link RoundTrip} of a spin handshake between its thread and another,
+ * the latency a two-lane step pays at its handshakes and shared lines, which this machine's host changes from one
+ * minute to the next; with {@code -D}{@value #ROUND_TRIP_FILE}{@code =PATH} a trial appends a line "scene world
+ * ns ns …" to PATH, which the report reads.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -54,6 +65,10 @@ public class PeerPhysicsBenchmark {
     static final String HEAP_MIN = "-Xms2g";
     static final String HEAP_MAX = "-Xmx2g";
     static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
+    /** The system property naming the file a trial appends its round trips to. */
+    static final String ROUND_TRIP_FILE = "peer.roundTripFile";
+    /** Round trips per measurement: 2–16 ms at 100–800 ns, between iterations of 5–10 s. */
+    private static final int ROUND_TRIPS = 20_000;
 
     @Param({"stack-10", "pile-200", "pile-50", "pile-100", "pile-400", "pile-800"})
     public String scene;
@@ -64,6 +79,8 @@ public class PeerPhysicsBenchmark {
     private PeerScene peerScene;
     private PeerEngine engine;
     private int timedStepsLeft;
+    private RoundTrip roundTrip;
+    private final StringBuilder roundTripsNs = new StringBuilder();
 
     @Setup(Level.Trial)
     public void setUpTrial() {
@@ -84,9 +101,29 @@ public class PeerPhysicsBenchmark {
         engine.step();
     }
 
+    @TearDown(Level.Iteration)
+    public void measureRoundTrip() {
+        if (roundTrip == null) {
+            roundTrip = new RoundTrip();
+        }
+        roundTripsNs.append(' ').append(roundTrip.meanNs(ROUND_TRIPS));
+    }
+
     @TearDown(Level.Trial)
     public void tearDownTrial() {
         engine.close();
+        if (roundTrip != null) {
+            roundTrip.close();
+        }
+        String file = System.getProperty(ROUND_TRIP_FILE);
+        if (file != null) {
+            try {
+                Files.writeString(Path.of(file), scene + " " + world + roundTripsNs + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot append the round trips to " + file, e);
+            }
+        }
     }
 
     private void startEpisode() {

@@ -29,8 +29,9 @@ import org.openjdk.jmh.util.Statistics;
 /**
  * Runs {@link PeerPhysicsBenchmark}, every scene and engine in one JMH run, and prints what JMH alone cannot: per
  * scene and engine the step time's p50 and p99 and the ratio of ours to each peer, the penetration over the timed
- * window, each engine's log-log slope of p50 against N over the {@code pile-N} series, and whether the issue's
- * targets are met.
+ * window, each engine's log-log slope of p50 against N over the {@code pile-N} series, whether the issue's
+ * targets are met, and the cross-core round trip measured between each trial's iterations (what a two-lane step's
+ * speed follows on this machine).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar org.hapticsd.benchmarks.PeerPhysicsReport [JMH options]
@@ -65,7 +66,7 @@ public final class PeerPhysicsReport {
     private record Episode(ContactStats contacts, double maxSpeedMps, double largestMoveM) {
     }
 
-    public static void main(String[] args) throws CommandLineOptionException, RunnerException {
+    public static void main(String[] args) throws CommandLineOptionException, RunnerException, IOException {
         boolean penetrationOnly = Arrays.asList(args).contains("--penetration-only");
         String[] jmhArgs = Arrays.stream(args).filter(a -> !a.equals("--penetration-only")).toArray(String[]::new);
         CommandLineOptions command = new CommandLineOptions(jmhArgs);
@@ -84,13 +85,26 @@ public final class PeerPhysicsReport {
 
         Map<String, Statistics> times = new HashMap<>();
         Map<Integer, Statistics> floor = new java.util.TreeMap<>();
+        Map<String, String> roundTrips = new HashMap<>();
         if (!penetrationOnly) {
+            Path roundTripFile = Files.createTempFile("peer-round-trips", ".txt");
+            List<String> forkArgs = new ArrayList<>(forkFlags);
+            forkArgs.add("-D" + PeerPhysicsBenchmark.ROUND_TRIP_FILE + "=" + roundTripFile);
             Options options = new OptionsBuilder().parent(command)
                 .include("\\." + PeerPhysicsBenchmark.class.getSimpleName() + "\\.")
                 .include("\\." + NoiseFloorBenchmark.class.getSimpleName() + "\\.")
-                .jvmArgsAppend(forkFlags.toArray(String[]::new))
+                .jvmArgsAppend(forkArgs.toArray(String[]::new))
                 .build();
-            Collection<RunResult> results = new Runner(options).run();
+            Collection<RunResult> results;
+            try {
+                results = new Runner(options).run();
+                for (String line : Files.readAllLines(roundTripFile)) {
+                    String[] fields = line.trim().split(" ", 3);
+                    roundTrips.put(key(fields[0], fields[1]), fields.length > 2 ? fields[2] : "");
+                }
+            } finally {
+                Files.deleteIfExists(roundTripFile);
+            }
             for (RunResult result : results) {
                 String target = result.getParams().getParam("targetUs");
                 if (target != null) {
@@ -118,6 +132,33 @@ public final class PeerPhysicsReport {
         printTargets(out, scenes, engines, times, slopes);
         out.println();
         printNoiseFloor(out, floor);
+        out.println();
+        printRoundTrips(out, scenes, engines, roundTrips);
+    }
+
+    /**
+     * The spin round trip between two threads, measured after each iteration of our engines' trials: a two-lane
+     * step pays it at a dozen handshakes a step and at every line its lanes share. In the thirty-eighth session
+     * (docs/performance.md) `pile-800` on two lanes ran 1.3–1.6× faster than one lane while it was 70–120 ns, and
+     * 0.65–0.8× as fast while it was 300–800 ns; two independent worlds on the two threads kept their speed in both.
+     */
+    private static void printRoundTrips(PrintStream out, List<String> scenes, List<String> engines,
+                                        Map<String, String> roundTrips) {
+        List<String> ours = engines.stream().filter(e -> e.equals(OURS) || e.equals(OURS_TWO_LANES)).toList();
+        if (roundTrips.isEmpty() || ours.isEmpty()) {
+            return;
+        }
+        out.println("| scene | " + String.join(" | ", ours.stream().map(e -> e + ": spin round trip after each "
+            + "iteration, ns").toList()) + " |");
+        out.println("|---|" + "---|".repeat(ours.size()));
+        for (String scene : scenes) {
+            StringBuilder row = new StringBuilder("| `" + scene + "` |");
+            for (String engine : ours) {
+                String trips = roundTrips.get(key(scene, engine));
+                row.append(' ').append(trips == null ? "–" : trips.replace(" ", ", ")).append(" |");
+            }
+            out.println(row);
+        }
     }
 
     /**
