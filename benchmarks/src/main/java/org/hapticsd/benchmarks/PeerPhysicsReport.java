@@ -276,7 +276,8 @@ public final class PeerPhysicsReport {
             }
             double slope = SlopeProbe.lineSlope(n, p50);
             slopes.put(engine, slope);
-            out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s |%n", engine, slope, SlopeProbe.lineSlope(points, p50), values);
+            out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %s |%n", engine, slope, SlopeProbe.lineSlope(points, p50),
+                values);
         }
         return slopes;
     }
