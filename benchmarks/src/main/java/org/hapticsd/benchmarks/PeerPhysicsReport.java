@@ -139,8 +139,9 @@ public final class PeerPhysicsReport {
     /**
      * The spin round trip between two threads, measured after each iteration of our engines' trials: a two-lane
      * step pays it at a dozen handshakes a step and at every line its lanes share. In the thirty-eighth session
-     * (docs/performance.md) `pile-800` on two lanes ran 1.3–1.6× faster than one lane while it was 70–120 ns, and
-     * 0.65–0.8× as fast while it was 300–800 ns; two independent worlds on the two threads kept their speed in both.
+     * (docs/performance.md) {@code pile-800} on two lanes ran 1.3–1.6× faster than one lane while it was 70–120 ns,
+     * and 0.65–0.8× as fast while it was 300–800 ns; two independent worlds on the two threads kept their speed in
+     * both.
      */
     private static void printRoundTrips(PrintStream out, List<String> scenes, List<String> engines,
                                         Map<String, String> roundTrips) {
