@@ -9,7 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.hapticsd.benchmarks.peers.PeerEngine;
 import org.hapticsd.benchmarks.peers.PeerScene;
-import org.hapticsd.benchmarks.peers.RoundTrip;
+import org.hapticsd.physics.SpinRoundTrip;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * other, minutes apart, so that on a shared machine the ratios compare engines measured under the same load.
  *
  * <p>Penetration and the ratios come from {@link PeerPhysicsReport}, which runs this benchmark. After each
- * iteration (untimed) the trial measures the {@link RoundTrip} of a spin handshake between its thread and another,
+ * iteration (untimed) the trial measures the {@link SpinRoundTrip} of a spin handshake between its thread and another,
  * the latency a two-lane step pays at its handshakes and shared lines, which this machine's host changes from one
  * minute to the next; with {@code -D}{@value #ROUND_TRIP_FILE}{@code =PATH} a trial appends a line "scene world
  * ns ns …" to PATH, which the report reads.
@@ -79,7 +79,7 @@ public class PeerPhysicsBenchmark {
     private PeerScene peerScene;
     private PeerEngine engine;
     private int timedStepsLeft;
-    private RoundTrip roundTrip;
+    private SpinRoundTrip roundTrip;
     private final StringBuilder roundTripsNs = new StringBuilder();
 
     @Setup(Level.Trial)
@@ -104,7 +104,7 @@ public class PeerPhysicsBenchmark {
     @TearDown(Level.Iteration)
     public void measureRoundTrip() {
         if (roundTrip == null) {
-            roundTrip = new RoundTrip();
+            roundTrip = new SpinRoundTrip();
         }
         roundTripsNs.append(' ').append(roundTrip.meanNs(ROUND_TRIPS));
     }

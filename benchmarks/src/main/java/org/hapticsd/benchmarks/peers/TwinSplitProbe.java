@@ -4,13 +4,14 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.hapticsd.physics.SpinRoundTrip;
 
 /**
  * Whether a slow two-lane step is the engine's or the machine's, measured round by round in one process: a block of
  * the scene stepped on two lanes ({@link org.hapticsd.physics.PhysicsWorld#setStepLanes}), a block of it on one lane,
  * a block of two independent copies of the half-size scene stepped in lockstep on two threads (the ceiling of any
  * split, as in {@link TwinProbe}: they share nothing but one handshake a step), a block of one half-size copy alone,
- * and the {@link RoundTrip} of a spin handshake between two threads. {@link TwinProbe} measures these minutes
+ * and the {@link SpinRoundTrip} of a spin handshake between two threads. {@link TwinProbe} measures these minutes
  * apart, and this machine's speed for a split changes from one minute to the next (docs/performance.md,
  * "Thirty-eighth session"); here each round's figures come from the same few seconds.
  *
@@ -58,7 +59,7 @@ public final class TwinSplitProbe {
         System.out.printf(Locale.ROOT, "round | %s: two lanes, one lane | two %s in lockstep, one alone | µs,"
             + " block medians | gain of the split, pair ÷ alone | spin round trip, ns%n", scene, half);
         long[] ns = new long[BLOCK];
-        try (RoundTrip roundTrip = new RoundTrip()) {
+        try (SpinRoundTrip roundTrip = new SpinRoundTrip()) {
             for (int r = 0; r < rounds; r++) {
                 double twoLanes = block(split, ns);
                 double oneLane = block(one, ns);

@@ -12,6 +12,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.HdrHistogram.Histogram;
 import org.hapticsd.device.HapticDevice;
+import org.hapticsd.physics.SpinRoundTrip;
 import org.hapticsd.server.LoopAssembly;
 import org.hapticsd.server.record.TickRecorder;
 import org.hapticsd.server.loop.HapticLoop;
@@ -90,6 +91,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         LoopAssembly assembly = simulatedAssembly(scene, device, rateHz, SystemNanoClock.INSTANCE);
         HapticLoop loop = assembly.loop();
         loop.setStepLanes(lanes);
+        long roundTripBeforeNs = lanes == 2 ? spinRoundTripNs() : 0;
         if (recorder != null) {
             loop.setTickSink(recorder);
         }
@@ -121,6 +123,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             loop.shutdown();
             Recorders.close(recorder, parent.out());
         }
+        long roundTripAfterNs = lanes == 2 ? spinRoundTripNs() : 0;
         PrintWriter err = parent.err();
         if (loop.errorCount() > 0) {
             err.println("hapticsd: " + Main.failedTicks(loop.errorCount(), loop.lastError()));
@@ -142,6 +145,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 ticks, loop.splitSteps() == ticks ? "" : " (a step runs on one with fewer than 64 dynamic bodies, "
                     + "deformable or held bodies, sleeping on, more contacts than the budget, or a body crossing the "
                     + "cut; docs/performance.md)");
+            // What the split's speed follows: how far apart the host runs the two threads' vCPUs right now.
+            boolean far = Math.max(roundTripBeforeNs, roundTripAfterNs) > SpinRoundTrip.FAR_NS;
+            parent.out().printf(Locale.ROOT, "physics: spin round trip between two threads %d ns before the run, %d ns "
+                + "after%s%n", roundTripBeforeNs, roundTripAfterNs, far ? ": the two vCPUs are far apart, where a "
+                    + "split step can be slower than one lane (docs/performance.md, thirty-eighth session)" : "");
         }
         assembly.safety().endOfRunLines().forEach(parent.out()::println);
         if (assembly.loop().passivitySummary() != null) {
@@ -198,5 +206,12 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         LoopAssembly assembly = new LoopAssembly(scene, device, rateHz, stageTimer);
         assembly.loop().setJudgePhysicsBudget(false);
         return assembly;
+    }
+
+    /** The mean of 20,000 spin round trips between this thread and another, ns ({@link SpinRoundTrip}): 2–16 ms. */
+    private static long spinRoundTripNs() {
+        try (SpinRoundTrip roundTrip = new SpinRoundTrip()) {
+            return roundTrip.meanNs(20_000);
+        }
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code simulate --lanes 2}: each physics step of a large scene split over two threads, the same CSV on every run,
- * a line that says how many steps split, and misuse refused.
+ * a line that says how many steps split and one with the threads' round trip, and misuse refused.
  */
 class SimulateLanesTest {
 
@@ -27,7 +27,11 @@ class SimulateLanesTest {
         CliCall second = simulate(scene, dir.resolve("b.csv"), "2");
         CliCall oneLane = simulate(scene, dir.resolve("c.csv"), "1");
         assertTrue(first.out().contains("physics: 400 of 400 steps split over two lanes"), first.out());
+        // What the split's speed follows on a shared host, measured before and after the run.
+        assertTrue(first.out().matches("(?s).*physics: spin round trip between two threads \\d+ ns before the run, "
+            + "\\d+ ns after.*"), first.out());
         assertFalse(oneLane.out().contains("split over two lanes"), oneLane.out());
+        assertFalse(oneLane.out().contains("round trip"), oneLane.out());
         byte[] a = Files.readAllBytes(dir.resolve("a.csv"));
         assertArrayEquals(a, Files.readAllBytes(dir.resolve("b.csv")), "two runs on two lanes, byte for byte");
         // Not one lane's numbers (the rows are solved in another order), but the same columns.
