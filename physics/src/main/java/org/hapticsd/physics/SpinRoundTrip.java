@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
  * The round trip of a spin handshake between the calling thread and an echo thread: what a step split over two
  * lanes ({@link PhysicsWorld#setStepLanes}) pays at each of its phase handshakes, and a gauge of how far apart the
  * host has put two vCPUs. On the project's 2-vCPU test machine it is about 70–120 ns in some minutes and 300–800 ns
- * in others, and a two-lane step of a 800-sphere pile is 1.3–1.6× faster than one lane in the first and 0.65–0.8×
+ * in others, and a two-lane step of an 800-sphere pile is 1.3–1.6× faster than one lane in the first and 0.65–0.8×
  * as fast in the second (docs/performance.md, "Thirty-eighth session"), while two independent worlds on the two
  * threads run at full speed in both. The echo thread spins only while a measurement runs and waits parked
  * otherwise, so holding one costs the work around it nothing. Allocates a thread: not for a loop's tick.
